@@ -1,0 +1,284 @@
+// DType facts and exact IEEE conversions (no host-FPU double rounding anywhere).
+#include "ir/dtype.h"
+
+#include <cfenv>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace ptir {
+namespace {
+constexpr DTypeInfo kInfo[kNumDTypes] = {
+    {"i1", 1, 1, false, false, 0, 0},    {"si8", 1, 8, false, true, 0, 0},
+    {"ui8", 1, 8, false, false, 0, 0},   {"si16", 2, 16, false, true, 0, 0},
+    {"ui16", 2, 16, false, false, 0, 0}, {"si32", 4, 32, false, true, 0, 0},
+    {"ui32", 4, 32, false, false, 0, 0}, {"si64", 8, 64, false, true, 0, 0},
+    {"ui64", 8, 64, false, false, 0, 0}, {"bf16", 2, 16, true, true, 8, 7},
+    {"f16", 2, 16, true, true, 5, 10},   {"f32", 4, 32, true, true, 8, 23},
+    {"f64", 8, 64, true, true, 11, 52},
+};
+
+bool iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = char(x - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+}  // namespace
+
+const DTypeInfo& dtype_info(DType t) { return kInfo[static_cast<int>(t)]; }
+
+std::optional<DType> parse_dtype(std::string_view s) {
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (iequal(s, kInfo[i].name)) return static_cast<DType>(i);
+  return std::nullopt;
+}
+
+uint64_t bits_mask(DType t) {
+  int b = dtype_bits(t);
+  return b >= 64 ? ~uint64_t{0} : ((uint64_t{1} << b) - 1);
+}
+uint64_t sign_mask(DType t) { return uint64_t{1} << (dtype_bits(t) - 1); }
+
+uint64_t round_to_float(DType t, bool neg, uint64_t mant, int exp2, bool sticky) {
+  const DTypeInfo& fi = dtype_info(t);
+  const int M = fi.frac_bits, E = fi.exp_bits;
+  const int bias = (1 << (E - 1)) - 1;
+  const uint64_t sign = neg ? sign_mask(t) : 0;
+  if (mant == 0) return sign;  // a sticky tail alone is below every subnormal: rounds to zero
+  const int msb = 63 - __builtin_clzll(mant);
+  const int e = msb + exp2;      // unbiased exponent of the leading bit
+  const int emin = 1 - bias;
+  const int ulp_exp0 = (e > emin ? e : emin) - M;
+  int drop = ulp_exp0 - exp2;    // low bits of mant below the target ulp
+  unsigned __int128 q;
+  int ulp_exp = ulp_exp0;
+  if (drop <= 0) {
+    q = static_cast<unsigned __int128>(mant) << (-drop);
+  } else if (drop > 64) {
+    q = 0;  // mant < 2^64 <= half an ulp: rounds down (sticky can't reach half)
+  } else {
+    unsigned __int128 m = mant;
+    unsigned __int128 half = static_cast<unsigned __int128>(1) << (drop - 1);
+    unsigned __int128 rem = m & ((half << 1) - 1);
+    q = m >> drop;
+    bool up = rem > half || (rem == half && (sticky || (q & 1)));
+    if (up) ++q;
+  }
+  const unsigned __int128 hidden = static_cast<unsigned __int128>(1) << M;
+  if (q >= (hidden << 1)) { q >>= 1; ++ulp_exp; }
+  if (q < hidden) return sign | static_cast<uint64_t>(q);  // subnormal or zero
+  int biased = ulp_exp + M + bias;
+  if (biased >= (1 << E) - 1) return sign | float_inf(t, false);
+  return sign | (static_cast<uint64_t>(biased) << M) | static_cast<uint64_t>(q - hidden);
+}
+
+double float_to_double(DType t, uint64_t bits) {
+  const DTypeInfo& fi = dtype_info(t);
+  if (t == DType::F64) { double d; std::memcpy(&d, &bits, 8); return d; }
+  const int M = fi.frac_bits, E = fi.exp_bits, bias = (1 << (E - 1)) - 1;
+  bool neg = bits & sign_mask(t);
+  uint64_t frac = bits & ((uint64_t{1} << M) - 1);
+  uint64_t ex = (bits >> M) & ((uint64_t{1} << E) - 1);
+  double mag;
+  if (ex == (uint64_t{1} << E) - 1) mag = frac ? std::nan("") : INFINITY;
+  else if (ex == 0) mag = std::ldexp(static_cast<double>(frac), 1 - bias - M);
+  else mag = std::ldexp(static_cast<double>(frac | (uint64_t{1} << M)), int(ex) - bias - M);
+  return neg ? -mag : mag;
+}
+
+uint64_t double_to_float(DType t, double v) {
+  uint64_t b; std::memcpy(&b, &v, 8);
+  if (t == DType::F64) return std::isnan(v) ? canonical_nan(t) : b;
+  if (std::isnan(v)) return canonical_nan(t);
+  bool neg = b >> 63;
+  if (std::isinf(v)) return float_inf(t, neg);
+  uint64_t frac = b & ((uint64_t{1} << 52) - 1);
+  int ex = int((b >> 52) & 0x7FF);
+  if (ex == 0) return round_to_float(t, neg, frac, -1074);
+  return round_to_float(t, neg, frac | (uint64_t{1} << 52), ex - 1075);
+}
+
+bool float_is_nan(DType t, uint64_t bits) {
+  const DTypeInfo& fi = dtype_info(t);
+  uint64_t mag = bits & ~sign_mask(t) & bits_mask(t);
+  return mag > (((uint64_t{1} << fi.exp_bits) - 1) << fi.frac_bits);
+}
+bool float_is_inf(DType t, uint64_t bits) {
+  return (bits & ~sign_mask(t) & bits_mask(t)) == float_inf(t, false);
+}
+bool float_is_zero(DType t, uint64_t bits) { return (bits & ~sign_mask(t) & bits_mask(t)) == 0; }
+bool float_sign(DType t, uint64_t bits) { return bits & sign_mask(t); }
+uint64_t canonical_nan(DType t) {
+  const DTypeInfo& fi = dtype_info(t);
+  return float_inf(t, false) | (uint64_t{1} << (fi.frac_bits - 1));
+}
+uint64_t float_inf(DType t, bool neg) {
+  const DTypeInfo& fi = dtype_info(t);
+  return (((uint64_t{1} << fi.exp_bits) - 1) << fi.frac_bits) | (neg ? sign_mask(t) : 0);
+}
+
+int64_t int_value(DType t, uint64_t bits) {
+  int b = dtype_bits(t);
+  bits &= bits_mask(t);
+  if (is_signed_int(t) && b < 64 && (bits >> (b - 1)) & 1) return static_cast<int64_t>(bits | ~bits_mask(t));
+  return static_cast<int64_t>(bits);
+}
+int64_t int_min(DType t) {
+  if (!is_signed_int(t)) return 0;
+  return dtype_bits(t) == 64 ? INT64_MIN : -(int64_t{1} << (dtype_bits(t) - 1));
+}
+uint64_t int_max_bits(DType t) {
+  if (t == DType::I1) return 1;
+  return is_signed_int(t) ? (bits_mask(t) >> 1) : bits_mask(t);
+}
+
+namespace {
+std::optional<uint64_t> parse_hex_bits(std::string_view s, DType t, std::string* err) {
+  uint64_t v = 0;
+  auto r = std::from_chars(s.data() + 2, s.data() + s.size(), v, 16);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.size() == 2) {
+    if (err) *err = "bad hex bit pattern '" + std::string(s) + "'";
+    return std::nullopt;
+  }
+  if (v & ~bits_mask(t)) {
+    if (err) *err = "bit pattern '" + std::string(s) + "' is wider than " + dtype_name(t);
+    return std::nullopt;
+  }
+  return v;
+}
+
+double strtod_mode(const std::string& s, int mode, char** end) {
+  std::fesetround(mode);
+  double d = std::strtod(s.c_str(), end);
+  std::fesetround(FE_TONEAREST);
+  return d;
+}
+}  // namespace
+
+std::optional<uint64_t> parse_float_elem(std::string_view s, DType t, std::string* err) {
+  std::string_view body = s;
+  bool neg = false;
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) { neg = body[0] == '-'; body.remove_prefix(1); }
+  if (body == "inf") return float_inf(t, neg);
+  if (body == "nan") return canonical_nan(t) | (neg ? sign_mask(t) : 0);
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) return parse_hex_bits(s, t, err);
+  // Only plain decimal syntax: digits, one '.', an optional exponent.
+  bool digit = false;
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c >= '0' && c <= '9') { digit = true; continue; }
+    if (c == '.') continue;
+    if ((c == 'e' || c == 'E') && digit) {
+      size_t j = i + 1;
+      if (j < body.size() && (body[j] == '+' || body[j] == '-')) ++j;
+      bool ed = j < body.size();
+      for (; j < body.size(); ++j) ed = ed && body[j] >= '0' && body[j] <= '9';
+      if (!ed) digit = false;
+      break;
+    }
+    digit = false;
+    break;
+  }
+  if (!digit) {
+    if (err) *err = "bad float literal '" + std::string(s) + "'";
+    return std::nullopt;
+  }
+  std::string str(s);
+  char* end = nullptr;
+  if (t == DType::F64) {
+    double d = strtod_mode(str, FE_TONEAREST, &end);
+    uint64_t b; std::memcpy(&b, &d, 8); return b;
+  }
+  // Round to odd in double, then once to the target: exact because double has >= 2p+2 bits for every target.
+  double lo = strtod_mode(str, FE_TOWARDZERO, &end);
+  double hi = strtod_mode(str, FE_UPWARD, &end);
+  bool inexact = lo != hi;
+  uint64_t b; std::memcpy(&b, &lo, 8);
+  if (std::isinf(lo)) return float_inf(t, neg);
+  bool dneg = b >> 63;
+  uint64_t frac = b & ((uint64_t{1} << 52) - 1);
+  int ex = int((b >> 52) & 0x7FF);
+  uint64_t mant = ex == 0 ? frac : (frac | (uint64_t{1} << 52));
+  int e2 = ex == 0 ? -1074 : ex - 1075;
+  if (mant == 0 && inexact) { mant = 1; e2 = -1074 - 8; inexact = false; }  // below every double: a tiny odd value
+  if (inexact) { mant = (mant << 2) | 1; e2 -= 2; }  // sticky below the double's last bit
+  if (mant == 0) return dneg || neg ? sign_mask(t) : 0;
+  return round_to_float(t, dneg, mant, e2, false);
+}
+
+std::optional<uint64_t> parse_int_elem(std::string_view s, DType t, std::string* err) {
+  if (t == DType::I1) {
+    if (s == "true" || s == "1") return 1;
+    if (s == "false" || s == "0") return 0;
+    if (err) *err = "i1 element must be true or false, got '" + std::string(s) + "'";
+    return std::nullopt;
+  }
+  bool neg = !s.empty() && s[0] == '-';
+  std::string_view digits = (neg || (!s.empty() && s[0] == '+')) ? s.substr(1) : s;
+  uint64_t mag = 0;
+  auto r = std::from_chars(digits.data(), digits.data() + digits.size(), mag, 10);
+  if (digits.empty() || r.ec == std::errc::invalid_argument || r.ptr != digits.data() + digits.size()) {
+    if (err) *err = "bad integer literal '" + std::string(s) + "'";
+    return std::nullopt;
+  }
+  bool range_ok = r.ec == std::errc();
+  if (range_ok) {
+    if (neg) {
+      uint64_t lim = is_signed_int(t) ? uint64_t(0) - static_cast<uint64_t>(int_min(t)) : 0;
+      range_ok = mag <= lim;
+    } else {
+      range_ok = mag <= int_max_bits(t);
+    }
+  }
+  if (!range_ok) {
+    if (err) *err = "integer literal " + std::string(s) + " is out of range for " + dtype_name(t);
+    return std::nullopt;
+  }
+  uint64_t v = neg ? (uint64_t(0) - mag) : mag;
+  return v & bits_mask(t);
+}
+
+std::string format_elem(DType t, uint64_t bits) {
+  if (t == DType::I1) return bits & 1 ? "true" : "false";
+  if (!is_float(t))
+    return is_signed_int(t) ? std::to_string(int_value(t, bits)) : std::to_string(bits & bits_mask(t));
+  if (float_is_nan(t, bits)) {
+    if (bits == canonical_nan(t)) return "nan";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%0*llX", dtype_bits(t) / 4, static_cast<unsigned long long>(bits));
+    return buf;
+  }
+  if (float_is_inf(t, bits)) return float_sign(t, bits) ? "-inf" : "inf";
+  char buf[64];
+  std::string out;
+  if (t == DType::F64 || t == DType::F32) {
+    std::to_chars_result r;
+    if (t == DType::F64) {
+      double d; std::memcpy(&d, &bits, 8);
+      r = std::to_chars(buf, buf + sizeof buf, d);
+    } else {
+      uint32_t b32 = static_cast<uint32_t>(bits);
+      float f; std::memcpy(&f, &b32, 4);
+      r = std::to_chars(buf, buf + sizeof buf, f);
+    }
+    out.assign(buf, r.ptr);
+  } else {
+    double d = float_to_double(t, bits);
+    for (int p = 1; p <= 17; ++p) {
+      std::snprintf(buf, sizeof buf, "%.*g", p, d);
+      auto back = parse_float_elem(buf, t, nullptr);
+      if (back && *back == bits) break;
+    }
+    out = buf;
+  }
+  if (out.find_first_of(".e") == std::string::npos) out += ".0";
+  return out;
+}
+
+}  // namespace ptir

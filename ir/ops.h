@@ -1,0 +1,74 @@
+// The op enum and its static facts, generated from ops.def; the attribute schema of every op.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace ptir {
+
+enum class OpCode : uint8_t {
+#define PTIR_OP(E, M, MIN, MAX, NRES, TR) E,
+#include "ir/ops.def"
+#undef PTIR_OP
+};
+
+inline constexpr int kNumOps = 0
+#define PTIR_OP(E, M, MIN, MAX, NRES, TR) +1
+#include "ir/ops.def"
+#undef PTIR_OP
+    ;
+
+/// Op traits (a bitmask).
+enum OpTrait : uint32_t {
+  Pure = 1u << 0,            ///< no effects: may be CSE'd, removed when dead
+  Effect = 1u << 1,          ///< effectful (rng): never CSE'd, hoisted or removed
+  Elementwise = 1u << 2,
+  Commutative = 1u << 3,
+  Transcendental = 1u << 4,  ///< interpreter uses libm; SMT uses an uninterpreted function
+  Opaque = 1u << 5,          ///< custom_call/quantize family: uninterpreted in SMT, registered kernel in the interpreter
+  Regions = 1u << 6,         ///< references regions through attributes
+  Terminator = 1u << 7,
+};
+
+/// Static facts of one op, from the op table.
+struct OpInfo {
+  std::string_view mnemonic;
+  int min_operands;
+  int max_operands;  ///< -1: variadic
+  int num_results;   ///< -1: given by the result type list
+  uint32_t traits;
+};
+
+const OpInfo& op_info(OpCode op);
+inline std::string_view mnemonic(OpCode op) { return op_info(op).mnemonic; }
+inline bool has_trait(OpCode op, OpTrait t) { return (op_info(op).traits & t) != 0; }
+/// Looks up an op by mnemonic (`return` is not a statement op and is not found).
+std::optional<OpCode> op_by_mnemonic(std::string_view m);
+
+/// Kind of an attribute value as the schema expects it.
+enum class AttrKind : uint8_t {
+  Ints,     ///< [1, 0, 2]
+  Int,      ///< [3]  (one integer)
+  Bool,     ///< [true]
+  Word,     ///< [lt]  one of the schema's words
+  DType,    ///< [f32]
+  Region,   ///< [^body]
+  String,   ///< ["ns.name.v1"]
+  Literal,  ///< [dense<...> : tensor<...>]
+  Scalar,   ///< [0.0] a number of the operand's dtype, stored as a rank-0 literal
+};
+
+/// One attribute an op accepts.
+struct AttrSpec {
+  std::string_view name;
+  AttrKind kind;
+  bool required;
+  std::span<const std::string_view> words;  ///< allowed words for AttrKind::Word
+};
+
+/// The attributes an op accepts. custom_call additionally accepts free attributes of any kind.
+std::span<const AttrSpec> op_attr_schema(OpCode op);
+const AttrSpec* find_attr_spec(OpCode op, std::string_view name);
+
+}  // namespace ptir

@@ -1,0 +1,737 @@
+// Parser for the PTIR text format: a hand-written cursor over the source, no allocation per token.
+// Errors are thrown as ParseError inside this file only and turned into one diagnostic at the top.
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "ir/text.h"
+
+namespace ptir {
+namespace {
+
+constexpr int64_t kMaxElements = int64_t{1} << 28;  // a literal or type larger than this is refused
+constexpr int kMaxRank = 16;
+
+struct ParseError {
+  uint32_t offset;
+  std::string message;
+};
+
+bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9') || c == '.'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+struct PendingScalar {
+  std::string text;
+  uint32_t offset;
+};
+
+/// Literal elements as written, before the type that follows them is known.
+struct RawDense {
+  bool splat = false;
+  std::vector<std::string_view> elems;
+  std::vector<uint32_t> elem_offsets;
+  std::vector<int64_t> shape;  ///< the written nesting: count per depth (stops at an empty list)
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, Program& p) : s_(text), p_(p) {}
+
+  void parse_file(SourceMap& sm) {
+    skip_ws();
+    if (at_end()) fail("empty file: expected 'func' or 'region'");
+    while (!at_end()) {
+      std::string_view kw = peek_ident();
+      if (kw == "func") parse_body(false, sm);
+      else if (kw == "region") parse_body(true, sm);
+      else fail("expected 'func' or 'region' at top level");
+      skip_ws();
+    }
+    resolve_regions();
+    if (p_.entry() == kNone) fail_at(0, "file has no func");
+  }
+
+  // Standalone pieces (used by parse_literal/parse_type).
+  Tensor parse_literal_only() {
+    skip_ws();
+    Tensor t = parse_dense_literal();
+    skip_ws();
+    if (!at_end()) fail("unexpected text after literal");
+    return t;
+  }
+  TensorType parse_type_only() {
+    skip_ws();
+    TensorType t = parse_type();
+    skip_ws();
+    if (!at_end()) fail("unexpected text after type");
+    return t;
+  }
+
+ private:
+  // ---- cursor ----
+  bool at_end() const { return pos_ >= s_.size(); }
+  char cur() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+  [[noreturn]] void fail(std::string msg) const { throw ParseError{static_cast<uint32_t>(pos_), std::move(msg)}; }
+  [[noreturn]] void fail_at(size_t off, std::string msg) const {
+    throw ParseError{static_cast<uint32_t>(off), std::move(msg)};
+  }
+  void skip_ws() {
+    while (pos_ < s_.size()) {
+      char c = s_[pos_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') { ++pos_; continue; }
+      if (c == '/' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '/') {
+        while (pos_ < s_.size() && s_[pos_] != '\n') ++pos_;
+        continue;
+      }
+      break;
+    }
+  }
+  bool try_char(char c) {
+    skip_ws();
+    if (cur() == c) { ++pos_; return true; }
+    return false;
+  }
+  void expect(char c, const char* what) {
+    skip_ws();
+    if (cur() != c) fail(std::string("expected '") + c + "' " + what + describe_found());
+    ++pos_;
+  }
+  bool try_arrow() {
+    skip_ws();
+    if (cur() == '-' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '>') { pos_ += 2; return true; }
+    return false;
+  }
+  std::string describe_found() const {
+    if (at_end()) return ", found end of file";
+    size_t e = pos_;
+    while (e < s_.size() && e - pos_ < 12 && s_[e] != '\n' && s_[e] != ' ') ++e;
+    return ", found '" + std::string(s_.substr(pos_, std::max<size_t>(e - pos_, 1))) + "'";
+  }
+  std::string_view peek_ident() {
+    skip_ws();
+    size_t e = pos_;
+    if (e < s_.size() && is_ident_start(s_[e]))
+      while (e < s_.size() && is_ident_char(s_[e])) ++e;
+    return s_.substr(pos_, e - pos_);
+  }
+  std::string_view ident(const char* what) {
+    std::string_view id = peek_ident();
+    if (id.empty()) fail(std::string("expected ") + what + describe_found());
+    pos_ += id.size();
+    return id;
+  }
+  /// NAME after a sigil: [A-Za-z_][A-Za-z0-9_.]* or digits.
+  std::string_view sigil_name(char sigil, const char* what) {
+    skip_ws();
+    if (cur() != sigil) fail(std::string("expected ") + what + describe_found());
+    ++pos_;
+    size_t b = pos_;
+    if (is_ident_start(cur())) {
+      while (is_ident_char(cur())) ++pos_;
+    } else {
+      while (is_digit(cur())) ++pos_;
+    }
+    if (pos_ == b) fail(std::string("expected a name after '") + sigil + "'");
+    return s_.substr(b, pos_ - b);
+  }
+  int64_t integer(const char* what) {
+    skip_ws();
+    size_t b = pos_;
+    if (cur() == '-' || cur() == '+') ++pos_;
+    while (is_digit(cur())) ++pos_;
+    std::string_view tok = s_.substr(b, pos_ - b);
+    if (tok.empty() || tok == "-" || tok == "+") { pos_ = b; fail(std::string("expected ") + what + describe_found()); }
+    std::string err;
+    auto v = parse_int_elem(tok, DType::SI64, &err);
+    if (!v) fail_at(b, err);
+    return static_cast<int64_t>(*v);
+  }
+  /// A raw element token: sign, digits, letters, '.', for numbers, inf, nan, hex, true/false.
+  std::string_view elem_token() {
+    skip_ws();
+    size_t b = pos_;
+    while (pos_ < s_.size()) {
+      char c = s_[pos_];
+      if (is_ident_char(c) || c == '-' || c == '+') ++pos_;
+      else break;
+    }
+    if (pos_ == b) fail("expected a literal element" + describe_found());
+    return s_.substr(b, pos_ - b);
+  }
+
+  // ---- types ----
+  TensorType parse_type() {
+    skip_ws();
+    size_t b = pos_;
+    if (peek_ident() != "tensor") fail("expected a type 'tensor<...>'" + describe_found());
+    pos_ += 6;
+    expect('<', "after 'tensor'");
+    skip_ws();
+    size_t db = pos_;
+    std::string_view dt = peek_ident();
+    auto d = parse_dtype(dt);
+    if (!d) fail_at(db, "unknown dtype '" + std::string(dt.empty() ? describe_found() : dt) + "'");
+    pos_ += dt.size();
+    TensorType t;
+    t.dtype = *d;
+    if (try_char(',')) {
+      skip_ws();
+      int64_t total = 1;
+      while (true) {
+        skip_ws();
+        size_t nb = pos_;
+        int64_t v = 0;
+        while (is_digit(cur())) {
+          v = v * 10 + (cur() - '0');
+          if (v > kMaxElements) fail_at(nb, "dimension is too large");
+          ++pos_;
+        }
+        if (pos_ == nb) fail("expected a dimension" + describe_found());
+        t.dims.push_back(v);
+        if (t.dims.size() > kMaxRank) fail_at(nb, "rank is larger than " + std::to_string(kMaxRank));
+        total = v == 0 ? 0 : total * v;
+        if (total > kMaxElements) fail_at(b, "tensor type has too many elements");
+        if (cur() == 'x') { ++pos_; continue; }
+        break;
+      }
+    }
+    expect('>', "to close the tensor type");
+    return t;
+  }
+  TypeId parse_type_id() {
+    skip_ws();
+    size_t b = pos_;
+    // Cache by spelling: most types repeat verbatim.
+    size_t e = s_.find('>', b);
+    if (e != std::string_view::npos) {
+      auto it = type_cache_.find(s_.substr(b, e + 1 - b));
+      if (it != type_cache_.end()) { pos_ = e + 1; return it->second; }
+    }
+    TypeId id = p_.intern_type(parse_type());
+    type_cache_.emplace(s_.substr(b, pos_ - b), id);
+    return id;
+  }
+  std::vector<TypeId> parse_type_list() {
+    std::vector<TypeId> out;
+    if (try_char('(')) {
+      if (try_char(')')) return out;
+      do out.push_back(parse_type_id());
+      while (try_char(','));
+      expect(')', "to close the type list");
+    } else {
+      out.push_back(parse_type_id());
+    }
+    return out;
+  }
+
+  // ---- literals ----
+  /// Parses one bracketed list; returns its shape (count at this depth, then the common shape of its items).
+  std::vector<int64_t> parse_dense_list(RawDense& raw, int depth) {
+    if (depth >= kMaxRank) fail("literal nests deeper than the largest rank");
+    expect('[', "");
+    if (try_char(']')) return {0};
+    skip_ws();
+    std::vector<int64_t> inner;
+    int64_t count = 0;
+    if (cur() == '[') {
+      do {
+        std::vector<int64_t> s = parse_dense_list(raw, depth + 1);
+        if (count > 0 && s != inner) fail("ragged literal: nested lists of different shapes");
+        inner = std::move(s);
+        ++count;
+        skip_ws();
+      } while (try_char(','));
+    } else {
+      do {
+        skip_ws();
+        if (cur() == '[') fail("ragged literal: a nested list among elements");
+        raw.elem_offsets.push_back(static_cast<uint32_t>(pos_));
+        raw.elems.push_back(elem_token());
+        if (static_cast<int64_t>(raw.elems.size()) > kMaxElements) fail("literal has too many elements");
+        ++count;
+      } while (try_char(','));
+    }
+    expect(']', "to close the literal list");
+    std::vector<int64_t> shape{count};
+    shape.insert(shape.end(), inner.begin(), inner.end());
+    return shape;
+  }
+
+  Tensor parse_dense_literal() {
+    skip_ws();
+    size_t b = pos_;
+    if (peek_ident() != "dense") fail("expected a literal 'dense<...>'" + describe_found());
+    pos_ += 5;
+    expect('<', "after 'dense'");
+    RawDense raw;
+    skip_ws();
+    if (cur() == '[') {
+      raw.shape = parse_dense_list(raw, 0);
+    } else {
+      raw.splat = true;
+      raw.elem_offsets.push_back(static_cast<uint32_t>(pos_));
+      raw.elems.push_back(elem_token());
+    }
+    expect('>', "to close 'dense<'");
+    expect(':', "and a type after the literal");
+    TensorType type = parse_type();
+    return build_literal(raw, type, b);
+  }
+
+  Tensor build_literal(const RawDense& raw, const TensorType& type, size_t at) {
+    Tensor t(type);
+    int64_t n = type.num_elements();
+    if (raw.splat) {
+      uint64_t bits = convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype);
+      for (int64_t i = 0; i < n; ++i) t.set_bits(i, bits);
+      return t;
+    }
+    // Compare the written nesting with the type's dims.
+    bool ok = raw.shape == type.dims;
+    if (!ok && n == 0 && !raw.shape.empty() && raw.shape.back() == 0 &&
+        static_cast<int>(raw.shape.size()) <= type.rank())
+      ok = std::equal(raw.shape.begin(), raw.shape.end(), type.dims.begin());  // `[]` for 0x3 stops at the 0
+    if (!ok) {
+      std::string shp;
+      for (size_t d = 0; d < raw.shape.size(); ++d) shp += (d ? "x" : "") + std::to_string(raw.shape[d]);
+      fail_at(at, "literal of shape [" + shp + "] does not match its type " + to_string(type));
+    }
+    for (int64_t i = 0; i < n; ++i) t.set_bits(i, convert_elem(raw.elems[i], raw.elem_offsets[i], type.dtype));
+    return t;
+  }
+
+  uint64_t convert_elem(std::string_view tok, uint32_t off, DType d) {
+    std::string err;
+    std::optional<uint64_t> v = is_float(d) ? parse_float_elem(tok, d, &err) : parse_int_elem(tok, d, &err);
+    if (!v) fail_at(off, err);
+    return *v;
+  }
+
+  // ---- attributes ----
+  AttrValue parse_attr_value(OpCode op, const AttrSpec* spec, std::string_view name, PendingScalar* pending) {
+    AttrValue v;
+    AttrKind kind = spec ? spec->kind : AttrKind::Word;
+    v.kind = kind;
+    skip_ws();
+    size_t b = pos_;
+    switch (kind) {
+      case AttrKind::Ints:
+      case AttrKind::Int:
+        if (cur() != ']')
+          do v.ints.push_back(integer("an integer")); while (try_char(','));
+        if (kind == AttrKind::Int && v.ints.size() != 1)
+          fail_at(b, "attribute '" + std::string(name) + "' of '" + std::string(mnemonic(op)) +
+                         "' takes one integer");
+        break;
+      case AttrKind::Bool: {
+        std::string_view w = ident("true or false");
+        if (w != "true" && w != "false") fail_at(b, "attribute '" + std::string(name) + "' takes true or false");
+        v.ints.push_back(w == "true");
+        break;
+      }
+      case AttrKind::Word: {
+        if (!spec) return parse_free_attr_value();
+        std::string_view w = ident("a word");
+        if (std::find(spec->words.begin(), spec->words.end(), w) == spec->words.end()) {
+          std::string allowed;
+          for (auto a : spec->words) allowed += (allowed.empty() ? "" : "|") + std::string(a);
+          fail_at(b, "attribute '" + std::string(name) + "' of '" + std::string(mnemonic(op)) + "' must be one of " +
+                         allowed + ", got '" + std::string(w) + "'");
+        }
+        v.text = std::string(w);
+        break;
+      }
+      case AttrKind::DType: {
+        std::string_view w = ident("a dtype");
+        auto d = parse_dtype(w);
+        if (!d) fail_at(b, "unknown dtype '" + std::string(w) + "'");
+        v.ints.push_back(static_cast<int64_t>(*d));
+        break;
+      }
+      case AttrKind::Region:
+        v.text = std::string(sigil_name('^', "a region reference '^name'"));
+        region_refs_.emplace_back(static_cast<uint32_t>(b), v.text);
+        break;
+      case AttrKind::String:
+        v.text = quoted_string();
+        break;
+      case AttrKind::Literal:
+        v.lit = parse_dense_literal();
+        break;
+      case AttrKind::Scalar:
+        pending->text = std::string(elem_token());
+        pending->offset = static_cast<uint32_t>(b);
+        break;
+    }
+    return v;
+  }
+
+  /// custom_call's free attributes: ints, a word, a string, a literal, a region or a number.
+  AttrValue parse_free_attr_value() {
+    AttrValue v;
+    skip_ws();
+    char c = cur();
+    if (c == ']') { v.kind = AttrKind::Ints; return v; }
+    if (c == '"') { v.kind = AttrKind::String; v.text = quoted_string(); return v; }
+    if (c == '^') {
+      size_t b = pos_;
+      v.kind = AttrKind::Region;
+      v.text = std::string(sigil_name('^', "a region"));
+      region_refs_.emplace_back(static_cast<uint32_t>(b), v.text);
+      return v;
+    }
+    if (peek_ident() == "dense") { v.kind = AttrKind::Literal; v.lit = parse_dense_literal(); return v; }
+    // A list of integers, or a single word/number kept as written.
+    std::vector<std::string_view> toks;
+    do toks.push_back(elem_token()); while (try_char(','));
+    bool all_int = true;
+    for (auto t : toks) {
+      std::string err;
+      all_int = all_int && parse_int_elem(t, DType::SI64, &err).has_value();
+    }
+    if (all_int) {
+      v.kind = AttrKind::Ints;
+      for (auto t : toks) v.ints.push_back(static_cast<int64_t>(*parse_int_elem(t, DType::SI64, nullptr)));
+      return v;
+    }
+    if (toks.size() != 1) fail("free attribute lists must be integers");
+    if (toks[0] == "true" || toks[0] == "false") { v.kind = AttrKind::Bool; v.ints.push_back(toks[0] == "true"); return v; }
+    v.kind = AttrKind::Word;
+    v.text = std::string(toks[0]);
+    return v;
+  }
+
+  std::string quoted_string() {
+    skip_ws();
+    if (cur() != '"') fail("expected a quoted string" + describe_found());
+    ++pos_;
+    std::string out;
+    while (true) {
+      if (at_end() || cur() == '\n') fail("unterminated string");
+      char c = s_[pos_++];
+      if (c == '"') break;
+      if (c == '\\') {
+        if (at_end()) fail("unterminated string");
+        out.push_back(s_[pos_++]);
+        continue;
+      }
+      out.push_back(c);
+    }
+    return out;
+  }
+
+  // ---- bodies and statements ----
+  ValueId lookup(std::string_view name, size_t at) {
+    auto it = names_.find(name);
+    if (it == names_.end()) fail_at(at, "use of undefined value '%" + std::string(name) + "'");
+    return it->second;
+  }
+
+  ValueId parse_operand() {
+    skip_ws();
+    size_t b = pos_;
+    if (cur() == '%') return lookup(sigil_name('%', "an operand"), b);
+    if (peek_ident() == "dense") {
+      size_t start = pos_;
+      // Literal operands repeat verbatim: cache by their spelling (the type ends at the next '>').
+      size_t colon = s_.find(':', start);
+      size_t end = colon == std::string_view::npos ? colon : s_.find('>', colon);
+      if (end != std::string_view::npos) {
+        auto it = literal_cache_.find(s_.substr(start, end + 1 - start));
+        if (it != literal_cache_.end()) { pos_ = end + 1; return it->second; }
+      }
+      Tensor t = parse_dense_literal();
+      ValueId v = p_.literal_value(p_.intern_literal(t));
+      literal_cache_.emplace(s_.substr(start, pos_ - start), v);
+      return v;
+    }
+    fail("expected an operand ('%name' or a 'dense<...>' literal)" + describe_found());
+  }
+
+  bool at_operand() {
+    skip_ws();
+    return cur() == '%' || peek_ident() == "dense";
+  }
+
+  void define(std::string_view name, ValueId v, size_t at) {
+    if (!names_.emplace(name, v).second) fail_at(at, "redefinition of value '%" + std::string(name) + "'");
+    p_.set_name(v, name);
+  }
+
+  void parse_body(bool is_region, SourceMap& sm) {
+    size_t hdr = pos_;
+    pos_ += is_region ? 6 : 4;
+    std::string_view name = sigil_name(is_region ? '^' : '@', is_region ? "a region name '^name'" : "a function name '@name'");
+    if (p_.find_body(name, is_region) != kNone)
+      fail_at(hdr, std::string(is_region ? "redefinition of region '^" : "redefinition of func '@") +
+                       std::string(name) + "'");
+    BodyId b = p_.add_body(std::string(name), is_region);
+    if (sm.body_offset.size() <= b) sm.body_offset.resize(b + 1, kNone);
+    sm.body_offset[b] = static_cast<uint32_t>(hdr);
+    names_.clear();
+    expect('(', "to open the parameter list");
+    if (!try_char(')')) {
+      do {
+        skip_ws();
+        size_t at = pos_;
+        std::string_view pn = sigil_name('%', "a parameter '%name'");
+        expect(':', "after the parameter name");
+        TypeId t = parse_type_id();
+        ValueId v = p_.add_param(b, t, {});
+        define(pn, v, at);
+      } while (try_char(','));
+      expect(')', "to close the parameter list");
+    }
+    if (!try_arrow()) fail("expected '->' and the result types" + describe_found());
+    p_.body(b).result_types = parse_type_list();
+    expect('{', "to open the body");
+    while (true) {
+      skip_ws();
+      if (at_end()) fail("unterminated body: expected 'return'");
+      size_t at = pos_;
+      if (peek_ident() == "return") {
+        pos_ += 6;
+        std::vector<ValueId> rets;
+        if (at_operand()) {
+          do rets.push_back(parse_operand()); while (try_char(','));
+        }
+        InstId r = p_.set_return(b, rets);
+        record(sm, r, at);
+        break;
+      }
+      parse_stmt(b, sm);
+    }
+    expect('}', "to close the body after 'return'");
+  }
+
+  void record(SourceMap& sm, InstId i, size_t at) {
+    if (sm.inst_offset.size() <= i) sm.inst_offset.resize(i + 1, kNone);
+    sm.inst_offset[i] = static_cast<uint32_t>(at);
+  }
+
+  void parse_stmt(BodyId b, SourceMap& sm) {
+    size_t at = pos_;
+    std::vector<std::pair<std::string_view, size_t>> results;
+    do {
+      skip_ws();
+      size_t rat = pos_;
+      results.emplace_back(sigil_name('%', "a result name '%name' or 'return'"), rat);
+    } while (try_char(','));
+    expect('=', "after the result names");
+    skip_ws();
+    size_t op_at = pos_;
+    std::string_view mn = ident("an op name");
+    auto opc = op_by_mnemonic(mn);
+    if (!opc) fail_at(op_at, "unknown op '" + std::string(mn) + "'");
+    OpCode op = *opc;
+    const OpInfo& info = op_info(op);
+
+    operands_.clear();
+    skip_ws();
+    if (cur() == '(') {
+      ++pos_;
+      if (!try_char(')')) {
+        do operands_.push_back(parse_operand()); while (try_char(','));
+        expect(')', "to close the operand list");
+      }
+    } else if (at_operand()) {
+      do operands_.push_back(parse_operand()); while (try_char(','));
+    }
+
+    // Attributes.
+    skip_ws();
+    size_t attr_begin = pos_;
+    AttrSet attrs;
+    PendingScalar pending;
+    std::string_view pending_name;
+    while (true) {
+      skip_ws();
+      std::string_view an = peek_ident();
+      if (an.empty()) break;
+      size_t aat = pos_;
+      pos_ += an.size();
+      skip_ws();
+      if (cur() != '[') { pos_ = aat; fail("expected '[' after attribute name '" + std::string(an) + "'"); }
+      ++pos_;
+      const AttrSpec* spec = find_attr_spec(op, an);
+      if (!spec && op != OpCode::CustomCall)
+        fail_at(aat, "unknown attribute '" + std::string(an) + "' for op '" + std::string(mn) + "'");
+      if (attrs.find(an)) fail_at(aat, "duplicate attribute '" + std::string(an) + "'");
+      PendingScalar ps;
+      AttrValue v = parse_attr_value(op, spec, an, &ps);
+      if (spec && spec->kind == AttrKind::Scalar) { pending = ps; pending_name = an; }
+      expect(']', "to close the attribute");
+      attrs.attrs.push_back(Attr{std::string(an), std::move(v)});
+    }
+    std::string_view attr_text = s_.substr(attr_begin, pos_ - attr_begin);
+    if (!try_arrow()) fail("expected '->' and the result types" + describe_found());
+    std::vector<TypeId> rtypes = parse_type_list();
+
+    // Structural checks: each has its own message.
+    int nops = static_cast<int>(operands_.size());
+    int max_ops = op == OpCode::Constant ? 1 : info.max_operands;  // constant may take its literal as an operand
+    if (nops < info.min_operands || (max_ops >= 0 && nops > max_ops)) {
+      std::string want = info.min_operands == info.max_operands
+                             ? std::to_string(info.min_operands)
+                             : (info.max_operands < 0 ? "at least " + std::to_string(info.min_operands)
+                                                      : std::to_string(info.min_operands) + " to " +
+                                                            std::to_string(info.max_operands));
+      fail_at(op_at, "op '" + std::string(mn) + "' expects " + want + " operand" + (want == "1" ? "" : "s") +
+                         ", got " + std::to_string(nops));
+    }
+    if (op == OpCode::Constant) {
+      if (nops == 1 && attrs.find("value")) fail_at(op_at, "constant takes its literal as an operand or as value[...], not both");
+      if (nops == 0 && !attrs.find("value")) fail_at(op_at, "constant needs a literal");
+    }
+    if (info.num_results >= 0 && static_cast<int>(results.size()) != info.num_results)
+      fail_at(at, "op '" + std::string(mn) + "' has " + std::to_string(info.num_results) + " result" +
+                      (info.num_results == 1 ? "" : "s") + ", got " + std::to_string(results.size()) + " names");
+    if (rtypes.size() != results.size())
+      fail_at(at, std::to_string(results.size()) + " result name" + (results.size() == 1 ? "" : "s") + " but " +
+                      std::to_string(rtypes.size()) + " result type" + (rtypes.size() == 1 ? "" : "s"));
+    for (const AttrSpec& spec : op_attr_schema(op))
+      if (spec.required && !attrs.find(spec.name))
+        fail_at(op_at, "op '" + std::string(mn) + "' requires attribute '" + std::string(spec.name) + "'");
+
+    AttrSetId aid;
+    if (op == OpCode::Constant && nops == 1) {
+      // Canonical form: the literal is the constant's `value` attribute.
+      ValueId lv = operands_[0];
+      if (p_.value(lv).kind != ValueKind::Literal) fail_at(op_at, "constant's operand must be a literal");
+      attrs.attrs.push_back(Attr{"value", AttrValue{AttrKind::Literal, {}, {}, p_.literal(p_.value(lv).def)}});
+      operands_.clear();
+      aid = p_.intern_attrs(attrs);
+    } else if (attrs.attrs.empty()) {
+      aid = 0;
+    } else {
+      // Identical attribute spellings on the same op (and operand dtype, for scalars) intern to one set.
+      DType sd = nops > 0 ? p_.type_of(operands_[0]).dtype : DType::F32;
+      AttrKey key{attr_text, op, sd};
+      auto it = attr_cache_.find(key);
+      if (it != attr_cache_.end()) {
+        aid = it->second;
+      } else {
+        if (!pending_name.empty()) {
+          std::string err;
+          Tensor sc(TensorType{sd, {}});
+          std::optional<uint64_t> bits = is_float(sd) ? parse_float_elem(pending.text, sd, &err)
+                                                      : parse_int_elem(pending.text, sd, &err);
+          if (!bits) fail_at(pending.offset, err);
+          sc.set_bits(0, *bits);
+          for (Attr& a : attrs.attrs)
+            if (a.name == pending_name) a.value.lit = sc;
+        }
+        aid = p_.intern_attrs(attrs);
+        attr_cache_.emplace(key, aid);
+      }
+    }
+    InstId inst = p_.create_inst(b, op, operands_, aid, rtypes);
+    record(sm, inst, at);
+    for (size_t k = 0; k < results.size(); ++k) define(results[k].first, p_.result(inst, k), results[k].second);
+  }
+
+  void resolve_regions() {
+    for (const auto& [off, name] : region_refs_)
+      if (p_.find_body(name, true) == kNone) fail_at(off, "reference to undefined region '^" + name + "'");
+    for (AttrSetId id = 0; id < p_.num_attr_sets(); ++id)
+      for (Attr& a : p_.mutable_attrs_for_resolution(id).attrs)
+        if (a.value.kind == AttrKind::Region) a.value.ints.assign(1, p_.find_body(a.value.text, true));
+  }
+
+  struct AttrKey {
+    std::string_view text;
+    OpCode op;
+    DType dtype;
+    bool operator==(const AttrKey&) const = default;
+  };
+  struct AttrKeyHash {
+    size_t operator()(const AttrKey& k) const {
+      return std::hash<std::string_view>()(k.text) * 31 + static_cast<size_t>(k.op) * 7 + static_cast<size_t>(k.dtype);
+    }
+  };
+
+  std::string_view s_;
+  size_t pos_ = 0;
+  Program& p_;
+  std::unordered_map<std::string_view, ValueId> names_;
+  std::unordered_map<std::string_view, TypeId> type_cache_;
+  std::unordered_map<std::string_view, ValueId> literal_cache_;
+  std::unordered_map<AttrKey, AttrSetId, AttrKeyHash> attr_cache_;
+  std::vector<ValueId> operands_;
+  std::vector<std::pair<uint32_t, std::string>> region_refs_;
+};
+
+std::vector<uint32_t> compute_line_starts(std::string_view text) {
+  std::vector<uint32_t> ls{0};
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') ls.push_back(static_cast<uint32_t>(i + 1));
+  return ls;
+}
+
+}  // namespace
+
+std::string SourceMap::location(uint32_t offset) const {
+  auto it = std::upper_bound(line_starts.begin(), line_starts.end(), offset);
+  size_t line = it - line_starts.begin();
+  uint32_t col = offset - (line ? line_starts[line - 1] : 0) + 1;
+  return filename + ":" + std::to_string(line == 0 ? 1 : line) + ":" + std::to_string(col);
+}
+
+std::string SourceMap::inst_location(const Program& p, InstId i) const {
+  if (i < inst_offset.size() && inst_offset[i] != kNone) return location(inst_offset[i]);
+  BodyId b = p.inst(i).body;
+  if (b < body_offset.size() && body_offset[b] != kNone) return location(body_offset[b]);
+  return filename;
+}
+
+ParseResult parse_program(std::string_view text, std::string_view filename) {
+  ParseResult r;
+  r.source.filename = std::string(filename);
+  r.source.line_starts = compute_line_starts(text);
+  auto prog = std::make_unique<Program>();
+  prog->reserve(r.source.line_starts.size());
+  r.source.inst_offset.reserve(r.source.line_starts.size());
+  Parser parser(text, *prog);
+  try {
+    parser.parse_file(r.source);
+  } catch (const ParseError& e) {
+    r.error = r.source.location(std::min<uint32_t>(e.offset, static_cast<uint32_t>(text.size()))) +
+              ": error: " + e.message;
+    return r;
+  } catch (const std::bad_alloc&) {
+    r.error = std::string(filename) + ": error: out of memory while parsing";
+    return r;
+  }
+  r.program = std::move(prog);
+  return r;
+}
+
+bool parse_literal(std::string_view text, Tensor* out, std::string* error) {
+  Program scratch;
+  Parser parser(text, scratch);
+  try {
+    *out = parser.parse_literal_only();
+    return true;
+  } catch (const ParseError& e) {
+    SourceMap sm;
+    sm.filename = "<literal>";
+    sm.line_starts = compute_line_starts(text);
+    if (error) *error = sm.location(e.offset) + ": error: " + e.message;
+    return false;
+  }
+}
+
+bool parse_type(std::string_view text, TensorType* out, std::string* error) {
+  Program scratch;
+  Parser parser(text, scratch);
+  try {
+    *out = parser.parse_type_only();
+    return true;
+  } catch (const ParseError& e) {
+    if (error) *error = "error: " + e.message;
+    return false;
+  }
+}
+
+}  // namespace ptir

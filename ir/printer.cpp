@@ -1,0 +1,243 @@
+// Printer for the PTIR text format. Output is canonical: printing a parsed print is the identity.
+#include <unordered_set>
+
+#include "ir/text.h"
+
+namespace ptir {
+namespace {
+
+void append_type(std::string& out, const TensorType& t) {
+  out += "tensor<";
+  out += dtype_name(t.dtype);
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    out += i == 0 ? ", " : "x";
+    out += std::to_string(t.dims[i]);
+  }
+  out += '>';
+}
+
+void append_elems(std::string& out, const Tensor& t, size_t dim, int64_t& idx) {
+  out += '[';
+  int64_t n = t.type.dims[dim];
+  for (int64_t i = 0; i < n; ++i) {
+    if (i) out += ", ";
+    if (dim + 1 == t.type.dims.size()) out += format_elem(t.dtype(), t.bits(idx++));
+    else append_elems(out, t, dim + 1, idx);
+  }
+  out += ']';
+}
+
+void append_dense(std::string& out, const Tensor& t) {
+  out += "dense<";
+  int64_t n = t.size();
+  if (t.type.rank() == 0 || (n >= 2 && t.is_splat())) {
+    out += format_elem(t.dtype(), t.bits(0));
+  } else {
+    int64_t idx = 0;
+    append_elems(out, t, 0, idx);
+  }
+  out += '>';
+}
+
+void append_literal(std::string& out, const Tensor& t) {
+  append_dense(out, t);
+  out += " : ";
+  append_type(out, t.type);
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+void append_attr_value(std::string& out, const AttrValue& v, const Program& p) {
+  switch (v.kind) {
+    case AttrKind::Ints:
+    case AttrKind::Int:
+      for (size_t i = 0; i < v.ints.size(); ++i) {
+        if (i) out += ", ";
+        out += std::to_string(v.ints[i]);
+      }
+      break;
+    case AttrKind::Bool: out += v.ints.at(0) ? "true" : "false"; break;
+    case AttrKind::Word: out += v.text; break;
+    case AttrKind::DType: out += dtype_name(static_cast<DType>(v.ints.at(0))); break;
+    case AttrKind::Region:
+      out += '^';
+      out += v.ints.empty() ? v.text : p.body(static_cast<BodyId>(v.ints[0])).name;
+      break;
+    case AttrKind::String: out += quote(v.text); break;
+    case AttrKind::Literal: append_literal(out, v.lit); break;
+    case AttrKind::Scalar: out += format_elem(v.lit.dtype(), v.lit.bits(0)); break;
+  }
+}
+
+class Printer {
+ public:
+  explicit Printer(const Program& p) : p_(p) {}
+
+  std::string run() {
+    out_.reserve(p_.num_inst_slots() * 48);
+    for (BodyId b = 0; b < p_.num_bodies(); ++b) {
+      if (b) out_ += '\n';
+      print_body(b);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void name_values(BodyId b) {
+    fresh_.clear();
+    used_.clear();
+    bool any_unnamed = false;
+    auto check = [&](ValueId v) { any_unnamed = any_unnamed || p_.name(v).empty(); };
+    const Body& body = p_.body(b);
+    for (ValueId v : body.params) check(v);
+    p_.for_each_inst(b, [&](InstId i) {
+      for (uint32_t k = 0; k < p_.num_results(i); ++k) check(p_.result(i, k));
+    });
+    if (!any_unnamed) return;
+    for (ValueId v : body.params) used_.insert(std::string(p_.name(v)));
+    p_.for_each_inst(b, [&](InstId i) {
+      for (uint32_t k = 0; k < p_.num_results(i); ++k) used_.insert(std::string(p_.name(p_.result(i, k))));
+    });
+    unsigned counter = 0;
+    auto assign = [&](ValueId v) {
+      if (!p_.name(v).empty()) return;
+      std::string n;
+      do n = "t" + std::to_string(counter++); while (used_.count(n));
+      used_.insert(n);
+      fresh_.emplace(v, std::move(n));
+    };
+    for (ValueId v : body.params) assign(v);
+    p_.for_each_inst(b, [&](InstId i) {
+      for (uint32_t k = 0; k < p_.num_results(i); ++k) assign(p_.result(i, k));
+    });
+  }
+
+  void append_value_name(ValueId v) {
+    out_ += '%';
+    std::string_view n = p_.name(v);
+    if (!n.empty()) out_ += n;
+    else {
+      auto it = fresh_.find(v);
+      out_ += it != fresh_.end() ? it->second : "<unnamed>";
+    }
+  }
+
+  void append_operand(ValueId v) {
+    if (p_.value(v).kind == ValueKind::Literal) append_literal(out_, p_.literal(p_.value(v).def));
+    else append_value_name(v);
+  }
+
+  void append_types(const std::vector<TypeId>& ts) {
+    if (ts.size() == 1) { append_type(out_, p_.type(ts[0])); return; }
+    out_ += '(';
+    for (size_t i = 0; i < ts.size(); ++i) {
+      if (i) out_ += ", ";
+      append_type(out_, p_.type(ts[i]));
+    }
+    out_ += ')';
+  }
+
+  void print_body(BodyId b) {
+    const Body& body = p_.body(b);
+    name_values(b);
+    out_ += body.is_region ? "region ^" : "func @";
+    out_ += body.name;
+    out_ += '(';
+    for (size_t i = 0; i < body.params.size(); ++i) {
+      if (i) out_ += ", ";
+      append_value_name(body.params[i]);
+      out_ += ": ";
+      append_type(out_, p_.type_of(body.params[i]));
+    }
+    out_ += ") -> ";
+    append_types(body.result_types);
+    out_ += " {\n";
+    p_.for_each_inst(b, [&](InstId i) { print_inst(i); });
+    out_ += "}\n";
+  }
+
+  void print_inst(InstId i) {
+    const Inst& in = p_.inst(i);
+    out_ += "  ";
+    if (in.op == OpCode::Return) {
+      out_ += "return";
+      for (uint32_t k = 0; k < in.num_operands; ++k) {
+        out_ += k ? ", " : " ";
+        append_operand(p_.operand(i, k));
+      }
+      out_ += '\n';
+      return;
+    }
+    for (uint32_t k = 0; k < in.num_results; ++k) {
+      if (k) out_ += ", ";
+      append_value_name(p_.result(i, k));
+    }
+    out_ += " = ";
+    out_ += mnemonic(in.op);
+    const AttrSet& attrs = p_.attrs(in.attrs);
+    bool literal_operand = false;
+    if (in.op == OpCode::Constant) {
+      const AttrValue* v = attrs.find("value");
+      if (v && attrs.attrs.size() == 1) {
+        out_ += ' ';
+        append_literal(out_, v->lit);
+        literal_operand = true;
+      }
+    }
+    for (uint32_t k = 0; k < in.num_operands; ++k) {
+      out_ += k ? ", " : " ";
+      append_operand(p_.operand(i, k));
+    }
+    if (!literal_operand) {
+      for (const Attr& a : attrs.attrs) {
+        out_ += ' ';
+        out_ += a.name;
+        out_ += '[';
+        append_attr_value(out_, a.value, p_);
+        out_ += ']';
+      }
+    }
+    out_ += " -> ";
+    if (in.num_results == 1) {
+      append_type(out_, p_.type_of(p_.result(i)));
+    } else {
+      out_ += '(';
+      for (uint32_t k = 0; k < in.num_results; ++k) {
+        if (k) out_ += ", ";
+        append_type(out_, p_.type_of(p_.result(i, k)));
+      }
+      out_ += ')';
+    }
+    out_ += '\n';
+  }
+
+  const Program& p_;
+  std::string out_;
+  std::unordered_map<ValueId, std::string> fresh_;
+  std::unordered_set<std::string> used_;
+};
+
+}  // namespace
+
+std::string print_program(const Program& p) { return Printer(p).run(); }
+
+std::string print_literal(const Tensor& t) {
+  std::string out;
+  append_literal(out, t);
+  return out;
+}
+
+std::string print_dense(const Tensor& t) {
+  std::string out;
+  append_dense(out, t);
+  return out;
+}
+
+}  // namespace ptir

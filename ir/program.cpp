@@ -1,0 +1,249 @@
+// Program storage: interning, instruction lists and use lists.
+#include "ir/program.h"
+
+#include <cassert>
+
+namespace ptir {
+
+Program::Program() {
+  attr_sets_.emplace_back();  // id 0: no attributes
+  attr_index_[hash_value(attr_sets_[0])].push_back(0);
+}
+
+TypeId Program::intern_type(const TensorType& t) {
+  auto& bucket = type_index_[hash_value(t)];
+  for (TypeId id : bucket)
+    if (types_[id] == t) return id;
+  types_.push_back(t);
+  bucket.push_back(static_cast<TypeId>(types_.size() - 1));
+  return bucket.back();
+}
+
+LiteralId Program::intern_literal(const Tensor& t) {
+  auto& bucket = literal_index_[hash_value(t)];
+  for (LiteralId id : bucket)
+    if (literals_[id] == t) return id;
+  literals_.push_back(t);
+  literal_values_.push_back(kNone);
+  bucket.push_back(static_cast<LiteralId>(literals_.size() - 1));
+  return bucket.back();
+}
+
+AttrSetId Program::intern_attrs(const AttrSet& s) {
+  if (s.attrs.empty()) return 0;
+  auto& bucket = attr_index_[hash_value(s)];
+  for (AttrSetId id : bucket)
+    if (attr_sets_[id] == s) return id;
+  attr_sets_.push_back(s);
+  bucket.push_back(static_cast<AttrSetId>(attr_sets_.size() - 1));
+  return bucket.back();
+}
+
+BodyId Program::add_body(std::string name, bool is_region) {
+  bodies_.push_back(Body{std::move(name), is_region, {}, {}, kNone, kNone, 0});
+  return static_cast<BodyId>(bodies_.size() - 1);
+}
+
+BodyId Program::entry() const {
+  BodyId first = kNone;
+  for (BodyId b = 0; b < bodies_.size(); ++b) {
+    if (bodies_[b].is_region) continue;
+    if (bodies_[b].name == "main") return b;
+    if (first == kNone) first = b;
+  }
+  return first;
+}
+
+BodyId Program::find_body(std::string_view name, bool is_region) const {
+  for (BodyId b = 0; b < bodies_.size(); ++b)
+    if (bodies_[b].is_region == is_region && bodies_[b].name == name) return b;
+  return kNone;
+}
+
+ValueId Program::new_value(TypeId t, ValueKind kind, uint32_t def, uint16_t index) {
+  values_.push_back(ValueInfo{t, def, kNone, kNone, index, kind});
+  return static_cast<ValueId>(values_.size() - 1);
+}
+
+ValueId Program::add_param(BodyId b, TypeId type, std::string_view name) {
+  ValueId v = new_value(type, ValueKind::Param, b, static_cast<uint16_t>(bodies_[b].params.size()));
+  bodies_[b].params.push_back(v);
+  if (!name.empty()) set_name(v, name);
+  return v;
+}
+
+void Program::set_name(ValueId v, std::string_view name) {
+  values_[v].name = static_cast<uint32_t>(names_.size());
+  names_.append(name);
+  names_.push_back('\0');
+}
+
+void Program::link_use(uint32_t u) {
+  ValueInfo& vi = values_[uses_[u].value];
+  uses_[u].prev = kNone;
+  uses_[u].next = vi.first_use;
+  if (vi.first_use != kNone) uses_[vi.first_use].prev = u;
+  vi.first_use = u;
+}
+
+void Program::unlink_use(uint32_t u) {
+  Use& us = uses_[u];
+  if (us.prev != kNone) uses_[us.prev].next = us.next;
+  else values_[us.value].first_use = us.next;
+  if (us.next != kNone) uses_[us.next].prev = us.prev;
+  us.prev = us.next = kNone;
+}
+
+InstId Program::create_inst(BodyId b, OpCode op, std::span<const ValueId> operands, AttrSetId attrs,
+                            std::span<const TypeId> result_types, InstId before) {
+  InstId id = static_cast<InstId>(insts_.size());
+  Body& body = bodies_[b];
+  if (before == kNone && body.last != kNone && insts_[body.last].op == OpCode::Return) before = body.last;
+  Inst in{};
+  in.op = op;
+  in.erased = false;
+  in.num_results = static_cast<uint16_t>(result_types.size());
+  in.num_operands = static_cast<uint32_t>(operands.size());
+  in.first_operand = static_cast<uint32_t>(uses_.size());
+  in.attrs = attrs;
+  in.body = b;
+  in.first_result = static_cast<ValueId>(values_.size());
+  for (size_t k = 0; k < result_types.size(); ++k)
+    new_value(result_types[k], ValueKind::Result, id, static_cast<uint16_t>(k));
+  if (before == kNone) {
+    in.prev = body.last;
+    in.next = kNone;
+  } else {
+    in.prev = insts_[before].prev;
+    in.next = before;
+  }
+  insts_.push_back(in);
+  if (in.prev != kNone) insts_[in.prev].next = id;
+  else body.first = id;
+  if (in.next != kNone) insts_[in.next].prev = id;
+  else body.last = id;
+  ++body.num_insts;
+  for (ValueId v : operands) {
+    uses_.push_back(Use{v, id, kNone, kNone});
+    link_use(static_cast<uint32_t>(uses_.size() - 1));
+  }
+  return id;
+}
+
+InstId Program::set_return(BodyId b, std::span<const ValueId> results) {
+  assert(terminator(b) == kNone);
+  return create_inst(b, OpCode::Return, results, 0, {}, kNone);
+}
+
+InstId Program::terminator(BodyId b) const {
+  InstId l = bodies_[b].last;
+  return l != kNone && insts_[l].op == OpCode::Return ? l : kNone;
+}
+
+ValueId Program::literal_value(LiteralId lit) {
+  if (literal_values_[lit] == kNone)
+    literal_values_[lit] = new_value(intern_type(literals_[lit].type), ValueKind::Literal, lit, 0);
+  return literal_values_[lit];
+}
+
+void Program::erase_inst(InstId i) {
+  Inst& in = insts_[i];
+  assert(!in.erased);
+  for (uint32_t k = 0; k < in.num_results; ++k) assert(!has_uses(in.first_result + k));
+  for (uint32_t k = 0; k < in.num_operands; ++k) unlink_use(in.first_operand + k);
+  Body& body = bodies_[in.body];
+  if (in.prev != kNone) insts_[in.prev].next = in.next;
+  else body.first = in.next;
+  if (in.next != kNone) insts_[in.next].prev = in.prev;
+  else body.last = in.prev;
+  in.prev = in.next = kNone;
+  in.erased = true;
+  --body.num_insts;
+}
+
+void Program::move_before(InstId i, InstId before) {
+  Inst& in = insts_[i];
+  Body& body = bodies_[in.body];
+  if (i == before || in.next == before) return;
+  if (in.prev != kNone) insts_[in.prev].next = in.next;
+  else body.first = in.next;
+  if (in.next != kNone) insts_[in.next].prev = in.prev;
+  else body.last = in.prev;
+  in.prev = insts_[before].prev;
+  in.next = before;
+  if (in.prev != kNone) insts_[in.prev].next = i;
+  else body.first = i;
+  insts_[before].prev = i;
+}
+
+void Program::set_operand(InstId i, uint32_t idx, ValueId v) {
+  uint32_t u = insts_[i].first_operand + idx;
+  if (uses_[u].value == v) return;
+  unlink_use(u);
+  uses_[u].value = v;
+  link_use(u);
+}
+
+void Program::replace_all_uses(ValueId from, ValueId to) {
+  if (from == to) return;
+  for (uint32_t u = values_[from].first_use; u != kNone;) {
+    uint32_t next = uses_[u].next;
+    unlink_use(u);
+    uses_[u].value = to;
+    link_use(u);
+    u = next;
+  }
+}
+
+const Tensor* Program::constant_of(ValueId v) const {
+  const ValueInfo& vi = values_[v];
+  if (vi.kind == ValueKind::Literal) return &literals_[vi.def];
+  if (vi.kind == ValueKind::Result && insts_[vi.def].op == OpCode::Constant) {
+    const AttrValue* a = attr_sets_[insts_[vi.def].attrs].find("value");
+    return a ? &a->lit : nullptr;
+  }
+  return nullptr;
+}
+
+std::vector<InstId> Program::users(ValueId v) const {
+  std::vector<InstId> out;
+  for_each_use(v, [&](InstId owner, uint32_t) {
+    for (InstId o : out)
+      if (o == owner) return;
+    out.push_back(owner);
+  });
+  return out;
+}
+
+size_t Program::memory_bytes() const {
+  size_t n = insts_.capacity() * sizeof(Inst) + values_.capacity() * sizeof(ValueInfo) +
+             uses_.capacity() * sizeof(Use) + names_.capacity() + types_.capacity() * sizeof(TensorType) +
+             literal_values_.capacity() * sizeof(ValueId) + bodies_.capacity() * sizeof(Body);
+  for (const Tensor& t : literals_) n += sizeof(Tensor) + t.data.capacity() + t.type.dims.capacity() * 8;
+  for (const AttrSet& s : attr_sets_) n += sizeof(AttrSet) + s.attrs.capacity() * sizeof(Attr);
+  for (const TensorType& t : types_) n += t.dims.capacity() * 8;
+  for (const Body& b : bodies_) n += b.params.capacity() * 4 + b.result_types.capacity() * 4;
+  n += (type_index_.size() + literal_index_.size() + attr_index_.size()) * 48;
+  return n;
+}
+
+void Program::reserve(size_t n) {
+  insts_.reserve(n);
+  values_.reserve(n + n / 8);
+  uses_.reserve(n * 2);
+  names_.reserve(n * 6);
+}
+
+size_t Program::num_live_insts() const {
+  size_t n = 0;
+  for (const Body& b : bodies_) n += b.num_insts;
+  return n;
+}
+
+AttrSetId make_ints_attr(Program& p, std::string_view name, std::vector<int64_t> ints) {
+  AttrSet s;
+  s.attrs.push_back(Attr{std::string(name), AttrValue{AttrKind::Ints, std::move(ints), {}, {}}});
+  return p.intern_attrs(s);
+}
+
+}  // namespace ptir

@@ -1,0 +1,198 @@
+// The PTIR program: functions and regions (bodies), instructions with stable ids, SSA values and use lists.
+//
+// Storage is a few flat arrays owned by the Program (instructions, values, operand slots), so ids stay
+// stable for the life of the program and an op costs well under 100 bytes. Types, literals and attribute
+// sets are interned. Every body is a single block ending in a `return` instruction, so body results are
+// ordinary uses and `replace_all_uses` updates them like any other operand.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/attrs.h"
+#include "ir/ops.h"
+#include "ir/tensor.h"
+
+namespace ptir {
+
+using InstId = uint32_t;
+using ValueId = uint32_t;
+using TypeId = uint32_t;
+using LiteralId = uint32_t;
+using AttrSetId = uint32_t;
+using BodyId = uint32_t;
+inline constexpr uint32_t kNone = UINT32_MAX;
+
+/// How a value is defined.
+enum class ValueKind : uint8_t { Result, Param, Literal };
+
+struct ValueInfo {
+  TypeId type;
+  uint32_t def;        ///< Result: InstId; Param: BodyId; Literal: LiteralId
+  uint32_t first_use;  ///< head of the use list (index into the operand slots), kNone if unused
+  uint32_t name;       ///< offset into the name arena, kNone if unnamed
+  uint16_t index;      ///< result index / parameter index
+  ValueKind kind;
+};
+
+/// One operand slot: which value it reads and its links in that value's use list.
+struct Use {
+  ValueId value;
+  InstId owner;
+  uint32_t next;
+  uint32_t prev;
+};
+
+struct Inst {
+  OpCode op;
+  bool erased;
+  uint16_t num_results;
+  uint32_t num_operands;
+  uint32_t first_operand;  ///< index of operand 0 in the operand slots; operands are contiguous
+  ValueId first_result;    ///< results are contiguous value ids
+  AttrSetId attrs;
+  BodyId body;
+  InstId prev, next;       ///< order within the body
+};
+
+/// A function or a region: parameters, a single block of instructions, and a final `return`.
+struct Body {
+  std::string name;
+  bool is_region = false;
+  std::vector<ValueId> params;
+  std::vector<TypeId> result_types;
+  InstId first = kNone, last = kNone;  ///< last is the return once the body is complete
+  uint32_t num_insts = 0;              ///< live instructions, return included
+};
+
+/// A whole PTIR file.
+class Program {
+ public:
+  Program();
+
+  // ---- interning ----
+  TypeId intern_type(const TensorType& t);
+  const TensorType& type(TypeId id) const { return types_[id]; }
+  size_t num_types() const { return types_.size(); }
+  LiteralId intern_literal(const Tensor& t);
+  const Tensor& literal(LiteralId id) const { return literals_[id]; }
+  AttrSetId intern_attrs(const AttrSet& s);
+  const AttrSet& attrs(AttrSetId id) const { return attr_sets_[id]; }
+  AttrSet& mutable_attrs_for_resolution(AttrSetId id) { return attr_sets_[id]; }
+  size_t num_attr_sets() const { return attr_sets_.size(); }
+
+  // ---- bodies ----
+  BodyId add_body(std::string name, bool is_region);
+  Body& body(BodyId b) { return bodies_[b]; }
+  const Body& body(BodyId b) const { return bodies_[b]; }
+  size_t num_bodies() const { return bodies_.size(); }
+  /// The entry function: the one named @main, else the first function. kNone if there is no function.
+  BodyId entry() const;
+  BodyId find_body(std::string_view name, bool is_region) const;
+  ValueId add_param(BodyId b, TypeId type, std::string_view name);
+
+  // ---- instructions ----
+  /// Creates an instruction in body `b` before `before` (kNone: at the end, before the return if any).
+  InstId create_inst(BodyId b, OpCode op, std::span<const ValueId> operands, AttrSetId attrs,
+                     std::span<const TypeId> result_types, InstId before = kNone);
+  /// Creates the body's terminator.
+  InstId set_return(BodyId b, std::span<const ValueId> results);
+  InstId terminator(BodyId b) const;
+  /// The value standing for an inline literal operand (shared per literal).
+  ValueId literal_value(LiteralId lit);
+  /// Erases an instruction whose results have no uses. Its operand uses are dropped.
+  void erase_inst(InstId i);
+  /// Moves instruction `i` to just before `before` in the same body.
+  void move_before(InstId i, InstId before);
+  void set_operand(InstId i, uint32_t idx, ValueId v);
+  /// Every use of `from` (operands and body results) now reads `to`.
+  void replace_all_uses(ValueId from, ValueId to);
+
+  // ---- inspection ----
+  const Inst& inst(InstId i) const { return insts_[i]; }
+  size_t num_inst_slots() const { return insts_.size(); }
+  OpCode op(InstId i) const { return insts_[i].op; }
+  uint32_t num_operands(InstId i) const { return insts_[i].num_operands; }
+  ValueId operand(InstId i, uint32_t k) const { return uses_[insts_[i].first_operand + k].value; }
+  std::span<const Use> operand_uses(InstId i) const {
+    return {uses_.data() + insts_[i].first_operand, insts_[i].num_operands};
+  }
+  uint32_t num_results(InstId i) const { return insts_[i].num_results; }
+  ValueId result(InstId i, uint32_t k = 0) const { return insts_[i].first_result + k; }
+  const AttrSet& attrs_of(InstId i) const { return attr_sets_[insts_[i].attrs]; }
+
+  const ValueInfo& value(ValueId v) const { return values_[v]; }
+  size_t num_values() const { return values_.size(); }
+  TypeId type_id(ValueId v) const { return values_[v].type; }
+  const TensorType& type_of(ValueId v) const { return types_[values_[v].type]; }
+  /// Defining instruction of a result value; kNone for parameters and literals.
+  InstId def_inst(ValueId v) const { return values_[v].kind == ValueKind::Result ? values_[v].def : kNone; }
+  /// The literal of a literal value or of a `constant` result; nullptr otherwise.
+  const Tensor* constant_of(ValueId v) const;
+  bool has_uses(ValueId v) const { return values_[v].first_use != kNone; }
+  bool has_one_use(ValueId v) const {
+    uint32_t u = values_[v].first_use;
+    return u != kNone && uses_[u].next == kNone;
+  }
+  const Use& use(uint32_t u) const { return uses_[u]; }
+  /// Calls f(InstId owner, uint32_t operand_index) for every use of v.
+  template <typename F>
+  void for_each_use(ValueId v, F&& f) const {
+    for (uint32_t u = values_[v].first_use; u != kNone;) {
+      uint32_t next = uses_[u].next;
+      f(uses_[u].owner, u - insts_[uses_[u].owner].first_operand);
+      u = next;
+    }
+  }
+  /// Distinct instructions using v, in use-list order.
+  std::vector<InstId> users(ValueId v) const;
+
+  std::string_view name(ValueId v) const {
+    uint32_t n = values_[v].name;
+    return n == kNone ? std::string_view() : std::string_view(names_.data() + n);
+  }
+  void set_name(ValueId v, std::string_view name);
+
+  /// Live instructions of body b in order (return included).
+  template <typename F>
+  void for_each_inst(BodyId b, F&& f) const {
+    for (InstId i = bodies_[b].first; i != kNone;) {
+      InstId next = insts_[i].next;
+      f(i);
+      i = next;
+    }
+  }
+  /// Approximate heap bytes held by the program (capacity of its arrays and tables).
+  size_t memory_bytes() const;
+  /// Pre-sizes the arrays for about n instructions.
+  void reserve(size_t n);
+  /// Number of live instructions over all bodies (returns included).
+  size_t num_live_insts() const;
+
+ private:
+  ValueId new_value(TypeId t, ValueKind kind, uint32_t def, uint16_t index);
+  void link_use(uint32_t u);
+  void unlink_use(uint32_t u);
+
+  std::vector<TensorType> types_;
+  std::unordered_map<size_t, std::vector<TypeId>> type_index_;
+  std::vector<Tensor> literals_;
+  std::unordered_map<size_t, std::vector<LiteralId>> literal_index_;
+  std::vector<ValueId> literal_values_;  ///< LiteralId -> shared value, kNone if not made yet
+  std::vector<AttrSet> attr_sets_;
+  std::unordered_map<size_t, std::vector<AttrSetId>> attr_index_;
+  std::vector<Body> bodies_;
+  std::vector<Inst> insts_;
+  std::vector<ValueInfo> values_;
+  std::vector<Use> uses_;
+  std::string names_;  ///< NUL-terminated value names
+};
+
+/// Copies an AttrSet into the program and returns the id of the single-attribute set {name: ints}.
+AttrSetId make_ints_attr(Program& p, std::string_view name, std::vector<int64_t> ints);
+
+}  // namespace ptir

@@ -1,0 +1,70 @@
+// TensorType/Tensor helpers.
+#include "ir/tensor.h"
+
+#include <functional>
+
+namespace ptir {
+
+std::string to_string(const TensorType& t) {
+  std::string s = "tensor<";
+  s += dtype_name(t.dtype);
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    s += i == 0 ? ", " : "x";
+    s += std::to_string(t.dims[i]);
+  }
+  s += '>';
+  return s;
+}
+
+static size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
+
+size_t hash_value(const TensorType& t) {
+  size_t h = static_cast<size_t>(t.dtype);
+  for (int64_t d : t.dims) h = mix(h, static_cast<size_t>(d));
+  return h;
+}
+
+size_t hash_value(const Tensor& t) {
+  size_t h = hash_value(t.type);
+  h = mix(h, std::hash<std::string_view>()(
+                 std::string_view(reinterpret_cast<const char*>(t.data.data()), t.data.size())));
+  return h;
+}
+
+double Tensor::as_double(int64_t i) const {
+  DType d = type.dtype;
+  uint64_t b = bits(i);
+  if (is_float(d)) return float_to_double(d, b);
+  if (is_signed_int(d)) return static_cast<double>(int_value(d, b));
+  return static_cast<double>(b);
+}
+
+bool Tensor::is_splat() const {
+  int64_t n = size();
+  size_t w = dtype_bytes(type.dtype);
+  for (int64_t i = 1; i < n; ++i)
+    if (std::memcmp(data.data(), data.data() + i * w, w) != 0) return false;
+  return true;
+}
+
+int64_t first_difference(const Tensor& a, const Tensor& b) {
+  if (a.type != b.type) return 0;
+  DType d = a.type.dtype;
+  for (int64_t i = 0, n = a.size(); i < n; ++i) {
+    uint64_t x = a.bits(i), y = b.bits(i);
+    if (x == y) continue;
+    if (is_float(d) && float_is_nan(d, x) && float_is_nan(d, y)) continue;
+    return i;
+  }
+  return -1;
+}
+
+bool results_equal(const Tensor& a, const Tensor& b) { return first_difference(a, b) < 0; }
+
+std::vector<int64_t> strides_of(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * dims[i + 1];
+  return s;
+}
+
+}  // namespace ptir

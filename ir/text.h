@@ -1,0 +1,47 @@
+// The PTIR text format: parser and printer (see docs/text-format.md).
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/program.h"
+
+namespace ptir {
+
+/// Where each instruction came from, for `FILE:LINE:COL:` diagnostics after parsing.
+struct SourceMap {
+  std::string filename;
+  std::vector<uint32_t> line_starts;  ///< byte offset of each line
+  std::vector<uint32_t> inst_offset;  ///< InstId -> byte offset of its statement (kNone if created later)
+  std::vector<uint32_t> body_offset;  ///< BodyId -> byte offset of its header
+
+  /// "FILE:LINE:COL" of a byte offset.
+  std::string location(uint32_t offset) const;
+  /// Location of an instruction, or of its body when the instruction has none.
+  std::string inst_location(const Program& p, InstId i) const;
+};
+
+/// A parse result: a program, or one `FILE:LINE:COL: error: ...` message.
+struct ParseResult {
+  std::unique_ptr<Program> program;
+  SourceMap source;
+  std::string error;
+  bool ok() const { return program != nullptr; }
+};
+
+/// Parses a whole file. Never throws, never crashes: malformed input gives `error`.
+ParseResult parse_program(std::string_view text, std::string_view filename = "<input>");
+
+/// Prints a program in the canonical text form (a fixed point of parse+print).
+std::string print_program(const Program& p);
+/// Prints one tensor as a literal: `dense<[1.0, 2.0]> : tensor<f32, 2>`.
+std::string print_literal(const Tensor& t);
+/// Prints just the `dense<...>` part.
+std::string print_dense(const Tensor& t);
+/// Parses a literal `dense<...> : tensor<...>` on its own (used for --inputs files and tests).
+bool parse_literal(std::string_view text, Tensor* out, std::string* error);
+/// Parses a type `tensor<...>` on its own.
+bool parse_type(std::string_view text, TensorType* out, std::string* error);
+
+}  // namespace ptir
