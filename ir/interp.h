@@ -1,0 +1,63 @@
+// The reference interpreter: executes every op on concrete tensors, bit-exact per docs/semantics.md.
+// Z3-free; used by `ptir run`, expensive checks, counterexample replay and the fuzzers.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ir/program.h"
+
+namespace ptir {
+
+/// Kernels for opaque ops (custom_call by target, quantize/dequantize/requantize by mnemonic).
+struct KernelRegistry {
+  /// Returns false with `error` set when it cannot compute; fills `results` (one per result type).
+  using Kernel = std::function<bool(std::span<const Tensor> args, const AttrSet& attrs,
+                                    std::span<const TensorType> result_types, std::vector<Tensor>& results,
+                                    std::string& error)>;
+  std::map<std::string, Kernel, std::less<>> kernels;
+  void add(std::string target, Kernel k) { kernels[std::move(target)] = std::move(k); }
+};
+
+/// Options of one run.
+struct InterpOptions {
+  const KernelRegistry* kernels = nullptr;  ///< nullptr: opaque ops report "no kernel for TARGET"
+  int64_t max_while_iterations = 1 << 20;   ///< a while that runs longer stops with RunStatus::Bound
+};
+
+enum class RunStatus : uint8_t {
+  Ok,     ///< results are valid
+  UB,     ///< undefined behaviour (integer /0, INT_MIN/-1, out-of-range take/gather index, ...)
+  Bound,  ///< a while loop hit max_while_iterations
+  Error,  ///< cannot run: no kernel, bad input count/types, ...
+};
+
+struct RunResult {
+  RunStatus status = RunStatus::Ok;
+  std::vector<Tensor> results;
+  std::string message;   ///< what happened, for UB/Bound/Error
+  InstId at = kNone;     ///< instruction where UB/Bound/Error happened
+};
+
+/// Runs body `b` (a function or a region) on `inputs` (one per parameter, types must match).
+RunResult run_body(const Program& p, BodyId b, std::span<const Tensor> inputs, const InterpOptions& opts = {});
+/// Runs the entry function.
+RunResult run_program(const Program& p, std::span<const Tensor> inputs, const InterpOptions& opts = {});
+
+/// Evaluates a single instruction on concrete operand values (used by constant folding and by the
+/// encoding/interpreter agreement tests). Regions referenced by the instruction are run from `p`.
+RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands, const InterpOptions& opts = {});
+
+/// Random input generation shared by `ptir run --random`, expensive checks and the fuzz/prove fast passes.
+/// With `edge_bias` > 0, about that fraction of elements are edge values: floats ±0, ±inf, NaN, smallest and
+/// largest subnormal, ±1, largest finite; integers 0, ±1, MIN, MAX.
+Tensor random_tensor(const TensorType& t, uint64_t seed, double edge_bias = 0.25);
+std::vector<Tensor> random_inputs(const Program& p, BodyId b, uint64_t seed, double edge_bias = 0.25);
+/// Index-like operands (take/gather/scatter/segment ids, dynamic starts) get in-range values when
+/// `p` and `b` are known: this fills inputs so that the body has no UB where that is easy to arrange.
+std::vector<Tensor> random_inputs_avoiding_ub(const Program& p, BodyId b, uint64_t seed, double edge_bias = 0.25);
+
+}  // namespace ptir

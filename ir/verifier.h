@@ -1,0 +1,32 @@
+// The IR verifier: type and shape rules of every op, region signatures, SSA dominance, erased-value uses.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/program.h"
+
+namespace ptir {
+
+struct SourceMap;
+
+/// One verifier failure. `message` names the op, the operand and the rule, e.g.
+/// "transpose: perm[1, 1] is not a permutation of 0..1".
+struct Diagnostic {
+  BodyId body = kNone;
+  InstId inst = kNone;  ///< kNone for body-level problems (signature, missing return)
+  std::string message;
+};
+
+/// Checks one instruction's operand/result types and attributes against its op's rules.
+/// Returns an empty string when the instruction is well formed.
+std::string verify_inst(const Program& p, InstId i);
+
+/// Verifies the whole program: every instruction, every body signature and return, region signatures
+/// of cond/while/scan, SSA dominance (a use sees a definition earlier in the same body), no use of an
+/// erased instruction's results, entry function present. Stops after `max_errors` diagnostics.
+std::vector<Diagnostic> verify_program(const Program& p, size_t max_errors = 1);
+
+/// Formats a diagnostic as `FILE:LINE:COL: error: message` when a source map is given, else `error: message`.
+std::string format_diagnostic(const Diagnostic& d, const Program& p, const SourceMap* sm);
+
+}  // namespace ptir

@@ -1,0 +1,149 @@
+// `ptir parse|print|verify|run`.
+#include <cstdio>
+
+#include "ir/interp.h"
+#include "ir/verifier.h"
+#include "tools/commands.h"
+#include "tools/common.h"
+
+namespace ptir::tool {
+namespace {
+
+int print_like(int argc, char** argv, const char* cmd) {
+  Args a = split_args(argc, argv, {});
+  if (a.has("help")) {
+    std::printf("usage: ptir %s FILE\n\nParses and verifies FILE ('-' = stdin) and prints it in canonical text form.\n"
+                "Errors are printed as FILE:LINE:COL: error: ... with exit code 1.\n", cmd);
+    return 0;
+  }
+  if (!check_known(a, cmd, {})) return kExitUsage;
+  if (a.positional.size() != 1) {
+    std::fprintf(stderr, "usage: ptir %s FILE\n", cmd);
+    return kExitUsage;
+  }
+  auto l = load_program(a.positional[0]);
+  if (!l) return kExitBadInput;
+  std::string out = print_program(l->program());
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_parse(int argc, char** argv) { return print_like(argc, argv, "parse"); }
+int cmd_print(int argc, char** argv) { return print_like(argc, argv, "print"); }
+
+int cmd_verify(int argc, char** argv) {
+  Args a = split_args(argc, argv, {});
+  if (a.has("help")) {
+    std::printf("usage: ptir verify FILE\n\nChecks syntax, types, shapes, attributes, region signatures and SSA.\n"
+                "Prints 'ok' (exit 0) or the first error as FILE:LINE:COL: error: ... (exit 1).\n");
+    return 0;
+  }
+  if (!check_known(a, "verify", {})) return kExitUsage;
+  if (a.positional.size() != 1) {
+    std::fprintf(stderr, "usage: ptir verify FILE\n");
+    return kExitUsage;
+  }
+  auto l = load_program(a.positional[0]);
+  if (!l) return kExitBadInput;
+  std::printf("ok\n");
+  return kExitOk;
+}
+
+namespace {
+/// Reads an --inputs file: one literal per entry parameter, in order, separated by newlines or ';'.
+bool read_inputs(const std::string& path, const Program& p, BodyId entry, std::vector<Tensor>& out) {
+  auto text = read_file(path);
+  if (!text) return false;
+  // Each literal ends at the '>' closing its type; split on the text "tensor<...>" boundaries.
+  std::string_view s = *text;
+  size_t pos = 0;
+  while (true) {
+    // Skip blanks, ';' and comments.
+    while (pos < s.size()) {
+      if (s[pos] == ' ' || s[pos] == '\n' || s[pos] == '\t' || s[pos] == '\r' || s[pos] == ';') { ++pos; continue; }
+      if (s.compare(pos, 2, "//") == 0) { while (pos < s.size() && s[pos] != '\n') ++pos; continue; }
+      break;
+    }
+    if (pos >= s.size()) break;
+    size_t colon = s.find(':', pos);
+    size_t end = colon == std::string_view::npos ? colon : s.find('>', s.find("tensor", colon));
+    if (end == std::string_view::npos) {
+      std::fprintf(stderr, "%s: error: input %zu is not a literal 'dense<...> : tensor<...>'\n", path.c_str(),
+                   out.size() + 1);
+      return false;
+    }
+    Tensor t;
+    std::string err;
+    if (!parse_literal(s.substr(pos, end + 1 - pos), &t, &err)) {
+      std::fprintf(stderr, "%s: input %zu: %s\n", path.c_str(), out.size() + 1, err.c_str());
+      return false;
+    }
+    out.push_back(std::move(t));
+    pos = end + 1;
+  }
+  const Body& b = p.body(entry);
+  if (out.size() != b.params.size()) {
+    std::fprintf(stderr, "%s: error: @%s takes %zu inputs, the file gives %zu\n", path.c_str(), b.name.c_str(),
+                 b.params.size(), out.size());
+    return false;
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i].type != p.type_of(b.params[i])) {
+      std::fprintf(stderr, "%s: error: input %zu has type %s, @%s expects %s\n", path.c_str(), i + 1,
+                   to_string(out[i].type).c_str(), b.name.c_str(), to_string(p.type_of(b.params[i])).c_str());
+      return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+int cmd_run(int argc, char** argv) {
+  Args a = split_args(argc, argv, {"inputs", "random"});
+  if (a.has("help")) {
+    std::printf(
+        "usage: ptir run FILE [--inputs FILE | --random SEED]\n\n"
+        "Runs the entry function (@main, else the first func) in the reference interpreter and prints\n"
+        "each result as a PTIR literal, one per line. Inputs come from --inputs (one literal per\n"
+        "parameter, e.g. 'dense<[1.0, 2.0]> : tensor<f32, 2>', separated by newlines or ';'), or are\n"
+        "drawn from --random SEED (edge values included); a function without parameters needs neither.\n"
+        "With --random the inputs are printed first as '// input N: LITERAL' lines.\n"
+        "Exit codes: 0 ran, 1 bad input, undefined behaviour or no kernel, 2 usage error.\n");
+    return 0;
+  }
+  if (!check_known(a, "run", {"inputs", "random"})) return kExitUsage;
+  if (a.positional.size() != 1 || (a.has("inputs") && a.has("random"))) {
+    std::fprintf(stderr, "usage: ptir run FILE [--inputs FILE | --random SEED]\n");
+    return kExitUsage;
+  }
+  auto l = load_program(a.positional[0]);
+  if (!l) return kExitBadInput;
+  const Program& p = l->program();
+  BodyId entry = p.entry();
+  std::vector<Tensor> inputs;
+  if (auto in = a.get("inputs")) {
+    if (!read_inputs(*in, p, entry, inputs)) return kExitBadInput;
+  } else if (auto seed = a.get("random")) {
+    auto s = parse_u64_option("run", "random", *seed);
+    if (!s) return kExitUsage;
+    inputs = random_inputs_avoiding_ub(p, entry, *s);
+    for (size_t i = 0; i < inputs.size(); ++i) std::printf("// input %zu: %s\n", i + 1, print_literal(inputs[i]).c_str());
+  } else if (!p.body(entry).params.empty()) {
+    std::fprintf(stderr, "ptir run: @%s takes %zu inputs: give --inputs FILE or --random SEED\n",
+                 p.body(entry).name.c_str(), p.body(entry).params.size());
+    return kExitUsage;
+  }
+  RunResult r = run_program(p, inputs);
+  if (r.status != RunStatus::Ok) {
+    const char* what = r.status == RunStatus::UB ? "undefined behaviour" : r.status == RunStatus::Bound ? "loop bound hit" : "cannot run";
+    std::string loc = r.at != kNone ? l->parsed.source.inst_location(p, r.at) : a.positional[0];
+    std::fprintf(stderr, "%s: error: %s: %s\n", loc.c_str(), what, r.message.c_str());
+    return kExitBadInput;
+  }
+  for (const Tensor& t : r.results) std::printf("%s\n", print_literal(t).c_str());
+  return kExitOk;
+}
+
+}  // namespace ptir::tool

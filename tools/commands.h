@@ -1,0 +1,21 @@
+// The `ptir` subcommands. Each returns the process exit code.
+#pragma once
+
+namespace ptir::tool {
+
+/// One subcommand: its name, a one-line summary for `ptir --help`, and its entry point.
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(int argc, char** argv);  ///< argv[0] is the subcommand name
+};
+
+int cmd_parse(int argc, char** argv);
+int cmd_print(int argc, char** argv);
+int cmd_verify(int argc, char** argv);
+int cmd_run(int argc, char** argv);
+int cmd_opt(int argc, char** argv);
+int cmd_check_equiv(int argc, char** argv);
+int cmd_dot(int argc, char** argv);
+
+}  // namespace ptir::tool
