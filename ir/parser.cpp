@@ -236,8 +236,10 @@ class Parser {
     int64_t count = 0;
     if (cur() == '[') {
       do {
+        skip_ws();
+        size_t at = pos_;
         std::vector<int64_t> s = parse_dense_list(raw, depth + 1);
-        if (count > 0 && s != inner) fail("ragged literal: nested lists of different shapes");
+        if (count > 0 && s != inner) fail_at(at, "ragged literal: nested lists of different shapes");
         inner = std::move(s);
         ++count;
         skip_ws();

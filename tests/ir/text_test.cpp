@@ -1,0 +1,214 @@
+/// The text format: parse/print fixed point, exact rebuild (ops, attributes, types, literal bits, names),
+/// and one diagnostic per kind of malformed input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ir/text.h"
+
+namespace ptir {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+/// Structural identity of two programs, body by body, instruction by instruction.
+void expect_identical(const Program& a, const Program& b, const std::string& what) {
+  ASSERT_EQ(a.num_bodies(), b.num_bodies()) << what;
+  for (BodyId bi = 0; bi < a.num_bodies(); ++bi) {
+    const Body& x = a.body(bi);
+    const Body& y = b.body(bi);
+    ASSERT_EQ(x.name, y.name) << what;
+    ASSERT_EQ(x.is_region, y.is_region) << what;
+    ASSERT_EQ(x.params.size(), y.params.size()) << what;
+    for (size_t k = 0; k < x.params.size(); ++k) {
+      EXPECT_EQ(a.name(x.params[k]), b.name(y.params[k])) << what;
+      EXPECT_EQ(a.type_of(x.params[k]), b.type_of(y.params[k])) << what;
+    }
+    std::vector<InstId> xi, yi;
+    a.for_each_inst(bi, [&](InstId i) { xi.push_back(i); });
+    b.for_each_inst(bi, [&](InstId i) { yi.push_back(i); });
+    ASSERT_EQ(xi.size(), yi.size()) << what;
+    for (size_t k = 0; k < xi.size(); ++k) {
+      InstId i = xi[k], j = yi[k];
+      ASSERT_EQ(a.op(i), b.op(j)) << what;
+      EXPECT_EQ(a.attrs_of(i), b.attrs_of(j)) << what << " attrs of inst " << k;
+      ASSERT_EQ(a.num_operands(i), b.num_operands(j)) << what;
+      for (uint32_t o = 0; o < a.num_operands(i); ++o) {
+        ValueId u = a.operand(i, o), v = b.operand(j, o);
+        EXPECT_EQ(a.name(u), b.name(v)) << what;
+        EXPECT_EQ(a.type_of(u), b.type_of(v)) << what;
+        const Tensor* lu = a.value(u).kind == ValueKind::Literal ? a.constant_of(u) : nullptr;
+        const Tensor* lv = b.value(v).kind == ValueKind::Literal ? b.constant_of(v) : nullptr;
+        ASSERT_EQ(lu == nullptr, lv == nullptr) << what;
+        if (lu) EXPECT_EQ(*lu, *lv) << what;  // bit-exact
+      }
+      ASSERT_EQ(a.num_results(i), b.num_results(j)) << what;
+      for (uint32_t r = 0; r < a.num_results(i); ++r) {
+        EXPECT_EQ(a.name(a.result(i, r)), b.name(b.result(j, r))) << what;
+        EXPECT_EQ(a.type_of(a.result(i, r)), b.type_of(b.result(j, r))) << what;
+      }
+    }
+  }
+}
+
+void check_round_trip(const std::string& text, const std::string& what) {
+  ParseResult r1 = parse_program(text, what);
+  ASSERT_TRUE(r1.ok()) << r1.error;
+  std::string p1 = print_program(*r1.program);
+  ParseResult r2 = parse_program(p1, what + " (printed)");
+  ASSERT_TRUE(r2.ok()) << r2.error << "\n" << p1;
+  expect_identical(*r1.program, *r2.program, what);
+  EXPECT_EQ(p1, print_program(*r2.program)) << what << ": print is not a fixed point";
+}
+
+TEST(Text, RoundTripIsExactOnEveryRepositoryFile) {
+  std::vector<fs::path> roots = {fs::path(PTIR_SOURCE_DIR) / "corpus", fs::path(PTIR_SOURCE_DIR) / "tests" / "golden",
+                                 fs::path(PTIR_SHARED_DIR) / "spec" / "examples"};
+  int checked = 0;
+  for (const auto& root : roots) {
+    if (!fs::exists(root)) continue;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      if (e.path().extension() != ".ptir") continue;
+      std::string text = slurp(e.path());
+      ParseResult r = parse_program(text, e.path().string());
+      if (!r.ok()) {
+        // Only the malformed-input goldens may fail to parse.
+        EXPECT_NE(e.path().string().find("golden/errors"), std::string::npos) << r.error;
+        continue;
+      }
+      check_round_trip(text, e.path().string());
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 10);
+}
+
+TEST(Text, LiteralBitsSurviveRoundTrip) {
+  check_round_trip(R"(
+func @main(%x: tensor<f32, 4>) -> tensor<f32, 4> {
+  %a = add %x, dense<[-0.0, 0x7FC00001, 0xFFC00000, 1.0e-45]> : tensor<f32, 4> -> tensor<f32, 4>
+  %b = constant dense<[65504.0, 6.1e-05, -0.0, 0x7E01]> : tensor<f16, 4> -> tensor<f16, 4>
+  %c = constant dense<[0.1, -3.3895314e38, 9.2e-41]> : tensor<bf16, 3> -> tensor<bf16, 3>
+  %d = constant dense<[18446744073709551615, 0]> : tensor<ui64, 2> -> tensor<ui64, 2>
+  %e = constant dense<[-9223372036854775808]> : tensor<si64, 1> -> tensor<si64, 1>
+  %f = constant dense<[[true, false]]> : tensor<i1, 1x2> -> tensor<i1, 1x2>
+  %g = constant dense<[[], []]> : tensor<f64, 2x0> -> tensor<f64, 2x0>
+  %h = constant dense<2.5> : tensor<f64> -> tensor<f64>
+  return %a
+}
+)", "literals");
+}
+
+TEST(Text, PrinterUsesCanonicalForms) {
+  ParseResult r = parse_program(R"(
+func @f(%x: tensor<f32, 2>) -> tensor<f32, 2> {
+  %c = constant value[dense<[1.0, 1.0]> : tensor<f32, 2>] -> tensor<f32, 2>
+  %y = add(%x, %c) -> tensor<f32, 2>
+  return %y
+}
+)");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(print_program(*r.program),
+            "func @f(%x: tensor<f32, 2>) -> tensor<f32, 2> {\n"
+            "  %c = constant dense<1.0> : tensor<f32, 2> -> tensor<f32, 2>\n"
+            "  %y = add %x, %c -> tensor<f32, 2>\n"
+            "  return %y\n"
+            "}\n");
+}
+
+TEST(Text, EntryIsMainElseFirstFunc) {
+  ParseResult r = parse_program("func @a() -> tensor<f32> {\n  %c = constant dense<1.0> : tensor<f32> -> tensor<f32>\n  return %c\n}\n"
+                                "func @main() -> tensor<f32> {\n  %c = constant dense<2.0> : tensor<f32> -> tensor<f32>\n  return %c\n}\n");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.program->body(r.program->entry()).name, "main");
+}
+
+struct BadInput {
+  const char* text;
+  const char* message;  ///< expected "FILE:LINE:COL: error: ..." suffix after the file name
+};
+
+class TextErrors : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(TextErrors, GivesOneLocatedMessage) {
+  ParseResult r = parse_program(GetParam().text, "in.ptir");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, std::string("in.ptir:") + GetParam().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, TextErrors,
+    ::testing::Values(
+        BadInput{"", "1:1: error: empty file: expected 'func' or 'region'"},
+        BadInput{"func @f() -> tensor<f32> {\n  %y = frob %x -> tensor<f32>\n  return %y\n}\n",
+                 "2:8: error: unknown op 'frob'"},
+        BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  %y = add %x -> tensor<f32>\n  return %y\n}\n",
+                 "2:8: error: op 'add' expects 2 operands, got 1"},
+        BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  %y = neg %z -> tensor<f32>\n  return %y\n}\n",
+                 "2:12: error: use of undefined value '%z'"},
+        BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  %x = neg %x -> tensor<f32>\n  return %x\n}\n",
+                 "2:3: error: redefinition of value '%x'"},
+        BadInput{"func @f(%x: tensor<f33>) -> tensor<f32> {\n  return %x\n}\n", "1:20: error: unknown dtype 'f33'"},
+        BadInput{"func @f() -> tensor<si8> {\n  %c = constant dense<300> : tensor<si8> -> tensor<si8>\n  return %c\n}\n",
+                 "2:23: error: integer literal 300 is out of range for si8"},
+        BadInput{"func @f() -> tensor<f32, 2> {\n  %c = constant dense<[1.0, 2.0, 3.0]> : tensor<f32, 2> -> tensor<f32, 2>\n  return %c\n}\n",
+                 "2:17: error: literal of shape [3] does not match its type tensor<f32, 2>"},
+        BadInput{"func @f() -> tensor<f32, 2x2> {\n  %c = constant dense<[[1.0], [2.0, 3.0]]> : tensor<f32, 2x2> -> tensor<f32, 2x2>\n  return %c\n}\n",
+                 "2:31: error: ragged literal: nested lists of different shapes"},
+        BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  %y = neg %x tensor<f32>\n  return %y\n}\n",
+                 "2:15: error: expected '[' after attribute name 'tensor'"},
+        BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  %y = neg %x\n", "3:1: error: expected '->' and the result types, found end of file"},
+        BadInput{"func @f(%x: tensor<f32, 2x3>) -> tensor<f32, 3x2> {\n  %y = transpose %x perm[1, 0] bogus[1] -> tensor<f32, 3x2>\n  return %y\n}\n",
+                 "2:32: error: unknown attribute 'bogus' for op 'transpose'"},
+        BadInput{"func @f(%x: tensor<f32, 2x3>) -> tensor<f32, 3x2> {\n  %y = transpose %x -> tensor<f32, 3x2>\n  return %y\n}\n",
+                 "2:8: error: op 'transpose' requires attribute 'perm'"},
+        BadInput{"func @f(%p: tensor<i1>) -> tensor<f32> {\n  %y = cond %p then[^t] else[^e] -> tensor<f32>\n  return %y\n}\n",
+                 "2:21: error: reference to undefined region '^t'"},
+        BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  %y = neg %x -> tensor<f32>\n", "3:1: error: unterminated body: expected 'return'"},
+        BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  return %x\n}\nfunc @f(%x: tensor<f32>) -> tensor<f32> {\n  return %x\n}\n",
+                 "4:1: error: redefinition of func '@f'"},
+        BadInput{"func @f(%x: tensor<f32, 99999999999>) -> tensor<f32> {\n  return %x\n}\n", "1:25: error: dimension is too large"},
+        BadInput{"module {\n}\n", "1:1: error: expected 'func' or 'region' at top level"}));
+
+TEST(Text, NeverCrashesOnTruncationsOfAValidFile) {
+  std::string good = R"(region ^r(%a: tensor<f32, 2>) -> tensor<f32, 2> {
+  %b = neg %a -> tensor<f32, 2>
+  return %b
+}
+func @main(%x: tensor<f32, 2>, %p: tensor<i1>) -> (tensor<f32, 2>, tensor<si32, 2x1>) {
+  %c = constant dense<[1.5, -0.0]> : tensor<f32, 2> -> tensor<f32, 2>
+  %y = cond %p, %x then[^r] else[^r] -> tensor<f32, 2>
+  %v, %i = top_k %y k[1] axis[0] largest[true] -> (tensor<f32, 1>, tensor<si32, 1>)
+  %q = custom_call(%x) target["a.b.v1"] eps[1e-5] -> tensor<f32, 2>
+  return %y, dense<[[1], [2]]> : tensor<si32, 2x1>
+}
+)";
+  ASSERT_TRUE(parse_program(good).ok()) << parse_program(good).error;
+  for (size_t n = 0; n < good.size(); ++n) {
+    ParseResult r = parse_program(good.substr(0, n), "t.ptir");
+    if (!r.ok()) {
+      EXPECT_EQ(r.error.rfind("t.ptir:", 0), 0u) << r.error;
+    }
+  }
+  // Byte flips: every result is a program or a located error.
+  for (size_t n = 0; n < good.size(); ++n) {
+    std::string bad = good;
+    bad[n] = static_cast<char>(bad[n] ^ 0x5A);
+    ParseResult r = parse_program(bad, "t.ptir");
+    if (!r.ok()) {
+      EXPECT_EQ(r.error.rfind("t.ptir:", 0), 0u) << r.error;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ptir
