@@ -1,6 +1,7 @@
 // Parser for the PTIR text format: a hand-written cursor over the source, no allocation per token.
 // Errors are thrown as ParseError inside this file only and turned into one diagnostic at the top.
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -34,9 +35,78 @@ struct RawDense {
   std::vector<int64_t> shape;  ///< the written nesting: count per depth (stops at an empty list)
 };
 
+/// Open-addressing map from a value name (a view into the source) to its ValueId: one probe per lookup
+/// in the common case, no allocation per entry. Sized once from the file's line count.
+class NameTable {
+ public:
+  explicit NameTable(std::string_view source) : base_(source.data()) {}
+  /// Empties the table (in O(1): slots of older generations count as empty).
+  void reset(size_t expected) {
+    size_t cap = 16;
+    while (cap < expected * 2) cap <<= 1;
+    if (slots_.size() < cap || gen_ == UINT16_MAX) {
+      slots_.assign(std::max(cap, slots_.size()), Slot{});
+      gen_ = 0;
+    }
+    ++gen_;
+    size_ = 0;
+  }
+  /// Returns false if the name is already present. `name` must be a view into the source.
+  bool insert(std::string_view name, ValueId v) {
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    uint32_t h = hash(name);
+    Slot* s = probe(name, h);
+    if (s->gen == gen_) return false;
+    *s = Slot{static_cast<uint32_t>(name.data() - base_), v, h, static_cast<uint16_t>(name.size()), gen_};
+    ++size_;
+    return true;
+  }
+  ValueId find(std::string_view name) const {
+    if (slots_.empty()) return kNone;
+    const Slot* s = const_cast<NameTable*>(this)->probe(name, hash(name));
+    return s->gen == gen_ ? s->value : kNone;
+  }
+
+ private:
+  struct Slot {  // 16 bytes: the table for a 1M-line body stays small and cache-friendly
+    uint32_t offset = 0;  ///< where the name starts in the source
+    ValueId value = kNone;
+    uint32_t hash = 0;    ///< kept so that a probe rarely touches the source text
+    uint16_t len = 0;
+    uint16_t gen = 0;
+  };
+  static uint32_t hash(std::string_view s) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (char c : s) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001b3ULL;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return static_cast<uint32_t>(h);
+  }
+  Slot* probe(std::string_view name, uint32_t h) {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.gen != gen_) return &s;
+      if (s.hash == h && s.len == name.size() && std::memcmp(base_ + s.offset, name.data(), s.len) == 0) return &s;
+    }
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(16, old.size() * 2), Slot{});
+    for (const Slot& s : old)
+      if (s.gen == gen_) *probe(std::string_view(base_ + s.offset, s.len), s.hash) = s;
+  }
+  const char* base_;
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+  uint16_t gen_ = 0;
+};
+
 class Parser {
  public:
-  Parser(std::string_view text, Program& p) : s_(text), p_(p) {}
+  Parser(std::string_view text, Program& p, size_t expected_names = 64)
+      : s_(text), p_(p), names_(text), expected_names_(expected_names) {}
 
   void parse_file(SourceMap& sm) {
     skip_ws();
@@ -133,6 +203,7 @@ class Parser {
       while (is_digit(cur())) ++pos_;
     }
     if (pos_ == b) fail(std::string("expected a name after '") + sigil + "'");
+    if (pos_ - b > 4096) fail_at(b, "name is longer than 4096 characters");
     return s_.substr(b, pos_ - b);
   }
   int64_t integer(const char* what) {
@@ -425,9 +496,9 @@ class Parser {
 
   // ---- bodies and statements ----
   ValueId lookup(std::string_view name, size_t at) {
-    auto it = names_.find(name);
-    if (it == names_.end()) fail_at(at, "use of undefined value '%" + std::string(name) + "'");
-    return it->second;
+    ValueId v = names_.find(name);
+    if (v == kNone) fail_at(at, "use of undefined value '%" + std::string(name) + "'");
+    return v;
   }
 
   ValueId parse_operand() {
@@ -457,7 +528,7 @@ class Parser {
   }
 
   void define(std::string_view name, ValueId v, size_t at) {
-    if (!names_.emplace(name, v).second) fail_at(at, "redefinition of value '%" + std::string(name) + "'");
+    if (!names_.insert(name, v)) fail_at(at, "redefinition of value '%" + std::string(name) + "'");
     p_.set_name(v, name);
   }
 
@@ -471,7 +542,8 @@ class Parser {
     BodyId b = p_.add_body(std::string(name), is_region);
     if (sm.body_offset.size() <= b) sm.body_offset.resize(b + 1, kNone);
     sm.body_offset[b] = static_cast<uint32_t>(hdr);
-    names_.clear();
+    names_.reset(std::min<size_t>(expected_names_, 1 << 24));
+    expected_names_ = 64;  // later bodies grow the table as needed
     expect('(', "to open the parameter list");
     if (!try_char(')')) {
       do {
@@ -656,7 +728,8 @@ class Parser {
   std::string_view s_;
   size_t pos_ = 0;
   Program& p_;
-  std::unordered_map<std::string_view, ValueId> names_;
+  NameTable names_;
+  size_t expected_names_ = 64;
   std::unordered_map<std::string_view, TypeId> type_cache_;
   std::unordered_map<std::string_view, ValueId> literal_cache_;
   std::unordered_map<AttrKey, AttrSetId, AttrKeyHash> attr_cache_;
@@ -694,7 +767,7 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
   auto prog = std::make_unique<Program>();
   prog->reserve(r.source.line_starts.size());
   r.source.inst_offset.reserve(r.source.line_starts.size());
-  Parser parser(text, *prog);
+  Parser parser(text, *prog, r.source.line_starts.size());
   try {
     parser.parse_file(r.source);
   } catch (const ParseError& e) {

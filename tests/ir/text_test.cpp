@@ -49,7 +49,9 @@ void expect_identical(const Program& a, const Program& b, const std::string& wha
         const Tensor* lu = a.value(u).kind == ValueKind::Literal ? a.constant_of(u) : nullptr;
         const Tensor* lv = b.value(v).kind == ValueKind::Literal ? b.constant_of(v) : nullptr;
         ASSERT_EQ(lu == nullptr, lv == nullptr) << what;
-        if (lu) EXPECT_EQ(*lu, *lv) << what;  // bit-exact
+        if (lu) {
+          EXPECT_EQ(*lu, *lv) << what;  // bit-exact
+        }
       }
       ASSERT_EQ(a.num_results(i), b.num_results(j)) << what;
       for (uint32_t r = 0; r < a.num_results(i); ++r) {
