@@ -14,6 +14,7 @@ const Command kCommands[] = {
     {"opt", "run a rewrite pipeline and print the optimized program", cmd_opt},
     {"check-equiv", "prove or refute that TGT refines SRC (Z3, bit-exact IEEE)", cmd_check_equiv},
     {"dot", "write a program (or a refuted pair) as GraphViz DOT", cmd_dot},
+    {"corpus", "parse, verify and run every program of a folder; print a table", cmd_corpus},
 };
 
 void usage(FILE* out) {
