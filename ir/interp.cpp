@@ -1,0 +1,340 @@
+// The reference interpreter's driver: per-body execution plans (value slots, last uses), the one dispatch
+// switch over OpCode, region nesting guards, and the public run_body/run_program/eval_inst entry points.
+// Kernels live in ir/interp/*.cpp, one file per op family.
+#include "ir/interp.h"
+
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "ir/interp/kernels.h"
+
+namespace ptir::interp {
+
+/// Deepest nesting of region runs (cond/while/scan inside regions) before a run is refused.
+constexpr size_t kMaxRegionDepth = 128;
+
+/// One operand of a step: a frame slot, or a literal owned by the program.
+struct PlanOperand {
+  uint32_t slot;
+  const Tensor* lit;
+};
+
+/// One instruction of a body, with its operand slots, result slots and the slots dead after it.
+struct PlanStep {
+  InstId inst;
+  uint32_t first_arg, num_args;
+  uint32_t first_res, num_res;
+  uint32_t first_free, num_free;
+};
+
+/// How to run one body: built once per run and body, then reused by every iteration of a loop.
+struct Plan {
+  Status error;  ///< a body that cannot run (operand defined later or elsewhere, no return)
+  uint32_t num_slots = 0;
+  std::vector<PlanStep> steps;
+  std::vector<PlanOperand> operands;
+  std::vector<uint32_t> frees;
+  uint32_t ret_first = 0, ret_count = 0;  ///< the return's operands in `operands`
+};
+
+struct Exec {
+  const Program& p;
+  const InterpOptions& opts;
+  std::vector<std::unique_ptr<Plan>> plans;  ///< by BodyId, built on first use
+  std::vector<BodyId> active;                ///< bodies being run, outermost first
+};
+
+const InterpOptions& options(const Exec& ex) { return ex.opts; }
+
+namespace {
+
+std::string body_label(const Program& p, BodyId b) {
+  return (p.body(b).is_region ? "^" : "@") + p.body(b).name;
+}
+
+/// Resolves the operands of `i` into `pl.operands`; false (with pl.error set) for an unavailable value.
+bool add_operands(const Program& p, InstId i, const std::unordered_map<ValueId, uint32_t>& slot,
+                  std::vector<uint32_t>& last_use, Plan& pl) {
+  for (uint32_t k = 0; k < p.num_operands(i); ++k) {
+    ValueId v = p.operand(i, k);
+    if (v < p.num_values() && p.value(v).kind == ValueKind::Literal) {
+      pl.operands.push_back({kNone, &p.literal(p.value(v).def)});
+      continue;
+    }
+    auto it = slot.find(v);
+    if (it == slot.end()) {
+      pl.error = Status::error(std::string(mnemonic(p.op(i))) + ": operand " + std::to_string(k) +
+                               " is not defined earlier in " + body_label(p, p.inst(i).body));
+      pl.error.at = i;
+      return false;
+    }
+    pl.operands.push_back({it->second, nullptr});
+    last_use[it->second] = static_cast<uint32_t>(pl.steps.size());
+  }
+  return true;
+}
+
+/// Turns the per-slot last uses into per-step free lists (slots read by the return are kept).
+void compute_frees(Plan& pl, std::vector<uint32_t>& last_use) {
+  for (uint32_t k = 0; k < pl.ret_count; ++k) {
+    const PlanOperand& o = pl.operands[pl.ret_first + k];
+    if (!o.lit) last_use[o.slot] = kNone;
+  }
+  std::vector<std::vector<uint32_t>> by_step(pl.steps.size());
+  for (uint32_t s = 0; s < pl.num_slots; ++s)
+    if (last_use[s] != kNone && last_use[s] < pl.steps.size()) by_step[last_use[s]].push_back(s);
+  for (size_t st = 0; st < pl.steps.size(); ++st) {
+    pl.steps[st].first_free = static_cast<uint32_t>(pl.frees.size());
+    pl.steps[st].num_free = static_cast<uint32_t>(by_step[st].size());
+    pl.frees.insert(pl.frees.end(), by_step[st].begin(), by_step[st].end());
+  }
+}
+
+std::unique_ptr<Plan> build_plan(const Program& p, BodyId b) {
+  auto pl = std::make_unique<Plan>();
+  std::unordered_map<ValueId, uint32_t> slot;
+  std::vector<uint32_t> last_use;  // by slot: the last step reading it (kNone: never read)
+  for (ValueId v : p.body(b).params) {
+    slot[v] = pl->num_slots++;
+    last_use.push_back(kNone);
+  }
+  bool has_return = false;
+  p.for_each_inst(b, [&](InstId i) {
+    if (!pl->error.ok() || has_return) return;
+    uint32_t first_arg = static_cast<uint32_t>(pl->operands.size());
+    if (!add_operands(p, i, slot, last_use, *pl)) return;
+    if (p.op(i) == OpCode::Return) {
+      has_return = true;
+      pl->ret_first = first_arg;
+      pl->ret_count = p.num_operands(i);
+      return;
+    }
+    PlanStep s{i, first_arg, p.num_operands(i), pl->num_slots, p.num_results(i), 0, 0};
+    for (uint32_t r = 0; r < p.num_results(i); ++r) {
+      slot[p.result(i, r)] = pl->num_slots++;
+      last_use.push_back(static_cast<uint32_t>(pl->steps.size()));  // an unused result dies at once
+    }
+    pl->steps.push_back(s);
+  });
+  if (pl->error.ok() && !has_return) pl->error = Status::error(body_label(p, b) + " has no return");
+  if (pl->error.ok()) compute_frees(*pl, last_use);
+  return pl;
+}
+
+Status dispatch(const Call& c, Out& out) {
+  switch (c.op) {
+    case OpCode::Constant: return eval_constant(c, out);
+    case OpCode::Neg: return eval_unary(c, out, Unary::Neg);
+    case OpCode::Abs: return eval_unary(c, out, Unary::Abs);
+    case OpCode::Exp: return eval_unary(c, out, Unary::Exp);
+    case OpCode::Log: return eval_unary(c, out, Unary::Log);
+    case OpCode::Tanh: return eval_unary(c, out, Unary::Tanh);
+    case OpCode::Erf: return eval_unary(c, out, Unary::Erf);
+    case OpCode::Rsqrt: return eval_unary(c, out, Unary::Rsqrt);
+    case OpCode::Reciprocal: return eval_unary(c, out, Unary::Reciprocal);
+    case OpCode::Sqrt: return eval_unary(c, out, Unary::Sqrt);
+    case OpCode::StopGradient: return eval_unary(c, out, Unary::Identity);
+    case OpCode::Add: return eval_binary(c, out, Binary::Add);
+    case OpCode::Sub: return eval_binary(c, out, Binary::Sub);
+    case OpCode::Mul: return eval_binary(c, out, Binary::Mul);
+    case OpCode::Div: return eval_binary(c, out, Binary::Div);
+    case OpCode::Maximum: return eval_binary(c, out, Binary::Max);
+    case OpCode::Minimum: return eval_binary(c, out, Binary::Min);
+    case OpCode::Compare: return eval_compare(c, out);
+    case OpCode::Select: return eval_select(c, out);
+    case OpCode::Cast: return eval_cast(c, out);
+    case OpCode::Reshape: return eval_reshape(c, out);
+    case OpCode::Transpose: return eval_transpose(c, out);
+    case OpCode::BroadcastTo: return eval_broadcast(c, out);
+    case OpCode::Slice: return eval_slice(c, out);
+    case OpCode::Concat: return eval_concat(c, out);
+    case OpCode::Pad: return eval_pad(c, out);
+    case OpCode::Tile: return eval_tile(c, out);
+    case OpCode::Iota: return eval_iota(c, out);
+    case OpCode::DotGeneral: return eval_dot_general(c, out);
+    case OpCode::ReduceSum: return eval_reduce(c, out, Fold::Sum);
+    case OpCode::ReduceMax: return eval_reduce(c, out, Fold::Max);
+    case OpCode::ReduceMin: return eval_reduce(c, out, Fold::Min);
+    case OpCode::Argmax: return eval_argmax(c, out);
+    case OpCode::Take: return eval_take(c, out);
+    case OpCode::Gather: return eval_gather(c, out);
+    case OpCode::ScatterReduce: return eval_scatter_reduce(c, out);
+    case OpCode::ScatterAdd: return eval_scatter_add(c, out);
+    case OpCode::DynamicSlice: return eval_dynamic_slice(c, out);
+    case OpCode::DynamicUpdateSlice: return eval_dynamic_update_slice(c, out);
+    case OpCode::ExtractPatches: return eval_extract_patches(c, out);
+    case OpCode::ReduceWindow: return eval_reduce_window(c, out);
+    case OpCode::TopK: return eval_top_k(c, out);
+    case OpCode::SegmentReduce: return eval_segment_reduce(c, out);
+    case OpCode::Cond: return eval_cond(c, out);
+    case OpCode::While: return eval_while(c, out);
+    case OpCode::Scan: return eval_scan(c, out);
+    case OpCode::RngUniform: return eval_rng(c, out, Rng::Uniform);
+    case OpCode::RngNormal: return eval_rng(c, out, Rng::Normal);
+    case OpCode::Quantize:
+    case OpCode::Dequantize:
+    case OpCode::Requantize:
+    case OpCode::CustomCall: return eval_opaque(c, out);
+    case OpCode::Return:
+      // Results of a return are its operands: this is what eval_inst gives for it.
+      for (size_t k = 0; k < c.args.size(); ++k) out.push_back(c.args[k]);
+      return Status::success();
+  }
+  return c.fail("unknown op");
+}
+
+/// Runs one instruction: preallocates its results and dispatches. `out` receives the results.
+Status run_inst(Exec& ex, InstId i, Args args, Out& out) {
+  const Program& p = ex.p;
+  out.clear();
+  for (uint32_t r = 0; r < p.num_results(i); ++r) out.emplace_back(p.type_of(p.result(i, r)));
+  Call c{p, i, p.op(i), p.attrs_of(i), args, ex};
+  const OpInfo& info = op_info(c.op);
+  Status st;
+  if (static_cast<int>(args.size()) < info.min_operands ||
+      (info.max_operands >= 0 && static_cast<int>(args.size()) > info.max_operands))
+    st = c.fail("wrong number of operands (" + std::to_string(args.size()) + ")");
+  else if (info.num_results >= 0 && static_cast<int>(out.size()) != info.num_results)
+    st = c.fail("wrong number of results (" + std::to_string(out.size()) + ")");
+  else
+    st = dispatch(c, out);
+  if (!st.ok() && st.at == kNone) st.at = i;
+  return st;
+}
+
+Status check_inputs(const Program& p, BodyId b, const std::vector<Tensor>& inputs) {
+  const Body& body = p.body(b);
+  if (inputs.size() != body.params.size())
+    return Status::error(body_label(p, b) + " takes " + std::to_string(body.params.size()) + " inputs, got " +
+                         std::to_string(inputs.size()));
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (inputs[k].type != p.type_of(body.params[k]) ||
+        inputs[k].data.size() != static_cast<size_t>(inputs[k].size() * dtype_bytes(inputs[k].dtype())))
+      return Status::error(body_label(p, b) + ": input " + std::to_string(k) + " has type " +
+                           to_string(inputs[k].type) + ", expected " + to_string(p.type_of(body.params[k])));
+  return Status::success();
+}
+
+Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<Tensor>& results) {
+  if (!ex.plans[b]) ex.plans[b] = build_plan(ex.p, b);
+  const Plan& pl = *ex.plans[b];
+  if (!pl.error.ok()) return pl.error;
+  if (Status st = check_inputs(ex.p, b, inputs); !st.ok()) return st;
+  std::vector<Tensor> slots(pl.num_slots);
+  for (size_t k = 0; k < inputs.size(); ++k) slots[k] = std::move(inputs[k]);
+  std::vector<const Tensor*> argp;
+  Out out;
+  for (const PlanStep& s : pl.steps) {
+    argp.clear();
+    for (uint32_t k = 0; k < s.num_args; ++k) {
+      const PlanOperand& o = pl.operands[s.first_arg + k];
+      argp.push_back(o.lit ? o.lit : &slots[o.slot]);
+    }
+    Status st = run_inst(ex, s.inst, Args(argp.data(), argp.size()), out);
+    if (!st.ok()) return st;
+    for (uint32_t r = 0; r < s.num_res; ++r) slots[s.first_res + r] = std::move(out[r]);
+    for (uint32_t f = 0; f < s.num_free; ++f) slots[pl.frees[s.first_free + f]] = Tensor();
+  }
+  results.clear();
+  for (uint32_t k = 0; k < pl.ret_count; ++k) {
+    const PlanOperand& o = pl.operands[pl.ret_first + k];
+    bool read_again = false;
+    for (uint32_t j = k + 1; j < pl.ret_count && !o.lit; ++j)
+      read_again = read_again || pl.operands[pl.ret_first + j].slot == o.slot;
+    if (o.lit) results.push_back(*o.lit);
+    else if (read_again) results.push_back(slots[o.slot]);
+    else results.push_back(std::move(slots[o.slot]));
+  }
+  return Status::success();
+}
+
+RunResult to_result(Status st, std::vector<Tensor>&& results) {
+  RunResult r;
+  r.status = st.code;
+  r.message = std::move(st.message);
+  r.at = st.at;
+  if (st.ok()) r.results = std::move(results);
+  return r;
+}
+
+/// Runs `f` turning allocation failures (huge shapes from malformed programs) into an Error.
+template <typename F>
+RunResult guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return to_result(Status::error("out of memory"), {});
+  } catch (const std::length_error&) {
+    return to_result(Status::error("out of memory"), {});
+  }
+}
+
+}  // namespace
+
+Status run_region(Exec& ex, BodyId b, std::vector<Tensor> inputs, std::vector<Tensor>& results) {
+  if (b >= ex.p.num_bodies()) return Status::error("reference to a body that does not exist");
+  if (ex.active.size() >= kMaxRegionDepth)
+    return Status::error("regions nest deeper than " + std::to_string(kMaxRegionDepth));
+  for (BodyId a : ex.active)
+    if (a == b) return Status::error(body_label(ex.p, b) + " is entered recursively");
+  ex.active.push_back(b);
+  Status st = run_frame(ex, b, std::move(inputs), results);
+  ex.active.pop_back();
+  return st;
+}
+
+}  // namespace ptir::interp
+
+namespace ptir {
+
+using interp::Exec;
+using interp::Status;
+
+RunResult run_body(const Program& p, BodyId b, std::span<const Tensor> inputs, const InterpOptions& opts) {
+  return interp::guarded([&] {
+    if (b >= p.num_bodies()) return interp::to_result(Status::error("no body to run"), {});
+    Exec ex{p, opts, {}, {}};
+    ex.plans.resize(p.num_bodies());
+    std::vector<Tensor> results;
+    Status st = interp::run_region(ex, b, std::vector<Tensor>(inputs.begin(), inputs.end()), results);
+    return interp::to_result(std::move(st), std::move(results));
+  });
+}
+
+RunResult run_program(const Program& p, std::span<const Tensor> inputs, const InterpOptions& opts) {
+  BodyId e = p.entry();
+  if (e == kNone) {
+    RunResult r;
+    r.status = RunStatus::Error;
+    r.message = "the program has no function to run";
+    return r;
+  }
+  return run_body(p, e, inputs, opts);
+}
+
+RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands, const InterpOptions& opts) {
+  return interp::guarded([&] {
+    if (i >= p.num_inst_slots()) return interp::to_result(Status::error("no such instruction"), {});
+    std::string what(mnemonic(p.op(i)));
+    if (operands.size() != p.num_operands(i))
+      return interp::to_result(Status::error(what + ": expects " + std::to_string(p.num_operands(i)) +
+                                             " operands, got " + std::to_string(operands.size())), {});
+    std::vector<const Tensor*> argp;
+    for (uint32_t k = 0; k < operands.size(); ++k) {
+      if (operands[k].type != p.type_of(p.operand(i, k)))
+        return interp::to_result(Status::error(what + ": operand " + std::to_string(k) + " has type " +
+                                               to_string(operands[k].type) + ", expected " +
+                                               to_string(p.type_of(p.operand(i, k)))), {});
+      argp.push_back(&operands[k]);
+    }
+    Exec ex{p, opts, {}, {}};
+    ex.plans.resize(p.num_bodies());
+    std::vector<Tensor> out;
+    Status st = interp::run_inst(ex, i, interp::Args(argp.data(), argp.size()), out);
+    return interp::to_result(std::move(st), std::move(out));
+  });
+}
+
+}  // namespace ptir

@@ -1,0 +1,142 @@
+// dot_general (docs/semantics.md "Reductions and contractions"): result dims are batch, lhs free, rhs free;
+// each output element folds the products over the contracting positions in row-major order of the
+// contracting coordinates (contract_lhs order), each product rounded in the accumulation dtype, no FMA.
+#include <type_traits>
+
+#include "ir/interp/kernels.h"
+#include "ir/interp/layout.h"
+
+namespace ptir::interp {
+namespace {
+
+/// The dot_general dimension numbers, checked against the operand and result types.
+struct DotDims {
+  std::vector<int64_t> bl, br, cl, cr;  // batch/contract dims of lhs and rhs
+  std::vector<int64_t> fl, fr;          // free dims of lhs and rhs, in order
+};
+
+/// The dims of `rank` not in `a` or `b`; false when a/b repeat a dim or leave [0, rank).
+bool free_dims(int rank, const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>& f) {
+  std::vector<bool> used(rank, false);
+  for (const auto* list : {&a, &b})
+    for (int64_t d : *list) {
+      if (d < 0 || d >= rank || used[d]) return false;
+      used[d] = true;
+    }
+  for (int d = 0; d < rank; ++d)
+    if (!used[d]) f.push_back(d);
+  return true;
+}
+
+Status check_dims(const Call& c, const TensorType& l, const TensorType& r, const TensorType& o, DotDims& dd) {
+  dd.bl = c.attrs.ints("batch_lhs"), dd.br = c.attrs.ints("batch_rhs");
+  dd.cl = c.attrs.ints("contract_lhs"), dd.cr = c.attrs.ints("contract_rhs");
+  if (dd.bl.size() != dd.br.size() || dd.cl.size() != dd.cr.size()) return c.fail("dimension lists pair up unevenly");
+  if (!free_dims(l.rank(), dd.bl, dd.cl, dd.fl) || !free_dims(r.rank(), dd.br, dd.cr, dd.fr))
+    return c.fail("batch/contract dims must be distinct and in range");
+  std::vector<int64_t> odims;
+  for (size_t k = 0; k < dd.bl.size(); ++k) {
+    if (l.dims[dd.bl[k]] != r.dims[dd.br[k]]) return c.fail("batch dims have different sizes");
+    odims.push_back(l.dims[dd.bl[k]]);
+  }
+  for (size_t k = 0; k < dd.cl.size(); ++k)
+    if (l.dims[dd.cl[k]] != r.dims[dd.cr[k]]) return c.fail("contracting dims have different sizes");
+  for (int64_t d : dd.fl) odims.push_back(l.dims[d]);
+  for (int64_t d : dd.fr) odims.push_back(r.dims[d]);
+  if (odims != o.dims) return c.fail("result dims do not match the dimension numbers");
+  if (l.dtype != o.dtype || r.dtype != o.dtype) return c.fail("lhs, rhs and result dtypes differ");
+  return Status::success();
+}
+
+/// Every element cast to the accumulation dtype: floats as exact doubles, integers as raw bits.
+template <typename V>
+std::vector<V> load_all(const Tensor& t, const Folder& f) {
+  std::vector<V> v(t.size());
+  for (int64_t i = 0, n = t.size(); i < n; ++i) {
+    const Num x = f.load(t.dtype(), get(t, i));
+    if constexpr (std::is_same_v<V, double>) v[i] = x.f;
+    else v[i] = x.i;
+  }
+  return v;
+}
+
+/// Output positions walk lhs and rhs with these strides; `lo`/`ro` are the contracting offsets.
+struct DotWalk {
+  std::vector<int64_t> dims, lstr, rstr, lo, ro;
+};
+
+/// The fold for every output element. `round` rounds a double to D (floats); integers wrap with `mask`.
+template <typename V, typename Round>
+void dot_loop(const DotWalk& w, const std::vector<V>& L, const std::vector<V>& R, const Folder& f, uint64_t mask,
+              Round round, Tensor& o) {
+  StridedCounter li(w.dims, w.lstr), ri(w.dims, w.rstr);
+  int64_t oi = 0;
+  do {
+    V acc{};
+    for (size_t k = 0; k < w.lo.size(); ++k) {
+      const V a = L[li.off + w.lo[k]], b = R[ri.off + w.ro[k]];
+      if constexpr (std::is_same_v<V, double>) {
+        const double p = round(a * b);
+        acc = k == 0 ? p : round(acc + p);
+      } else {
+        const uint64_t p = (a * b) & mask;
+        acc = k == 0 ? p : (acc + p) & mask;
+      }
+    }
+    Num n;
+    if constexpr (std::is_same_v<V, double>) n.f = acc;
+    else n.i = acc;
+    put(o, oi++, f.store(n, o.dtype()));
+    ri.next();
+  } while (li.next());
+}
+
+/// The lhs/rhs offsets of every contracting position, in row-major order of the contracting coordinates.
+void contract_offsets(const DotDims& dd, const TensorType& l, const std::vector<int64_t>& ls,
+                      const std::vector<int64_t>& rs, std::vector<int64_t>& lo, std::vector<int64_t>& ro) {
+  std::vector<int64_t> sizes;
+  for (int64_t d : dd.cl) sizes.push_back(l.dims[d]);
+  if (prod(sizes, 0, sizes.size()) == 0) return;
+  Counter it(sizes);
+  do {
+    int64_t a = 0, b = 0;
+    for (size_t k = 0; k < sizes.size(); ++k) a += it.idx[k] * ls[dd.cl[k]], b += it.idx[k] * rs[dd.cr[k]];
+    lo.push_back(a);
+    ro.push_back(b);
+  } while (it.next());
+}
+
+}  // namespace
+
+Status eval_dot_general(const Call& c, Out& out) {
+  const Tensor& lhs = c.args[0];
+  const Tensor& rhs = c.args[1];
+  Tensor& o = out[0];
+  DotDims dd;
+  if (Status st = check_dims(c, lhs.type, rhs.type, o.type, dd); !st.ok()) return st;
+  DType acc_t;
+  if (!accum_of(c.attrs, o.dtype(), acc_t)) return c.fail("bad accum[...]");
+  if (o.size() == 0) return Status::success();
+  const Folder f(Fold::Sum, acc_t);
+  const std::vector<int64_t> ls = strides_of(lhs.type.dims), rs = strides_of(rhs.type.dims);
+  DotWalk w;
+  w.dims = o.type.dims;
+  contract_offsets(dd, lhs.type, ls, rs, w.lo, w.ro);
+  // Output dim k reads lhs (batch, lhs free) and/or rhs (batch, rhs free) with these strides.
+  for (size_t k = 0; k < dd.bl.size(); ++k) w.lstr.push_back(ls[dd.bl[k]]), w.rstr.push_back(rs[dd.br[k]]);
+  for (int64_t d : dd.fl) w.lstr.push_back(ls[d]), w.rstr.push_back(0);
+  for (int64_t d : dd.fr) w.lstr.push_back(0), w.rstr.push_back(rs[d]);
+  if (!is_float(acc_t)) {
+    dot_loop(w, load_all<uint64_t>(lhs, f), load_all<uint64_t>(rhs, f), f, bits_mask(acc_t), 0, o);
+  } else if (acc_t == DType::F64) {
+    dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0, [](double x) { return x; }, o);
+  } else if (acc_t == DType::F32) {
+    dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0,
+             [](double x) { return static_cast<double>(narrow_f32(x)); }, o);
+  } else {
+    dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0, [acc_t](double x) { return round_f(acc_t, x); }, o);
+  }
+  return Status::success();
+}
+
+}  // namespace ptir::interp

@@ -1,0 +1,144 @@
+// Control flow: cond picks a region, while runs to completion or stops with Bound at the iteration limit,
+// scan threads carries and stacks ys; recursive regions and UB inside regions are reported, not crashed on.
+#include "tests/ir/interp_test_util.h"
+
+namespace ptir::test {
+namespace {
+
+constexpr const char* kCountTo10 = R"(
+region ^inc(%s: tensor<si32>) -> tensor<si32> {
+  %n = add %s, dense<1> : tensor<si32> -> tensor<si32>
+  return %n
+}
+region ^lt10(%s: tensor<si32>) -> tensor<i1> {
+  %c = compare %s, dense<10> : tensor<si32> dir[lt] -> tensor<i1>
+  return %c
+}
+func @main(%x: tensor<si32>) -> tensor<si32> {
+  %r = while %x cond[^lt10] body[^inc] -> tensor<si32>
+  return %r
+}
+)";
+
+/// cond runs the chosen region only.
+TEST(InterpControl, Cond) {
+  const char* text = R"(
+region ^t(%a: tensor<f32>) -> tensor<f32> {
+  %n = neg %a -> tensor<f32>
+  return %n
+}
+region ^e(%a: tensor<f32>) -> tensor<f32> {
+  return %a
+}
+func @main(%p: tensor<i1>, %x: tensor<f32>) -> tensor<f32> {
+  %r = cond %p, %x then[^t] else[^e] -> tensor<f32>
+  return %r
+}
+)";
+  Tensor x = lit("dense<2.0> : tensor<f32>");
+  EXPECT_EQ(ok_bits(run_text(text, {lit("dense<true> : tensor<i1>"), x})), (Bits{0xC0000000}));
+  EXPECT_EQ(ok_bits(run_text(text, {lit("dense<false> : tensor<i1>"), x})), (Bits{0x40000000}));
+}
+
+/// while counts 0 -> 10 in exactly 10 body runs.
+TEST(InterpControl, WhileRunsToCompletion) {
+  EXPECT_EQ(ok_bits(run_text(kCountTo10, {lit("dense<0> : tensor<si32>")})), (Bits{10}));
+  EXPECT_EQ(ok_bits(run_text(kCountTo10, {lit("dense<50> : tensor<si32>")})), (Bits{50}));
+}
+
+/// The bound counts body runs: 10 runs fit in max_while_iterations = 10, not in 9.
+TEST(InterpControl, WhileBound) {
+  EXPECT_EQ(ok_bits(run_text(kCountTo10, {lit("dense<0> : tensor<si32>")}, {.max_while_iterations = 10})), (Bits{10}));
+  RunResult r = run_text(kCountTo10, {lit("dense<0> : tensor<si32>")}, {.max_while_iterations = 9});
+  EXPECT_EQ(r.status, RunStatus::Bound);
+  EXPECT_NE(r.message.find("while"), std::string::npos) << r.message;
+  EXPECT_EQ(ok_bits(run_text(kCountTo10, {lit("dense<10> : tensor<si32>")}, {.max_while_iterations = 0})), (Bits{10}));
+}
+
+/// scan: a cumulative sum with a literal initial carry; ys are stacked along the leading dim.
+TEST(InterpControl, ScanCumulativeSum) {
+  const char* text = R"(
+region ^step(%c: tensor<f32>, %x: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+  %s = add %c, %x -> tensor<f32>
+  return %s, %s
+}
+func @main(%xs: tensor<f32, 4>) -> (tensor<f32>, tensor<f32, 4>) {
+  %c, %ys = scan dense<0.0> : tensor<f32>, %xs body[^step] carries[1] -> (tensor<f32>, tensor<f32, 4>)
+  return %c, %ys
+}
+)";
+  RunResult r = run_text(text, {lit("dense<[1.0, 2.0, 3.0, 4.0]> : tensor<f32, 4>")});
+  EXPECT_EQ(ok_bits(r, 0), lit_bits("dense<10.0> : tensor<f32>"));
+  EXPECT_EQ(ok_bits(r, 1), lit_bits("dense<[1.0, 3.0, 6.0, 10.0]> : tensor<f32, 4>"));
+  std::string empty = text;  // the same program over an empty xs: zero steps, the initial carry
+  for (size_t at; (at = empty.find("f32, 4>")) != std::string::npos;) empty.replace(at, 7, "f32, 0>");
+  r = run_text(empty, {lit("dense<[]> : tensor<f32, 0>")});
+  EXPECT_EQ(ok_bits(r, 0), (Bits{0}));
+  EXPECT_EQ(ok_bits(r, 1), (Bits{}));
+}
+
+/// scan over rows of a 2-D x, two carries, one y of rank 1.
+TEST(InterpControl, ScanRows) {
+  const char* text = R"(
+region ^step(%n: tensor<si32>, %m: tensor<si32, 2>, %row: tensor<si32, 2>) -> (tensor<si32>, tensor<si32, 2>, tensor<si32, 2>) {
+  %n2 = add %n, dense<1> : tensor<si32> -> tensor<si32>
+  %m2 = maximum %m, %row -> tensor<si32, 2>
+  %y = mul %row, %row -> tensor<si32, 2>
+  return %n2, %m2, %y
+}
+func @main(%x: tensor<si32, 3x2>) -> (tensor<si32>, tensor<si32, 2>, tensor<si32, 3x2>) {
+  %n, %m, %ys = scan dense<0> : tensor<si32>, dense<-100> : tensor<si32, 2>, %x body[^step] carries[2] -> (tensor<si32>, tensor<si32, 2>, tensor<si32, 3x2>)
+  return %n, %m, %ys
+}
+)";
+  RunResult r = run_text(text, {lit("dense<[[1, -2], [3, 0], [-5, 4]]> : tensor<si32, 3x2>")});
+  EXPECT_EQ(ok_bits(r, 0), (Bits{3}));
+  EXPECT_EQ(ok_bits(r, 1), (Bits{3, 4}));
+  EXPECT_EQ(ok_bits(r, 2), lit_bits("dense<[[1, 4], [9, 0], [25, 16]]> : tensor<si32, 3x2>"));
+}
+
+/// A region that (indirectly) runs itself is an error, not a stack overflow.
+TEST(InterpControl, RecursiveRegionIsAnError) {
+  const char* text = R"(
+region ^r(%a: tensor<i1>) -> tensor<i1> {
+  %b = cond %a, %a then[^r] else[^r] -> tensor<i1>
+  return %b
+}
+func @main(%a: tensor<i1>) -> tensor<i1> {
+  %b = cond %a, %a then[^r] else[^r] -> tensor<i1>
+  return %b
+}
+)";
+  RunResult r = run_text(text, {lit("dense<true> : tensor<i1>")});
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_NE(r.message.find("recursively"), std::string::npos) << r.message;
+}
+
+/// UB inside a loop body is reported at the instruction inside the region.
+TEST(InterpControl, UBInsideRegion) {
+  const char* text = R"(
+region ^body(%s: tensor<si32>) -> tensor<si32> {
+  %z = sub %s, %s -> tensor<si32>
+  %q = div %s, %z -> tensor<si32>
+  return %q
+}
+region ^go(%s: tensor<si32>) -> tensor<i1> {
+  %c = compare %s, dense<0> : tensor<si32> dir[ne] -> tensor<i1>
+  return %c
+}
+func @main(%x: tensor<si32>) -> tensor<si32> {
+  %r = while %x cond[^go] body[^body] -> tensor<si32>
+  return %r
+}
+)";
+  ParseResult pr = parse_program(text);
+  ASSERT_TRUE(pr.ok()) << pr.error;
+  Tensor x = lit("dense<5> : tensor<si32>");
+  RunResult r = run_program(*pr.program, std::span<const Tensor>(&x, 1));
+  EXPECT_EQ(r.status, RunStatus::UB);
+  ASSERT_NE(r.at, kNone);
+  EXPECT_EQ(pr.program->op(r.at), OpCode::Div);
+}
+
+}  // namespace
+}  // namespace ptir::test
