@@ -559,7 +559,12 @@ class Parser {
       size_t aat = pos_;
       pos_ += an.size();
       skip_ws();
-      if (cur() != '[') { pos_ = aat; fail("expected '[' after attribute name '" + std::string(an) + "'"); }
+      if (cur() != '[') {
+        // A word without '[' after the operands is most often a result type missing its arrow.
+        pos_ = aat;
+        if (an == "tensor") fail("expected '->' before the result types, found 'tensor'");
+        fail("expected '[' after attribute name '" + std::string(an) + "'");
+      }
       ++pos_;
       const AttrSpec* spec = find_attr_spec(op, an);
       if (!spec && op != OpCode::CustomCall)

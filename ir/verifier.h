@@ -23,7 +23,8 @@ std::string verify_inst(const Program& p, InstId i);
 
 /// Verifies the whole program: every instruction, every body signature and return, region signatures
 /// of cond/while/scan, SSA dominance (a use sees a definition earlier in the same body), no use of an
-/// erased instruction's results, entry function present. Stops after `max_errors` diagnostics.
+/// erased instruction's results, entry function present, no recursive regions. Stops after `max_errors`
+/// diagnostics (0: no limit). Linear in the program size; see docs/verifier.md for every rule.
 std::vector<Diagnostic> verify_program(const Program& p, size_t max_errors = 1);
 
 /// Formats a diagnostic as `FILE:LINE:COL: error: message` when a source map is given, else `error: message`.

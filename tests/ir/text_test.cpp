@@ -167,7 +167,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"func @f() -> tensor<f32, 2x2> {\n  %c = constant dense<[[1.0], [2.0, 3.0]]> : tensor<f32, 2x2> -> tensor<f32, 2x2>\n  return %c\n}\n",
                  "2:31: error: ragged literal: nested lists of different shapes"},
         BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  %y = neg %x tensor<f32>\n  return %y\n}\n",
-                 "2:15: error: expected '[' after attribute name 'tensor'"},
+                 "2:15: error: expected '->' before the result types, found 'tensor'"},
         BadInput{"func @f(%x: tensor<f32>) -> tensor<f32> {\n  %y = neg %x\n", "3:1: error: expected '->' and the result types, found end of file"},
         BadInput{"func @f(%x: tensor<f32, 2x3>) -> tensor<f32, 3x2> {\n  %y = transpose %x perm[1, 0] bogus[1] -> tensor<f32, 3x2>\n  return %y\n}\n",
                  "2:32: error: unknown attribute 'bogus' for op 'transpose'"},
