@@ -1,15 +1,97 @@
-// `ptir check-equiv` and `ptir dot`: placeholders until the SMT layer lands (issue 4).
+// `ptir check-equiv SRC TGT`: proves or refutes that TGT's entry function refines SRC's (verify/refine.h).
 #include <cstdio>
+#include <fstream>
 
 #include "tools/commands.h"
+#include "tools/common.h"
+#include "verify/refine.h"
+#include "verify/report.h"
 
 namespace ptir::tool {
-int cmd_check_equiv(int, char**) {
-  std::fprintf(stderr, "ptir check-equiv: not built yet\n");
-  return 3;
+namespace {
+
+constexpr int kProved = 0, kRefuted = 1, kUnknown = 2, kError = 3;
+
+const char* kHelp =
+    "usage: ptir check-equiv SRC TGT [--timeout-ms N] [--emit-smt2 FILE] [--json]\n"
+    "                                [--unroll N] [--threads N] [--no-fast-pass]\n\n"
+    "Checks that the entry function of TGT refines the entry function of SRC (same signature): for every\n"
+    "input on which SRC has no undefined behaviour, TGT has none and returns equal results (all NaNs are\n"
+    "equal, +0.0 and -0.0 differ). Floats are encoded bit-exactly in Z3; transcendentals and opaque ops\n"
+    "are uninterpreted; while loops are unrolled --unroll times (default 16).\n\n"
+    "The first output line starts with the verdict:\n"
+    "  PROVED   Z3 showed refinement for all inputs of the given shapes\n"
+    "  REFUTED  a concrete input, replayed in the interpreter, breaks it; the input tensors, both results\n"
+    "           and the differing output element are printed as PTIR literals\n"
+    "  UNKNOWN  timeout, loop bound, or a counterexample that did not replay (never a pass)\n\n"
+    "options:\n"
+    "  --timeout-ms N   budget of the whole check (default 10000)\n"
+    "  --emit-smt2 FILE write every solver query in SMT-LIB 2\n"
+    "  --json           print the verdict as one JSON object\n"
+    "  --unroll N       while iterations to encode (default 16)\n"
+    "  --threads N      solver threads (default 2)\n"
+    "  --no-fast-pass   skip the interpreter search for counterexamples on edge/random inputs\n\n"
+    "exit codes: 0 PROVED, 1 REFUTED, 2 UNKNOWN, 3 error (bad file, signature mismatch, usage).\n";
+
+}  // namespace
+
+int cmd_check_equiv(int argc, char** argv) {
+  Args a = split_args(argc, argv, {"timeout-ms", "emit-smt2", "unroll", "threads"});
+  if (a.has("help")) {
+    std::fputs(kHelp, stdout);
+    return kProved;
+  }
+  if (!check_known(a, "check-equiv", {"timeout-ms", "emit-smt2", "json", "unroll", "threads", "no-fast-pass"}))
+    return kError;
+  if (a.positional.size() != 2) {
+    std::fprintf(stderr, "usage: ptir check-equiv SRC TGT [--timeout-ms N] [--emit-smt2 FILE] [--json]\n");
+    return kError;
+  }
+  verify::CheckOptions opts;
+  if (auto v = a.get("timeout-ms")) {
+    auto n = parse_u64_option("check-equiv", "timeout-ms", *v);
+    if (!n || *n == 0 || *n > 86400000) return kError;
+    opts.timeout_ms = static_cast<unsigned>(*n);
+  }
+  if (auto v = a.get("unroll")) {
+    auto n = parse_u64_option("check-equiv", "unroll", *v);
+    if (!n || *n > 100000) return kError;
+    opts.while_unroll = static_cast<int>(*n);
+  }
+  if (auto v = a.get("threads")) {
+    auto n = parse_u64_option("check-equiv", "threads", *v);
+    if (!n || *n == 0 || *n > 64) return kError;
+    opts.threads = static_cast<unsigned>(*n);
+  }
+  if (a.has("no-fast-pass")) opts.fast_pass_runs = 0;
+  const auto smt2_path = a.get("emit-smt2");
+  opts.emit_smt2 = smt2_path.has_value();
+
+  auto src = load_program(a.positional[0]);
+  if (!src) return kError;
+  auto tgt = load_program(a.positional[1]);
+  if (!tgt) return kError;
+  const Program& sp = src->program();
+  const verify::Verdict v = verify::check_refinement(sp, tgt->program(), opts);
+
+  if (smt2_path) {
+    std::ofstream f(*smt2_path);
+    f << "; ptir check-equiv " << a.positional[0] << " " << a.positional[1] << "\n"
+      << "; each query is satisfiable exactly when it has a counterexample\n"
+      << v.smt2;
+    if (!f) {
+      std::fprintf(stderr, "ptir check-equiv: cannot write %s\n", smt2_path->c_str());
+      return kError;
+    }
+  }
+  const std::string out = a.has("json") ? verify::format_json(v, sp, sp.entry()) : verify::format_text(v, sp, sp.entry());
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  switch (v.v.index()) {
+    case 0: return kProved;
+    case 1: return kRefuted;
+    case 2: return kUnknown;
+    default: return kError;
+  }
 }
-int cmd_dot(int, char**) {
-  std::fprintf(stderr, "ptir dot: not built yet\n");
-  return 2;
-}
+
 }  // namespace ptir::tool

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Checks one check-equiv pair against the verdict its source file expects.
+# Usage: check_pair.sh PTIR NAME.src.ptir   (the target is NAME.tgt.ptir next to it)
+# The first line of the source says `// EXPECT: PROVED`, `// EXPECT: REFUTED` or `// EXPECT: NOT PROVED`
+# (REFUTED or UNKNOWN). The verdict word starts ptir's first output line; the exit code must agree with
+# it (0 PROVED, 1 REFUTED, 2 UNKNOWN). A pair that takes more than 10 s fails.
+set -uo pipefail
+ptir="$1"; src="$2"; tgt="${src%.src.ptir}.tgt.ptir"
+expect="$(head -1 "$src" | sed -n 's|^// EXPECT: *||p')"
+case "$expect" in
+  PROVED|REFUTED|"NOT PROVED") ;;
+  *) echo "FAIL: $src has no '// EXPECT: PROVED|REFUTED|NOT PROVED' first line"; exit 1 ;;
+esac
+start=$(date +%s%N)
+out="$("$ptir" check-equiv "$src" "$tgt" 2>&1)"; rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+verdict="$(printf '%s\n' "$out" | head -1 | cut -d: -f1)"
+printf '%s\n' "$out"
+echo "expected: $expect, got: $verdict (exit $rc) in ${ms} ms"
+ok=0
+case "$expect:$verdict:$rc" in
+  PROVED:PROVED:0|REFUTED:REFUTED:1|"NOT PROVED:REFUTED:1"|"NOT PROVED:UNKNOWN:2") ok=1 ;;
+esac
+if [ "$ok" -ne 1 ]; then echo "FAIL: verdict does not match"; exit 1; fi
+if [ "$ms" -gt 10000 ]; then echo "FAIL: took ${ms} ms (> 10 s)"; exit 1; fi
+echo PASS

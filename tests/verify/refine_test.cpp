@@ -1,0 +1,209 @@
+/// check_refinement as a library: verdicts are values, a REFUTED input really replays, a timeout or a
+/// non-replaying counterexample is UNKNOWN, a source that is always UB is refined vacuously, and - the
+/// property that matters most - on random small float programs and rewrites of them (sound and unsound),
+/// every PROVED verdict survives thousands of interpreter runs on edge and random inputs.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ir/interp.h"
+#include "ir/text.h"
+#include "ir/verifier.h"
+#include "verify/precondition.h"
+#include "verify/refine.h"
+#include "verify/smt/expr.h"
+
+namespace ptir::verify {
+namespace {
+
+std::unique_ptr<Program> parse(const std::string& text) {
+  auto r = parse_program(text, "<test>");
+  EXPECT_TRUE(r.ok()) << r.error << "\n" << text;
+  if (!r.ok()) return nullptr;
+  auto d = verify_program(*r.program);
+  EXPECT_TRUE(d.empty()) << (d.empty() ? "" : d[0].message) << "\n" << text;
+  return std::move(r.program);
+}
+
+std::string unary_fn(const std::string& type, const std::string& body, const std::string& ret = "%r") {
+  return "func @f(%x: " + type + ") -> " + type + " {\n" + body + "  return " + ret + "\n}\n";
+}
+
+TEST(Refine, EqualProgramsAreProvedWithNumberedQueries) {
+  auto p = parse(unary_fn("tensor<f32, 3>", "  %r = add %x, %x -> tensor<f32, 3>\n"));
+  const Verdict v = check_refinement(*p, *p);
+  ASSERT_TRUE(v.proved()) << verdict_word(v);
+  std::vector<int> numbers;
+  for (const QueryLog& q : v.log) numbers.push_back(q.number);
+  EXPECT_EQ(numbers, (std::vector<int>{1, 0, 2, 3, 4, 4, 4, 5}));
+}
+
+TEST(Refine, RefutedInputsReplayInTheInterpreter) {
+  auto src = parse(unary_fn("tensor<f32, 2>", "  %r = mul %x, dense<0.0> : tensor<f32, 2> -> tensor<f32, 2>\n"));
+  auto tgt = parse(unary_fn("tensor<f32, 2>", "  %r = constant dense<0.0> : tensor<f32, 2> -> tensor<f32, 2>\n"));
+  for (int runs : {64, 0}) {  // found by the fast pass, then by Z3 alone
+    const Verdict v = check_refinement(*src, *tgt, CheckOptions{.fast_pass_runs = runs});
+    ASSERT_TRUE(v.refuted()) << verdict_word(v);
+    const Refuted& r = std::get<Refuted>(v.v);
+    EXPECT_EQ(r.query, 4);
+    EXPECT_EQ(r.found_by.rfind(runs ? "fast pass" : "z3", 0), 0u) << r.found_by;
+    const RunResult a = run_program(*src, r.inputs), b = run_program(*tgt, r.inputs);
+    ASSERT_EQ(a.status, RunStatus::Ok);
+    ASSERT_EQ(b.status, RunStatus::Ok);
+    EXPECT_EQ(first_difference(a.results[0], b.results[0]), r.element);
+  }
+}
+
+TEST(Refine, TimeoutIsUnknownNeverProved) {
+  // a - (-b) -> b - (-a) holds but is far beyond 200 ms for Z3 in f64.
+  const std::string sig = "func @f(%a: tensor<f64>, %b: tensor<f64>) -> tensor<f64> {\n";
+  auto src = parse(sig + "  %n = neg %b -> tensor<f64>\n  %r = sub %a, %n -> tensor<f64>\n  return %r\n}\n");
+  auto tgt = parse(sig + "  %n = neg %a -> tensor<f64>\n  %r = sub %b, %n -> tensor<f64>\n  return %r\n}\n");
+  const Verdict v = check_refinement(*src, *tgt, CheckOptions{.timeout_ms = 200, .fast_pass_runs = 0});
+  ASSERT_TRUE(v.unknown()) << verdict_word(v);
+  EXPECT_NE(std::get<Unknown>(v.v).reason.find("timeout"), std::string::npos) << std::get<Unknown>(v.v).reason;
+}
+
+TEST(Refine, UnreplayedCounterexampleIsUnknown) {
+  auto src = parse(unary_fn("tensor<f32>", "  %n = neg %x -> tensor<f32>\n  %r = tanh %n -> tensor<f32>\n"));
+  auto tgt = parse(unary_fn("tensor<f32>", "  %t = tanh %x -> tensor<f32>\n  %r = neg %t -> tensor<f32>\n"));
+  const Verdict v = check_refinement(*src, *tgt);
+  ASSERT_TRUE(v.unknown()) << verdict_word(v);
+  EXPECT_NE(std::get<Unknown>(v.v).reason.find("did not replay"), std::string::npos);
+}
+
+TEST(Refine, SignatureMismatchIsInvalid) {
+  auto src = parse(unary_fn("tensor<f32, 2>", "", "%x"));
+  auto tgt = parse(unary_fn("tensor<f16, 2>", "", "%x"));
+  const Verdict v = check_refinement(*src, *tgt);
+  ASSERT_TRUE(v.invalid());
+  EXPECT_STREQ(verdict_word(v), "ERROR");
+}
+
+TEST(Refine, AlwaysUndefinedSourceIsRefinedVacuously) {
+  auto src = parse(unary_fn("tensor<si8>", "  %r = div %x, dense<0> : tensor<si8> -> tensor<si8>\n"));
+  auto tgt = parse(unary_fn("tensor<si8>", "  %r = neg %x -> tensor<si8>\n"));
+  const Verdict v = check_refinement(*src, *tgt);
+  ASSERT_TRUE(v.proved()) << verdict_word(v);
+  EXPECT_NE(std::get<Proved>(v.v).note.find("vacuously"), std::string::npos);
+  // ... but not the other way round.
+  EXPECT_TRUE(check_refinement(*tgt, *src).refuted());
+}
+
+TEST(Refine, EmitSmt2KeepsEveryQuery) {
+  auto src = parse(unary_fn("tensor<f16, 2>", "  %r = add %x, %x -> tensor<f16, 2>\n"));
+  auto tgt = parse(unary_fn("tensor<f16, 2>", "  %r = mul %x, dense<2.0> : tensor<f16, 2> -> tensor<f16, 2>\n"));
+  const Verdict v = check_refinement(*src, *tgt, CheckOptions{.emit_smt2 = true});
+  ASSERT_TRUE(v.proved());
+  EXPECT_NE(v.smt2.find("(check-sat)"), std::string::npos);
+  EXPECT_NE(v.smt2.find("fp.add"), std::string::npos);
+}
+
+TEST(Refine, PreconditionSlicingKeepsEveryConditionAFormulaReaches) {
+  smt::Context ctx;
+  using smt::Expr;
+  const smt::Sort b8 = smt::Sort::bv(8);
+  const Expr x0 = Expr::var("x0", b8), y0 = Expr::var("y0", b8), y1 = Expr::var("y1", b8), z = Expr::var("z", b8);
+  const Expr zero = Expr::bv(0, 8);
+  // y0 = 0, y1 = 0 (independent), y0 = z (links z to y0), and a closed condition (kept always).
+  const Expr c0 = y0 == zero, c1 = y1 == zero, c2 = y0 == z;
+  const Expr closed = Expr::bv(3, 8).udiv(Expr::bv(1, 8)) == Expr::bv(2, 8);
+  Precondition pre(c0 || c1 || c2);
+  EXPECT_TRUE(pre.for_formula(x0 == zero).isTrue());                       // reaches nothing
+  EXPECT_TRUE(pre.for_formula(x0.udiv(y0) == zero).same(!(c0 || c2)));     // y0's component: c0 and c2
+  EXPECT_TRUE(pre.for_formula(z == x0).same(!(c0 || c2)));                 // through z
+  EXPECT_TRUE(pre.for_formula(y1 == x0).same(!c1));
+  Precondition with_closed(c1 || closed);
+  EXPECT_TRUE(with_closed.for_formula(x0 == zero).same(!closed));
+}
+
+// ---- random programs: no PROVED verdict that the interpreter can contradict ----
+
+/// A uniform draw from [0, n) (rc::gen::inRange alone favours small values at small sizes).
+int pick(int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); }
+
+/// A random f16 expression over %x and %y, as PTIR statements defining %vN; returns the last name.
+struct Gen {
+  std::string body;
+  int n = 0;
+  std::string emit(const std::string& op) {
+    const std::string v = "%v" + std::to_string(n++);
+    body += "  " + v + " = " + op + " -> tensor<f16, 2>\n";
+    return v;
+  }
+  std::string constant() {
+    static const char* kConsts[] = {"0.0", "-0.0", "1.0", "-1.0", "2.0", "0.5", "3.0", "inf"};
+    return std::string("dense<") + kConsts[pick(8)] + "> : tensor<f16, 2>";
+  }
+  std::string leaf() {
+    const int k = pick(3);
+    return k == 0 ? "%x" : k == 1 ? "%y" : constant();
+  }
+  std::string expr(int depth) {
+    if (depth == 0) return leaf();
+    const int k = pick(9);
+    static const char* kBin[] = {"add", "sub", "mul", "div", "maximum", "minimum"};
+    if (k < 6) {
+      const std::string a = expr(depth - 1), b = expr(depth - 1);
+      return emit(std::string(kBin[k]) + " " + a + ", " + b);
+    }
+    const std::string a = expr(depth - 1);
+    return emit(std::string(k == 6 ? "neg " : k == 7 ? "abs " : "sqrt ") + a);
+  }
+};
+
+std::string program(const Gen& g, const std::string& ret) {
+  return "func @f(%x: tensor<f16, 2>, %y: tensor<f16, 2>) -> tensor<f16, 2> {\n" + g.body + "  return " + ret + "\n}\n";
+}
+
+/// A rewrite of `r` (the last statement's value): sound ones and the classic unsound ones.
+std::string rewrite(Gen& g, const std::string& r, int& kind) {
+  switch (kind = pick(10)) {
+    case 0: return g.emit("add " + r + ", dense<-0.0> : tensor<f16, 2>");  // sound
+    case 1: return g.emit("add " + r + ", dense<0.0> : tensor<f16, 2>");   // unsound at -0
+    case 2: return g.emit("mul " + r + ", dense<1.0> : tensor<f16, 2>");   // sound
+    case 3: return g.emit("neg " + g.emit("neg " + r));                     // sound
+    case 4: return g.emit("mul " + r + ", dense<2.0> : tensor<f16, 2>");   // unsound
+    case 5: return g.emit("sub " + r + ", " + r);                          // unsound
+    case 6: return g.emit("maximum " + r + ", " + r);                      // sound
+    case 7: return g.emit("div " + g.emit("mul " + r + ", dense<4.0> : tensor<f16, 2>") +
+                          ", dense<4.0> : tensor<f16, 2>");                // unsound (overflow)
+    case 8: return g.emit("abs " + r);                                      // unsound
+    default: return r;                                                      // identity
+  }
+}
+
+RC_GTEST_PROP(Refine, NoProvedVerdictIsContradictedByTheInterpreter, ()) {
+  Gen g;
+  const std::string r = g.expr(1 + pick(2));
+  const std::string src_text = program(g, r);
+  int kind = 0;
+  const std::string r2 = rewrite(g, r, kind);
+  const std::string tgt_text = program(g, r2);
+  auto src = parse_program(src_text, "src"), tgt = parse_program(tgt_text, "tgt");
+  RC_ASSERT(src.ok() && tgt.ok());
+  RC_LOG() << src_text << "\n" << tgt_text;
+  // Z3 alone (no fast pass), so that its answers are what is tested.
+  const Verdict v = check_refinement(*src.program, *tgt.program, CheckOptions{.timeout_ms = 4000, .fast_pass_runs = 0});
+  RC_LOG() << verdict_word(v);
+  RC_TAG(verdict_word(v), kind);
+  if (const auto* ref = std::get_if<Refuted>(&v.v)) {
+    const RunResult a = run_program(*src.program, ref->inputs), b = run_program(*tgt.program, ref->inputs);
+    RC_ASSERT(a.status == RunStatus::Ok && b.status == RunStatus::Ok);
+    RC_ASSERT(!results_equal(a.results[0], b.results[0]));
+  }
+  if (!v.proved()) return;
+  const BodyId e = src.program->entry();
+  for (uint64_t seed = 0; seed < 3000; ++seed) {
+    const std::vector<Tensor> in = random_inputs(*src.program, e, seed * 7919 + 1, seed % 4 == 0 ? 1.0 : 0.5);
+    const RunResult a = run_program(*src.program, in), b = run_program(*tgt.program, in);
+    RC_ASSERT(a.status == RunStatus::Ok && b.status == RunStatus::Ok);
+    RC_LOG() << print_literal(in[0]) << " " << print_literal(in[1]);
+    RC_ASSERT(results_equal(a.results[0], b.results[0]));
+  }
+}
+
+}  // namespace
+}  // namespace ptir::verify

@@ -1,0 +1,164 @@
+// The encoder's driver: runs a body's instructions in order on symbolic tensors through the per-op
+// table (built from ir/ops.def, so a missing op is a build error), and the shared index helpers.
+#include <iterator>
+#include <unordered_map>
+
+#include "ir/text.h"
+#include "verify/encode/ops.h"
+
+namespace ptir::verify {
+namespace enc {
+namespace {
+
+using Encoder = Results (*)(OpEnv&);
+constexpr Encoder kEncoders[] = {
+#define PTIR_OP(E, M, MIN, MAX, NRES, TR) &encode_##E,
+#include "ir/ops.def"
+#undef PTIR_OP
+};
+static_assert(std::size(kEncoders) == kNumOps, "every op of ir/ops.def needs an SMT encoder");
+
+}  // namespace
+
+SymTensor OpEnv::make(size_t k) const {
+  SymTensor t{result_types[k], {}};
+  t.elems.reserve(t.type.num_elements());
+  return t;
+}
+
+void OpEnv::fail(std::string_view what) const {
+  throw EncodeError(std::string(mnemonic(op())) + ": " + std::string(what));
+}
+
+std::vector<int64_t> strides(const std::vector<int64_t>& dims) { return strides_of(dims); }
+
+std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> idx(dims.size(), 0);
+  for (int k = static_cast<int>(dims.size()) - 1; k >= 0; --k) {
+    if (dims[k] == 0) break;
+    idx[k] = flat % dims[k];
+    flat /= dims[k];
+  }
+  return idx;
+}
+
+int64_t ravel(const std::vector<int64_t>& idx, const std::vector<int64_t>& dims) {
+  int64_t f = 0;
+  for (size_t k = 0; k < dims.size(); ++k) f = f * dims[k] + idx[k];
+  return f;
+}
+
+Expr index_value(const Expr& e, DType t) {
+  const unsigned w = static_cast<unsigned>(dtype_bits(t));
+  return is_signed_int(t) ? e.sext(66 - w) : e.zext(66 - w);
+}
+Expr index_const(int64_t k) { return Expr::bvInt(k < 0, k < 0 ? 0 - static_cast<uint64_t>(k) : k, 66); }
+Expr index_in_range(const Expr& i, int64_t n) { return index_const(0).sle(i) && i.slt(index_const(n)); }
+
+Expr mux(const Expr& i, std::span<const Expr> options) {
+  if (options.empty()) throw EncodeError("index into an empty dimension");
+  Expr r = options.back();
+  for (int64_t k = static_cast<int64_t>(options.size()) - 2; k >= 0; --k)
+    r = Expr::ite(i == index_const(k), options[k], r);
+  return r;
+}
+
+Expr apply_uf(const std::string& key, std::span<const Expr> args, smt::Sort range) {
+  std::vector<smt::Sort> dom;
+  dom.reserve(args.size());
+  for (const Expr& a : args) dom.push_back(a.sort());
+  if (args.empty()) return Expr::var(key, range);
+  smt::Func f(key, dom, range);
+  return f(args);
+}
+
+}  // namespace enc
+
+BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> inputs, const EncodeOptions& opts) {
+  const Body& body = p.body(b);
+  if (inputs.size() != body.params.size()) throw EncodeError("@" + body.name + ": wrong number of inputs");
+  std::unordered_map<ValueId, SymTensor> vals;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inputs[k].type != p.type_of(body.params[k])) throw EncodeError("@" + body.name + ": input type mismatch");
+    vals[body.params[k]] = inputs[k];
+  }
+  auto operand = [&](ValueId v) -> const SymTensor& {
+    auto it = vals.find(v);
+    if (it != vals.end()) return it->second;
+    if (p.value(v).kind == ValueKind::Literal)
+      return vals.emplace(v, constant_tensor(p.literal(p.value(v).def))).first->second;
+    throw EncodeError("@" + body.name + ": a value is used before it is defined");
+  };
+  BodyEncoding out{{}, smt::Expr::boolean(false), smt::Expr::boolean(false)};
+  bool returned = false;
+  p.for_each_inst(b, [&](InstId i) {
+    if (returned) return;
+    std::vector<SymTensor> args;
+    for (uint32_t k = 0; k < p.num_operands(i); ++k) args.push_back(operand(p.operand(i, k)));
+    if (p.op(i) == OpCode::Return) {
+      out.results = std::move(args);
+      returned = true;
+      return;
+    }
+    enc::OpEnv env{p, i, p.attrs_of(i), args, {}, opts, smt::Expr::boolean(false), smt::Expr::boolean(false)};
+    for (uint32_t r = 0; r < p.num_results(i); ++r) env.result_types.push_back(p.type_of(p.result(i, r)));
+    enc::Results res = enc::kEncoders[static_cast<int>(p.op(i))](env);
+    if (res.size() != p.num_results(i)) env.fail("wrong number of results");
+    for (uint32_t r = 0; r < p.num_results(i); ++r) {
+      if (res[r].type != env.result_types[r] ||
+          static_cast<int64_t>(res[r].elems.size()) != res[r].type.num_elements())
+        env.fail("result " + std::to_string(r) + " does not have the result type");
+      vals[p.result(i, r)] = std::move(res[r]);
+    }
+    out.ub = out.ub || env.ub;
+    out.unfinished = out.unfinished || env.unfinished;
+  });
+  if (!returned) throw EncodeError("@" + body.name + " has no return");
+  return out;
+}
+
+SymInputs symbolic_inputs(const Program& p, BodyId b) {
+  SymInputs in;
+  const Body& body = p.body(b);
+  for (size_t k = 0; k < body.params.size(); ++k) {
+    const TensorType& t = p.type_of(body.params[k]);
+    SymTensor s{t, {}};
+    std::vector<smt::Expr> bits;
+    const std::string base = "in" + std::to_string(k) + "%" + std::string(p.name(body.params[k]));
+    for (int64_t i = 0, n = t.num_elements(); i < n; ++i) {
+      const std::string name = base + "[" + std::to_string(i) + "]";
+      if (is_float(t.dtype)) {
+        smt::FPFormat f = sem::fp_format(t.dtype);
+        smt::Expr v = smt::Expr::var(name, smt::Sort::bv(f.ebits + f.sbits));
+        s.elems.push_back(smt::Expr::fromIEEE(v, f));
+        bits.push_back(v);
+      } else {
+        smt::Expr v = smt::Expr::var(name, sem::sort_of(t.dtype));
+        s.elems.push_back(v);
+        bits.push_back(v);
+      }
+    }
+    in.tensors.push_back(std::move(s));
+    in.bits.push_back(std::move(bits));
+  }
+  return in;
+}
+
+SymTensor constant_tensor(const Tensor& t) {
+  SymTensor s{t.type, {}};
+  s.elems.reserve(t.size());
+  for (int64_t i = 0, n = t.size(); i < n; ++i) s.elems.push_back(sem::constant(t.dtype(), t.bits(i)));
+  return s;
+}
+
+std::optional<Tensor> read_numerals(const SymTensor& s) {
+  Tensor t(s.type);
+  for (int64_t i = 0, n = t.size(); i < n; ++i) {
+    auto v = s.elems[i].simplify().numeral();
+    if (!v) return std::nullopt;
+    t.set_bits(i, *v & bits_mask(t.dtype()));
+  }
+  return t;
+}
+
+}  // namespace ptir::verify

@@ -1,0 +1,57 @@
+// Internal interface of the encoder: what one op's encoder receives, the index helpers the families
+// share, and one encoder per op of ir/ops.def (verify/encode/<family>.cpp, same stems as ir/interp/).
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "verify/encode/encode.h"
+#include "verify/encode/scalar.h"
+
+namespace ptir::verify::enc {
+
+using smt::Expr;
+using Results = std::vector<SymTensor>;
+
+/// One instruction being encoded.
+struct OpEnv {
+  const Program& p;
+  InstId inst;
+  const AttrSet& attrs;
+  std::span<const SymTensor> args;
+  std::vector<TensorType> result_types;
+  const EncodeOptions& opts;
+  Expr ub;          ///< OR of the op's undefined-behaviour conditions
+  Expr unfinished;  ///< OR of the op's "loop still running at the bound" conditions
+
+  OpCode op() const { return p.op(inst); }
+  const TensorType& out(size_t k = 0) const { return result_types[k]; }
+  DType dtype(size_t k = 0) const { return result_types[k].dtype; }
+  void add_ub(const Expr& c) { ub = ub || c; }
+  /// An empty result tensor of result type k, to be filled.
+  SymTensor make(size_t k = 0) const;
+  [[noreturn]] void fail(std::string_view what) const;
+};
+
+// ---- row-major index helpers ----
+std::vector<int64_t> strides(const std::vector<int64_t>& dims);
+std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t>& dims);
+int64_t ravel(const std::vector<int64_t>& idx, const std::vector<int64_t>& dims);
+
+/// An integer element of dtype `t` as a 66-bit signed value (holds every si64 and ui64 value).
+Expr index_value(const Expr& e, DType t);
+/// The 66-bit constant k.
+Expr index_const(int64_t k);
+/// 0 <= i < n for a 66-bit index.
+Expr index_in_range(const Expr& i, int64_t n);
+/// options[i] for a 66-bit index i (options.back() when i is out of range: callers mark that UB).
+Expr mux(const Expr& i, std::span<const Expr> options);
+
+/// The uninterpreted function of an opaque or transcendental op's key, applied to `args`.
+Expr apply_uf(const std::string& key, std::span<const Expr> args, smt::Sort range);
+
+#define PTIR_OP(E, M, MIN, MAX, NRES, TR) Results encode_##E(OpEnv& env);
+#include "ir/ops.def"
+#undef PTIR_OP
+
+}  // namespace ptir::verify::enc

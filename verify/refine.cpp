@@ -1,0 +1,533 @@
+// The refinement check: the numbered queries of refine.h, solved one output element at a time on up to
+// CheckOptions::threads threads (one Z3 context each), with every counterexample replayed.
+//
+// Speed without giving up exactness: terms are hash-consed and normalised before Z3 (equal elements
+// are recognised without a solver); element queries that are the same formula up to a renaming of
+// the inputs are solved once (an elementwise tensor costs one query, not one per element); the
+// remaining queries are shared between threads; and the interpreter fast pass runs first.
+#include "verify/refine.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+
+#include "verify/encode/encode.h"
+#include "verify/precondition.h"
+#include "verify/replay.h"
+#include "verify/smt/solver.h"
+
+namespace ptir::verify {
+namespace {
+
+using clock = std::chrono::steady_clock;
+using smt::Expr;
+
+double ms_since(clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); }
+
+enum class Q : uint8_t { Precondition = 2, TargetUB = 3, Values = 4, Loops = 5 };
+
+const char* query_name(Q q) {
+  switch (q) {
+    case Q::Precondition: return "precondition satisfiable";
+    case Q::TargetUB: return "target UB only where source UB";
+    case Q::Values: return "values equal";
+    case Q::Loops: return "loops finish within the bound";
+  }
+  return "?";
+}
+
+struct Job {
+  Q q;
+  int result = -1;
+  int64_t element = -1;
+};
+
+/// What a job concluded. Only `proves` counts towards PROVED; it is set only by an unsat answer of a
+/// query whose unsat is the property (3, 4, 5), or by an unsat answer of an equivalent query.
+struct Outcome {
+  bool done = false;
+  bool proves = false;
+  bool sat = false;     ///< query 2: the source is defined somewhere
+  int stage = 0;        ///< which stage of a refuting query answered
+  std::string unknown;  ///< non-empty: why this query has no answer
+  std::string text = "not run";
+  double ms = 0;
+  std::string smt2;
+};
+
+/// The two programs encoded in one worker's context.
+struct Encoded {
+  SymInputs in;
+  BodyEncoding src, tgt;
+  Expr defined;  ///< the source is defined and every loop finished within the bound
+  std::unique_ptr<Precondition> pre;
+};
+
+std::string element_subject(const TensorType& t, int r, int64_t e) {
+  std::vector<int64_t> idx(t.dims.size(), 0);
+  for (int k = static_cast<int>(t.dims.size()) - 1; k >= 0 && t.dims[k] > 0; --k) {
+    idx[k] = e % t.dims[k];
+    e /= t.dims[k];
+  }
+  std::string s = "result " + std::to_string(r) + " element [";
+  for (size_t k = 0; k < idx.size(); ++k) s += (k ? ", " : "") + std::to_string(idx[k]);
+  return s + "]";
+}
+
+class Checker {
+ public:
+  /// `source_defined`: an interpreter run already showed the source defined on some input (query 2).
+  Checker(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& o, bool source_defined)
+      : src_(src), tgt_(tgt), sb_(sb), tb_(tb), opts_(o), source_defined_(source_defined),
+        deadline_(clock::now() + std::chrono::milliseconds(o.timeout_ms)) {}
+
+  Verdict run();
+
+ private:
+  void plan();
+  void worker(bool main);
+  /// Main thread only: answers the jobs that need no solver and groups the rest by formula.
+  void group(const Encoded& e);
+  void run_group(size_t g, const Encoded& e);
+  Encoded encode() const;
+  std::optional<Outcome> trivial(const Job& j, const Encoded& e) const;
+  /// The formula whose models are counterexamples (queries 3 and 4).
+  /// The formulas whose models are counterexamples (queries 3 and 4), cheapest first: the last is
+  /// exact, the others have more models (precondition sliced, functions abstracted), so an unsat
+  /// answer to any of them is a proof.
+  std::vector<Expr> refuting_stages(const Job& j, const Encoded& e) const;
+  Outcome run_job(const Job& j, const Encoded& e);
+  Outcome solve_refuting(const Job& j, const std::vector<Expr>& stages, const Encoded& e);
+  Outcome solve_plain(const Expr& goal, Q q);
+  std::vector<Tensor> model_inputs(const smt::Model& m, const Encoded& e) const;
+  unsigned remaining_ms() const;
+  void stop_all();
+  Verdict verdict();
+
+  const Program& src_;
+  const Program& tgt_;
+  BodyId sb_, tb_;
+  const CheckOptions& opts_;
+  bool source_defined_;
+  clock::time_point deadline_;
+  std::vector<Job> jobs_;
+  std::vector<Outcome> out_;
+  std::vector<std::vector<size_t>> groups_;  ///< jobs to solve; a group's jobs are one formula up to renaming
+  std::atomic<size_t> next_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<int> solver_calls_{0};
+  std::mutex m_;  ///< guards live_, refuted_, error_
+  std::vector<smt::Context*> live_;
+  std::vector<std::thread> helpers_;
+  std::optional<Refuted> refuted_;
+  std::string error_;
+};
+
+void Checker::plan() {
+  jobs_.push_back({Q::Precondition});
+  jobs_.push_back({Q::TargetUB});
+  const Body& b = src_.body(sb_);
+  for (size_t r = 0; r < b.result_types.size(); ++r)
+    for (int64_t i = 0, n = src_.type(b.result_types[r]).num_elements(); i < n; ++i)
+      jobs_.push_back({Q::Values, static_cast<int>(r), i});
+  jobs_.push_back({Q::Loops});
+  out_.assign(jobs_.size(), Outcome{});
+}
+
+Encoded Checker::encode() const {
+  Encoded e;
+  e.in = symbolic_inputs(src_, sb_);
+  const EncodeOptions eo{.while_unroll = opts_.while_unroll};
+  e.src = encode_body(src_, sb_, e.in.tensors, eo);
+  e.tgt = encode_body(tgt_, tb_, e.in.tensors, eo);
+  e.defined = !e.src.ub && !e.src.unfinished && !e.tgt.unfinished;
+  e.pre = std::make_unique<Precondition>(e.src.ub || e.src.unfinished || e.tgt.unfinished);
+  return e;
+}
+
+unsigned Checker::remaining_ms() const {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock::now()).count();
+  return left > 0 ? static_cast<unsigned>(left) : 0;
+}
+
+void Checker::stop_all() {
+  stop_ = true;
+  std::lock_guard<std::mutex> g(m_);
+  for (smt::Context* c : live_) c->interrupt();
+}
+
+std::optional<Outcome> Checker::trivial(const Job& j, const Encoded& e) const {
+  Outcome o;
+  switch (j.q) {
+    case Q::Precondition:
+      if (e.src.ub.isFalse() || (e.src.ub.isTrue() && e.src.unfinished.isFalse())) {
+        o.sat = e.src.ub.isFalse();
+        o.text = o.sat ? "sat (no UB in source)" : "unsat (source always UB)";
+        return o;
+      }
+      if (!source_defined_) return std::nullopt;
+      o.sat = true;
+      o.text = "sat (an interpreter run of the fast pass)";
+      return o;
+    case Q::TargetUB:
+      if (!e.tgt.ub.isFalse() && !e.tgt.ub.same(e.src.ub)) return std::nullopt;
+      o.proves = true;
+      o.text = e.tgt.ub.isFalse() ? "unsat (no UB in target)" : "unsat (the same UB as the source)";
+      return o;
+    case Q::Values:
+      // Hash-consed and normalised: the same term on both sides.
+      if (!e.src.results[j.result].elems[j.element].same(e.tgt.results[j.result].elems[j.element])) return std::nullopt;
+      o.proves = true;
+      o.text = "unsat (same term)";
+      return o;
+    case Q::Loops:
+      if (!(e.src.unfinished || e.tgt.unfinished).isFalse()) return std::nullopt;
+      o.proves = true;
+      o.text = "unsat (no loop past the bound)";
+      return o;
+  }
+  return std::nullopt;
+}
+
+std::vector<Expr> Checker::refuting_stages(const Job& j, const Encoded& e) const {
+  // Query 3 shows that the target is defined wherever the source is, so query 4 only compares values.
+  const Expr bad = j.q == Q::TargetUB
+                       ? e.tgt.ub
+                       : e.src.results[j.result].elems[j.element] != e.tgt.results[j.result].elems[j.element];
+  std::vector<Expr> stages;
+  auto add = [&](const Expr& f) {
+    if (stages.empty() || !stages.back().same(f)) stages.push_back(f);
+  };
+  add((e.pre->for_formula(bad) && bad).abstractFunctions());
+  add(e.defined && bad);
+  return stages;
+}
+
+std::vector<Tensor> Checker::model_inputs(const smt::Model& m, const Encoded& e) const {
+  std::vector<Tensor> in;
+  for (size_t k = 0; k < e.in.tensors.size(); ++k) {
+    Tensor t(e.in.tensors[k].type);
+    for (size_t i = 0; i < e.in.bits[k].size(); ++i) {
+      auto v = m.eval(e.in.bits[k][i]).numeral();
+      if (!v) throw std::runtime_error("z3: the model has no value for an input");
+      t.set_bits(static_cast<int64_t>(i), *v & bits_mask(t.dtype()));
+    }
+    in.push_back(std::move(t));
+  }
+  return in;
+}
+
+/// Tries one satisfiability check of a query for a counterexample.
+enum class Try : uint8_t { Unsat, Sat, Unknown };
+
+Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, const Encoded& e) {
+  Outcome o;
+  const std::string not_replayed =
+      "counterexamples did not replay in the interpreter (they depend on uninterpreted functions)";
+  std::vector<Expr> blocked;  // inputs whose counterexample did not replay
+  // One check; a sat answer is replayed: a replayed difference refutes the whole check, any other
+  // model is blocked so that the next check looks elsewhere.
+  auto attempt = [&](const Expr& f, unsigned budget) -> Try {
+    if (budget == 0 || stop_) {
+      o.unknown = o.text = stop_ ? "stopped" : "time budget exhausted";
+      return Try::Unknown;
+    }
+    smt::Solver s(budget);
+    s.add(f);
+    for (const Expr& b : blocked) s.add(b);
+    if (opts_.emit_smt2) o.smt2 += s.to_smt2();
+    ++solver_calls_;
+    const smt::Result r = s.check();
+    if (r == smt::Result::Unknown) {
+      const std::string why = s.reason_unknown();
+      o.text = stop_ ? "stopped" : why == "timeout" || why == "canceled" ? "timeout" : "unknown";
+      o.unknown = stop_ ? "stopped" : "solver: " + why;
+      return Try::Unknown;
+    }
+    if (r == smt::Result::Unsat) return Try::Unsat;
+    std::vector<Tensor> in = model_inputs(*s.model(), e);
+    if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_)) {
+      ref->query = static_cast<int>(j.q);
+      ref->query_name = query_name(j.q);
+      ref->found_by = "z3";
+      o.text = "sat, replayed";
+      {
+        std::lock_guard<std::mutex> g(m_);
+        if (!refuted_) refuted_ = std::move(*ref);
+      }
+      stop_all();
+      return Try::Sat;
+    }
+    std::vector<Expr> differs;
+    for (size_t k = 0; k < in.size(); ++k)
+      for (size_t i = 0; i < e.in.bits[k].size(); ++i) {
+        const Expr& var = e.in.bits[k][i];
+        const uint64_t bits = in[k].bits(static_cast<int64_t>(i));
+        differs.push_back(var.isBool() ? var != Expr::boolean(bits & 1) : var != Expr::bv(bits, var.width()));
+      }
+    blocked.push_back(Expr::any(differs));
+    return Try::Sat;
+  };
+  // The cheaper stages first: their unsat is a proof; their sat may be a real counterexample (replay
+  // decides), else the next, more exact stage runs.
+  for (size_t k = 0; k + 1 < stages.size(); ++k) {
+    const Try t = attempt(stages[k], std::max(1u, remaining_ms() / 2));
+    if (t == Try::Unsat) {
+      o.proves = true;
+      o.stage = static_cast<int>(k);
+      o.text = "unsat (sliced/abstracted)";
+      return o;
+    }
+    if (stop_) return o;
+    blocked.clear();
+    o.unknown.clear();
+  }
+  const Expr& goal = stages.back();
+  o.stage = static_cast<int>(stages.size()) - 1;
+  for (int k = 0; k < std::max(1, opts_.replay_attempts); ++k) {
+    const Try t = attempt(goal, remaining_ms());
+    if (t == Try::Unknown) return o;
+    if (t == Try::Unsat) {
+      // Unsat after blocking non-replaying models is no proof: those counterexamples exist.
+      o.proves = blocked.empty();
+      o.text = o.proves ? "unsat" : "sat, not replayed";
+      if (!o.proves) o.unknown = not_replayed;
+      return o;
+    }
+    if (stop_) return o;
+  }
+  o.unknown = not_replayed;
+  o.text = "sat, not replayed";
+  return o;
+}
+
+Outcome Checker::solve_plain(const Expr& goal, Q q) {
+  Outcome o;
+  // Query 2 only decides the vacuous case, so it gets a quarter of what is left.
+  smt::Solver s(std::max(1u, q == Q::Precondition ? remaining_ms() / 4 : remaining_ms()));
+  s.add(goal);
+  if (opts_.emit_smt2) o.smt2 = s.to_smt2();
+  ++solver_calls_;
+  const smt::Result r = s.check();
+  o.text = r == smt::Result::Sat ? "sat" : r == smt::Result::Unsat ? "unsat" : "unknown";
+  if (r == smt::Result::Unknown) o.unknown = stop_ ? "stopped" : "solver: " + s.reason_unknown();
+  if (q == Q::Precondition) {
+    o.sat = r == smt::Result::Sat;
+    if (r == smt::Result::Unsat) o.text = "unsat (source always UB)";
+  } else {  // loops: sat means a defined input keeps a loop running past the bound
+    o.proves = r == smt::Result::Unsat;
+    if (r == smt::Result::Sat)
+      o.unknown = "a while loop may run past the unroll bound of " + std::to_string(opts_.while_unroll) + " iterations";
+  }
+  return o;
+}
+
+Outcome Checker::run_job(const Job& j, const Encoded& e) {
+  if (auto t = trivial(j, e)) return *t;
+  switch (j.q) {
+    // Past the unroll bound the encoded state is not the program's, and neither is any UB computed
+    // from it: only where the source's loops finished is its encoded UB its real UB. So "always UB"
+    // needs every loop finished (query 2), and a source loop past the bound is UNKNOWN whatever the
+    // encoded UB says (query 5).
+    case Q::Precondition: return solve_plain(!e.src.ub || e.src.unfinished, j.q);
+    case Q::Loops: return solve_plain(e.src.unfinished || (!e.src.ub && e.tgt.unfinished), j.q);
+    case Q::TargetUB:
+    case Q::Values: return solve_refuting(j, refuting_stages(j, e), e);
+  }
+  return {};
+}
+
+void Checker::group(const Encoded& e) {
+  std::unordered_map<unsigned, size_t> by_formula;  // canonical goal id -> group
+  std::vector<Expr> keep;                           // keeps the canonical terms (and their ids) alive
+  for (size_t k = 0; k < jobs_.size(); ++k) {
+    if (auto t = trivial(jobs_[k], e)) {
+      out_[k] = std::move(*t);
+      out_[k].done = true;
+      continue;
+    }
+    const Q q = jobs_[k].q;
+    if (q != Q::Values) {
+      groups_.push_back({k});
+      continue;
+    }
+    // Grouped by the first stage: only a proof at that stage carries over to the group.
+    keep.push_back(refuting_stages(jobs_[k], e).front().canonical());
+    auto [it, fresh] = by_formula.emplace(keep.back().id(), groups_.size());
+    if (fresh) groups_.push_back({k});
+    else groups_[it->second].push_back(k);
+  }
+}
+
+void Checker::run_group(size_t g, const Encoded& e) {
+  const std::vector<size_t>& members = groups_[g];
+  for (size_t m = 0; m < members.size() && !stop_; ++m) {
+    const size_t k = members[m];
+    const auto t0 = clock::now();
+    Outcome o = run_job(jobs_[k], e);
+    o.ms = ms_since(t0);
+    o.done = true;
+    const bool carries = m == 0 && o.proves && o.stage == 0;
+    out_[k] = std::move(o);
+    if (!carries) continue;
+    // The representative is unsat, so is every query that is the same formula up to renaming.
+    for (size_t f = 1; f < members.size(); ++f) {
+      out_[members[f]].done = out_[members[f]].proves = true;
+      out_[members[f]].text = "unsat (same formula as another element)";
+    }
+    return;
+  }
+}
+
+void Checker::worker(bool main) {
+  smt::Context ctx;
+  {
+    std::lock_guard<std::mutex> g(m_);
+    live_.push_back(&ctx);
+  }
+  try {
+    const Encoded e = encode();
+    if (main) {
+      group(e);
+      // Helpers only start when there is solver work to share.
+      if (opts_.threads > 1 && groups_.size() > 1)
+        for (unsigned t = 1; t < opts_.threads; ++t) helpers_.emplace_back([this] { worker(false); });
+    }
+    while (!stop_) {
+      const size_t g = next_++;
+      if (g >= groups_.size()) break;
+      run_group(g, e);
+    }
+  } catch (const std::exception& ex) {
+    {
+      std::lock_guard<std::mutex> g(m_);
+      if (error_.empty()) error_ = ex.what();
+    }
+    stop_all();
+  }
+  std::lock_guard<std::mutex> g(m_);
+  live_.erase(std::find(live_.begin(), live_.end(), &ctx));
+}
+
+Verdict Checker::run() {
+  plan();
+  worker(true);  // the main thread is worker 0 and starts the helpers
+  for (std::thread& t : helpers_) t.join();
+  return verdict();
+}
+
+Verdict Checker::verdict() {
+  Verdict v;
+  for (size_t k = 0; k < jobs_.size(); ++k) {
+    const Job& j = jobs_[k];
+    const Outcome& o = out_[k];
+    const std::string subject =
+        j.q == Q::Values ? element_subject(src_.type(src_.body(sb_).result_types[j.result]), j.result, j.element) : "";
+    v.log.push_back({static_cast<int>(j.q), query_name(j.q), subject, o.text, o.ms});
+    if (opts_.emit_smt2 && !o.smt2.empty())
+      v.smt2 += "; query " + std::to_string(static_cast<int>(j.q)) + " " + query_name(j.q) + " " + subject + "\n" +
+                o.smt2 + "(reset)\n";
+  }
+  v.solver_calls = solver_calls_;
+  if (refuted_) {
+    v.v = std::move(*refuted_);
+    return v;
+  }
+  if (!error_.empty()) {
+    v.v = Unknown{"cannot encode: " + error_};
+    return v;
+  }
+  const Outcome& pre = out_[0];
+  if (pre.done && pre.unknown.empty() && !pre.sat) {
+    v.v = Proved{"the source has undefined behaviour on every input (refinement holds vacuously)"};
+    return v;
+  }
+  for (size_t k = 1; k < jobs_.size(); ++k) {
+    const Outcome& o = out_[k];
+    if (o.done && o.proves) continue;
+    std::string what = "query " + std::to_string(static_cast<int>(jobs_[k].q)) + " \"" + query_name(jobs_[k].q) + "\"";
+    if (!v.log[k].subject.empty()) what += " " + v.log[k].subject;
+    v.v = Unknown{what + ": " + (o.unknown.empty() ? std::string("not decided") : o.unknown)};
+    return v;
+  }
+  v.v = Proved{pre.unknown.empty() ? "" : "query 2 was not decided; refinement does not depend on it"};
+  return v;
+}
+
+std::string signature_mismatch(const Program& src, BodyId sb, const Program& tgt, BodyId tb) {
+  const Body& a = src.body(sb);
+  const Body& b = tgt.body(tb);
+  if (a.params.size() != b.params.size())
+    return "the source takes " + std::to_string(a.params.size()) + " inputs, the target " +
+           std::to_string(b.params.size());
+  for (size_t k = 0; k < a.params.size(); ++k)
+    if (src.type_of(a.params[k]) != tgt.type_of(b.params[k]))
+      return "input " + std::to_string(k) + " is " + to_string(src.type_of(a.params[k])) + " in the source, " +
+             to_string(tgt.type_of(b.params[k])) + " in the target";
+  if (a.result_types.size() != b.result_types.size())
+    return "the source returns " + std::to_string(a.result_types.size()) + " results, the target " +
+           std::to_string(b.result_types.size());
+  for (size_t k = 0; k < a.result_types.size(); ++k)
+    if (src.type(a.result_types[k]) != tgt.type(b.result_types[k]))
+      return "result " + std::to_string(k) + " is " + to_string(src.type(a.result_types[k])) + " in the source, " +
+             to_string(tgt.type(b.result_types[k])) + " in the target";
+  return "";
+}
+
+}  // namespace
+
+const char* verdict_word(const Verdict& v) {
+  switch (v.v.index()) {
+    case 0: return "PROVED";
+    case 1: return "REFUTED";
+    case 2: return "UNKNOWN";
+    default: return "ERROR";
+  }
+}
+
+Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts) {
+  const auto start = clock::now();
+  Verdict v;
+  if (sb == kNone || tb == kNone || sb >= src.num_bodies() || tb >= tgt.num_bodies()) {
+    v.v = Invalid{"no entry function"};
+    return v;
+  }
+  const std::string mismatch = signature_mismatch(src, sb, tgt, tb);
+  v.log.push_back({1, "types and shapes agree", "", mismatch.empty() ? "ok" : "no: " + mismatch, 0});
+  if (!mismatch.empty()) {
+    v.v = Invalid{"signature mismatch: " + mismatch};
+    v.ms = ms_since(start);
+    return v;
+  }
+  bool source_defined = false;
+  if (opts.fast_pass_runs > 0) {
+    const auto t0 = clock::now();
+    FastPass fp = fast_pass(src, sb, tgt, tb, opts, std::min(250.0, opts.timeout_ms / 10.0));
+    v.log.push_back({0, "fast pass", "",
+                     (fp.refuted ? "counterexample in " : "no counterexample in ") + std::to_string(fp.runs) + " runs",
+                     ms_since(t0)});
+    if (auto& r = fp.refuted) {
+      r->query = r->result < 0 ? 3 : 4;
+      r->query_name = query_name(r->result < 0 ? Q::TargetUB : Q::Values);
+      v.v = std::move(*r);
+      v.ms = ms_since(start);
+      return v;
+    }
+    source_defined = fp.source_defined;
+  }
+  Checker c(src, sb, tgt, tb, opts, source_defined);
+  Verdict rest = c.run();
+  rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());
+  rest.ms = ms_since(start);
+  return rest;
+}
+
+Verdict check_refinement(const Program& src, const Program& tgt, const CheckOptions& opts) {
+  return check_refinement(src, src.entry(), tgt, tgt.entry(), opts);
+}
+
+}  // namespace ptir::verify

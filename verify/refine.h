@@ -1,0 +1,98 @@
+// Translation validation: does a target program refine a source program? The check is a numbered list
+// of named queries (Alive2 style); the verdict is a value. Every counterexample is replayed in the
+// reference interpreter and only a replayed difference is REFUTED; a timeout or a counterexample that
+// does not replay is UNKNOWN, never PROVED.
+//
+//   1 types and shapes agree          the entry functions have the same signature (else Invalid)
+//   2 precondition satisfiable        the source is defined, or runs a loop past the unroll bound, on
+//                                     some input (else it is UB everywhere: PROVED, vacuously)
+//   3 target UB only where source UB  no input where the source is defined and the target is not
+//   4 values equal                    one query per output element: equal where the source is defined
+//   5 loops finish within the bound   no input runs a source loop past the unroll bound, and none where
+//                                     the source is defined runs a target loop past it (else UNKNOWN)
+//
+// Queries 3 and 4 assume every loop finished within the bound, where the encoding is exact; query 5
+// covers the rest. Before any solver runs, a fast pass runs both sides in the interpreter on edge and
+// random inputs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ir/interp.h"
+#include "ir/program.h"
+
+namespace ptir::verify {
+
+/// Options of one refinement check.
+struct CheckOptions {
+  unsigned timeout_ms = 10000;         ///< budget of the whole check; queries that run out are UNKNOWN
+  int while_unroll = 16;               ///< while iterations encoded; a loop that may run longer is UNKNOWN
+  unsigned threads = 2;                ///< solver threads, one Z3 context each
+  int fast_pass_runs = 64;             ///< interpreter runs on edge/random inputs before Z3 (0: skip)
+  uint64_t seed = 1;                   ///< seed of the fast pass inputs
+  int replay_attempts = 4;             ///< models tried for a query whose counterexample does not replay
+  const KernelRegistry* kernels = nullptr;  ///< kernels for opaque ops when replaying
+  bool emit_smt2 = false;              ///< keep every solver query as SMT-LIB 2 text in Verdict::smt2
+};
+
+/// What one numbered query concluded.
+struct QueryLog {
+  int number = 0;
+  std::string name;     ///< e.g. "values equal"
+  std::string subject;  ///< e.g. "result 0 element [1, 2]"; empty for whole-program queries
+  std::string outcome;  ///< "unsat", "unsat (same term)", "sat", "sat, replayed", "timeout", ...
+  double ms = 0;
+};
+
+/// The target refines the source for every input of the given shapes.
+struct Proved {
+  std::string note;  ///< e.g. "the source has undefined behaviour on every input"
+};
+
+/// A concrete input on which the target does not refine the source, replayed in the interpreter.
+struct Refuted {
+  int query = 0;              ///< 3 or 4, or 0 when the fast pass found it
+  std::string query_name;
+  std::string found_by;       ///< "fast pass (interpreter)" or "z3"
+  std::vector<Tensor> inputs;
+  RunResult src, tgt;         ///< interpreter runs on `inputs`: src is Ok
+  int result = -1;            ///< the first differing result when both ran (else -1: target UB)
+  int64_t element = -1;       ///< flat index of the differing element in that result
+};
+
+/// No verdict: a timeout, the loop bound, an encoding limit, or a counterexample that did not replay.
+struct Unknown {
+  std::string reason;
+};
+
+/// The two programs cannot be compared (signature mismatch, malformed program).
+struct Invalid {
+  std::string reason;
+};
+
+/// The outcome of check_refinement, with the log of its queries.
+struct Verdict {
+  std::variant<Proved, Refuted, Unknown, Invalid> v;
+  std::vector<QueryLog> log;
+  double ms = 0;         ///< wall time of the whole check
+  int solver_calls = 0;  ///< Z3 checks run
+  std::string smt2;      ///< the queries in SMT-LIB 2 when CheckOptions::emit_smt2
+
+  bool proved() const { return std::holds_alternative<Proved>(v); }
+  bool refuted() const { return std::holds_alternative<Refuted>(v); }
+  bool unknown() const { return std::holds_alternative<Unknown>(v); }
+  bool invalid() const { return std::holds_alternative<Invalid>(v); }
+};
+
+/// "PROVED", "REFUTED", "UNKNOWN" or "ERROR" (Invalid).
+const char* verdict_word(const Verdict& v);
+
+/// Checks that the entry function of `tgt` refines the entry function of `src`.
+Verdict check_refinement(const Program& src, const Program& tgt, const CheckOptions& opts = {});
+
+/// Checks body `sb` of `src` against body `tb` of `tgt` (same signature).
+Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts = {});
+
+}  // namespace ptir::verify

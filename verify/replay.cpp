@@ -1,0 +1,111 @@
+// Replay and the interpreter fast pass.
+#include "verify/replay.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace ptir::verify {
+namespace {
+
+/// splitmix64, for the fast pass's own draws.
+uint64_t mix(uint64_t x) {
+  uint64_t z = x + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/// Float elements with full mantissas and moderate exponents: where reassociation, reordered sums and
+/// inexact constants round differently. (Edge values and quarter steps are often exact.)
+void dense_floats(std::vector<Tensor>& in, uint64_t seed) {
+  for (Tensor& t : in) {
+    if (!is_float(t.dtype())) continue;
+    for (int64_t i = 0; i < t.size(); ++i) {
+      seed = mix(seed);
+      const double m = 1.0 + static_cast<double>(seed >> 11) * 0x1p-53;  // [1, 2)
+      const int e = static_cast<int>((seed >> 3) % 13) - 6;
+      const double v = std::ldexp((seed & 1) ? -m : m, e);
+      t.set_bits(i, double_to_float(t.dtype(), v));
+    }
+  }
+}
+
+/// Every float element one value drawn from a pool of three per tensor: ties, x == y and -0/+0 pairs.
+void pooled(std::vector<Tensor>& in, uint64_t seed) {
+  for (Tensor& t : in) {
+    if (!is_float(t.dtype()) && !is_integer(t.dtype())) continue;
+    const Tensor pool = random_tensor(TensorType{t.dtype(), {3}}, mix(seed++), 0.8);
+    for (int64_t i = 0; i < t.size(); ++i) t.set_bits(i, pool.bits(static_cast<int64_t>(mix(seed++) % 3)));
+  }
+}
+
+}  // namespace
+
+namespace {
+std::optional<Refuted> replay_counting(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
+                                       std::vector<Tensor> inputs, const CheckOptions& opts,
+                                       int64_t max_while_iterations, bool* source_ok) {
+  InterpOptions io;
+  io.kernels = opts.kernels;
+  io.max_while_iterations = max_while_iterations;
+  Refuted r;
+  r.src = run_body(src, sb, inputs, io);
+  if (r.src.status != RunStatus::Ok) return std::nullopt;
+  if (source_ok) *source_ok = true;
+  r.tgt = run_body(tgt, tb, inputs, io);
+  r.inputs = std::move(inputs);
+  if (r.tgt.status == RunStatus::UB) return r;
+  if (r.tgt.status != RunStatus::Ok || r.tgt.results.size() != r.src.results.size()) return std::nullopt;
+  for (size_t k = 0; k < r.src.results.size(); ++k) {
+    const Tensor& a = r.src.results[k];
+    const Tensor& b = r.tgt.results[k];
+    if (a.type != b.type) return std::nullopt;  // the signature check rules this out
+    const int64_t e = first_difference(a, b);
+    if (e >= 0) {
+      r.result = static_cast<int>(k);
+      r.element = e;
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
+                              std::vector<Tensor> inputs, const CheckOptions& opts, int64_t max_while_iterations) {
+  return replay_counting(src, sb, tgt, tb, std::move(inputs), opts, max_while_iterations, nullptr);
+}
+
+FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts,
+                   double budget_ms) {
+  using clock = std::chrono::steady_clock;
+  FastPass out;
+  const auto start = clock::now();
+  // Five kinds of inputs in turn: edge-heavy (the classic float rewrites fall to -0.0, inf, NaN),
+  // edge-heavy with index operands kept in range, full-mantissa values (rounding differences),
+  // pooled values (ties), and plain random ones.
+  static constexpr double kBias[] = {0.9, 0.6, 1.0, 0.3};
+  for (int run = 0; run < opts.fast_pass_runs; ++run) {
+    const uint64_t seed = mix(opts.seed * 1000003u + static_cast<uint64_t>(run));
+    const double bias = kBias[(run / 5) % std::size(kBias)];
+    std::vector<Tensor> in;
+    switch (run % 5) {
+      case 0: in = random_inputs(src, sb, seed, bias); break;
+      case 1: in = random_inputs_avoiding_ub(src, sb, seed, bias); break;
+      case 2: in = random_inputs_avoiding_ub(src, sb, seed, 0.0), dense_floats(in, seed); break;
+      case 3: in = random_inputs_avoiding_ub(src, sb, seed, 0.0), pooled(in, seed); break;
+      default: in = random_inputs_avoiding_ub(src, sb, seed, 0.1); break;
+    }
+    // A loop that runs long on a random input stops early: such a run is skipped, not a verdict.
+    ++out.runs;
+    out.refuted = replay_counting(src, sb, tgt, tb, std::move(in), opts, 4096, &out.source_defined);
+    if (out.refuted) {
+      out.refuted->found_by = "fast pass (interpreter, run " + std::to_string(run) + ")";
+      return out;
+    }
+    if (std::chrono::duration<double, std::milli>(clock::now() - start).count() > budget_ms) break;
+  }
+  return out;
+}
+
+}  // namespace ptir::verify

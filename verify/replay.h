@@ -1,0 +1,28 @@
+// Z3-free half of the refinement check: replaying an input in the reference interpreter, and the fast
+// pass that looks for a counterexample on edge and random inputs before any solver runs.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "verify/refine.h"
+
+namespace ptir::verify {
+
+/// Runs both bodies on `inputs`. A Refuted (query fields left for the caller) when the source runs and
+/// the target has UB or a different result; nullopt otherwise (source UB, loop bound, no kernel, equal).
+std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
+                              std::vector<Tensor> inputs, const CheckOptions& opts,
+                              int64_t max_while_iterations = InterpOptions{}.max_while_iterations);
+
+/// What the fast pass found.
+struct FastPass {
+  std::optional<Refuted> refuted;  ///< the first replayed refutation
+  bool source_defined = false;     ///< some run of the source had no UB (a witness for query 2)
+  int runs = 0;
+};
+
+/// Interpreter runs on edge and random inputs (CheckOptions::fast_pass_runs of them, within `budget_ms`).
+FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts,
+                   double budget_ms);
+
+}  // namespace ptir::verify

@@ -1,0 +1,476 @@
+// The Expr value type over Z3's C API (Z3 4.8.12: rounding-mode arithmetic is C-API only).
+#include "verify/smt/expr.h"
+
+#include <z3.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ptir::smt {
+namespace {
+
+thread_local Z3_context tl_ctx = nullptr;
+
+Z3_context C() {
+  if (!tl_ctx) throw std::logic_error("smt: no Z3 context on this thread");
+  return tl_ctx;
+}
+
+/// Turns a pending Z3 error into an exception (the context has no error handler).
+Z3_ast chk(Z3_ast a) {
+  Z3_error_code e = Z3_get_error_code(C());
+  if (e != Z3_OK) throw std::runtime_error(std::string("z3: ") + Z3_get_error_msg(C(), e));
+  return a;
+}
+
+Z3_sort fp_sort(FPFormat f) { return Z3_mk_fpa_sort(C(), f.ebits, f.sbits); }
+
+Z3_sort to_z3(const Sort& s) {
+  switch (s.kind) {
+    case Sort::Bool: return Z3_mk_bool_sort(C());
+    case Sort::BV: return Z3_mk_bv_sort(C(), s.width);
+    case Sort::FP: return fp_sort(s.fp);
+  }
+  return nullptr;
+}
+
+Z3_ast rne() { return Z3_mk_fpa_rne(C()); }
+
+/// A sort with a reference held. In a reference-counted context only the last result of an API call is
+/// kept alive, so every object made before another call that makes one must be held like this.
+struct SortRef {
+  Z3_sort s;
+  explicit SortRef(Z3_sort x) : s(x) { Z3_inc_ref(C(), Z3_sort_to_ast(C(), s)); }
+  SortRef(const SortRef& o) : s(o.s) { Z3_inc_ref(C(), Z3_sort_to_ast(C(), s)); }
+  SortRef& operator=(const SortRef&) = delete;
+  ~SortRef() {
+    if (tl_ctx) Z3_dec_ref(tl_ctx, Z3_sort_to_ast(tl_ctx, s));
+  }
+};
+
+/// Which float constant a numeral is, for the exact identities below.
+enum class FPConst : uint8_t { Other, PosZero, NegZero, One, MinusOne };
+FPConst fp_const(const Expr& e) {
+  if (!Z3_is_numeral_ast(C(), e.raw())) return FPConst::Other;
+  const FPFormat f = e.format();
+  const auto bits = e.numeral();
+  if (!bits) return FPConst::Other;
+  const uint64_t sign = uint64_t{1} << (f.ebits + f.sbits - 1);
+  const uint64_t one = ((uint64_t{1} << (f.ebits - 1)) - 1) << (f.sbits - 1);
+  if (*bits == 0) return FPConst::PosZero;
+  if (*bits == sign) return FPConst::NegZero;
+  if (*bits == one) return FPConst::One;
+  if (*bits == (one | sign)) return FPConst::MinusOne;
+  return FPConst::Other;
+}
+
+/// Orders the operands of a commutative operation by term id (deterministic within a context).
+std::pair<Z3_ast, Z3_ast> ordered(const Expr& a, const Expr& b) {
+  return a.id() <= b.id() ? std::pair{a.raw(), b.raw()} : std::pair{b.raw(), a.raw()};
+}
+
+}  // namespace
+
+Context::Context() : prev_(tl_ctx) {
+  Z3_config cfg = Z3_mk_config();
+  Z3_set_param_value(cfg, "model", "true");
+  ctx_ = Z3_mk_context_rc(cfg);
+  Z3_del_config(cfg);
+  Z3_set_error_handler(ctx_, nullptr);
+  tl_ctx = ctx_;
+}
+
+Context::~Context() {
+  tl_ctx = prev_;
+  Z3_del_context(ctx_);
+}
+
+void Context::interrupt() { Z3_interrupt(ctx_); }
+
+Z3_context current() { return tl_ctx; }
+
+// ---- reference counting ----
+Expr::Expr(const Expr& o) : a_(o.a_) {
+  if (a_) Z3_inc_ref(C(), a_);
+}
+Expr& Expr::operator=(const Expr& o) {
+  if (o.a_) Z3_inc_ref(C(), o.a_);
+  if (a_) Z3_dec_ref(C(), a_);
+  a_ = o.a_;
+  return *this;
+}
+Expr& Expr::operator=(Expr&& o) noexcept {
+  if (this != &o) {
+    if (a_) Z3_dec_ref(tl_ctx, a_);
+    a_ = o.a_;
+    o.a_ = nullptr;
+  }
+  return *this;
+}
+Expr::~Expr() {
+  if (a_ && tl_ctx) Z3_dec_ref(tl_ctx, a_);
+}
+Expr Expr::wrap(Z3_ast a) {
+  Expr e;
+  e.a_ = chk(a);
+  Z3_inc_ref(C(), a);
+  return e;
+}
+
+// ---- leaves ----
+Expr Expr::boolean(bool b) { return wrap(b ? Z3_mk_true(C()) : Z3_mk_false(C())); }
+Expr Expr::bv(uint64_t value, unsigned width) {
+  if (width < 64) value &= (uint64_t{1} << width) - 1;
+  return wrap(Z3_mk_unsigned_int64(C(), value, Z3_mk_bv_sort(C(), width)));
+}
+Expr Expr::bvInt(bool negative, uint64_t magnitude, unsigned width) {
+  if (width > 127) throw std::logic_error("smt: bvInt is for widths up to 127");
+  const unsigned __int128 mod = static_cast<unsigned __int128>(1) << width;
+  unsigned __int128 v = static_cast<unsigned __int128>(magnitude) % mod;
+  if (negative && v) v = mod - v;
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v);
+  return wrap(Z3_mk_numeral(C(), digits.c_str(), Z3_mk_bv_sort(C(), width)));
+}
+Expr Expr::fpBits(uint64_t bits, FPFormat f) {
+  return fromIEEE(bv(bits, f.ebits + f.sbits), f).simplify();
+}
+Expr Expr::nan(FPFormat f) { return wrap(Z3_mk_fpa_nan(C(), fp_sort(f))); }
+Expr Expr::inf(FPFormat f, bool negative) { return wrap(Z3_mk_fpa_inf(C(), fp_sort(f), negative)); }
+Expr Expr::zero(FPFormat f, bool negative) { return wrap(Z3_mk_fpa_zero(C(), fp_sort(f), negative)); }
+Expr Expr::var(std::string_view name, Sort s) {
+  const Z3_symbol sym = Z3_mk_string_symbol(C(), std::string(name).c_str());
+  return wrap(Z3_mk_const(C(), sym, to_z3(s)));
+}
+Expr Expr::fromIEEE(const Expr& bits, FPFormat f) { return wrap(Z3_mk_fpa_to_fp_bv(C(), bits.a_, fp_sort(f))); }
+
+// ---- sorts ----
+Sort Expr::sort() const {
+  Z3_sort s = Z3_get_sort(C(), a_);
+  switch (Z3_get_sort_kind(C(), s)) {
+    case Z3_BOOL_SORT: return Sort::boolean();
+    case Z3_BV_SORT: return Sort::bv(Z3_get_bv_sort_size(C(), s));
+    case Z3_FLOATING_POINT_SORT:
+      return Sort::floating({Z3_fpa_get_ebits(C(), s), Z3_fpa_get_sbits(C(), s)});
+    default: throw std::logic_error("smt: unexpected sort");
+  }
+}
+bool Expr::isBool() const { return Z3_get_sort_kind(C(), Z3_get_sort(C(), a_)) == Z3_BOOL_SORT; }
+bool Expr::isBV() const { return Z3_get_sort_kind(C(), Z3_get_sort(C(), a_)) == Z3_BV_SORT; }
+bool Expr::isFP() const { return Z3_get_sort_kind(C(), Z3_get_sort(C(), a_)) == Z3_FLOATING_POINT_SORT; }
+unsigned Expr::width() const { return Z3_get_bv_sort_size(C(), Z3_get_sort(C(), a_)); }
+FPFormat Expr::format() const {
+  Z3_sort s = Z3_get_sort(C(), a_);
+  return {Z3_fpa_get_ebits(C(), s), Z3_fpa_get_sbits(C(), s)};
+}
+
+// ---- Boolean ----
+Expr Expr::operator!() const {
+  if (isTrue()) return boolean(false);
+  if (isFalse()) return boolean(true);
+  return wrap(Z3_mk_not(C(), a_));
+}
+Expr Expr::operator&&(const Expr& b) const {
+  if (isFalse() || b.isTrue() || same(b)) return *this;
+  if (b.isFalse() || isTrue()) return b;
+  auto [x, y] = ordered(*this, b);
+  Z3_ast args[2] = {x, y};
+  return wrap(Z3_mk_and(C(), 2, args));
+}
+Expr Expr::operator||(const Expr& b) const {
+  if (isTrue() || b.isFalse() || same(b)) return *this;
+  if (b.isTrue() || isFalse()) return b;
+  auto [x, y] = ordered(*this, b);
+  Z3_ast args[2] = {x, y};
+  return wrap(Z3_mk_or(C(), 2, args));
+}
+Expr Expr::implies(const Expr& b) const { return !*this || b; }
+Expr Expr::ite(const Expr& c, const Expr& t, const Expr& e) {
+  if (c.isTrue() || t.same(e)) return t;
+  if (c.isFalse()) return e;
+  return wrap(Z3_mk_ite(C(), c.a_, t.a_, e.a_));
+}
+Expr Expr::all(std::span<const Expr> xs) {
+  Expr r = boolean(true);
+  for (const Expr& x : xs) r = r && x;
+  return r;
+}
+Expr Expr::any(std::span<const Expr> xs) {
+  Expr r = boolean(false);
+  for (const Expr& x : xs) r = r || x;
+  return r;
+}
+Expr Expr::operator==(const Expr& b) const {
+  if (same(b)) return boolean(true);
+  // Bit-vector numerals are hash-consed by value: two distinct ones differ. (Not used for floats,
+  // where distinct NaN numerals could still be the one SMT NaN.)
+  if (isBV() && Z3_is_numeral_ast(C(), a_) && Z3_is_numeral_ast(C(), b.a_)) return boolean(false);
+  auto [x, y] = ordered(*this, b);
+  return wrap(Z3_mk_eq(C(), x, y));
+}
+
+// ---- arithmetic ----
+// Float builders apply a few exact IEEE identities (valid for every input, NaN, zeros and infinities
+// included, under SMT's single NaN): x + -0 = x, x - +0 = x, -0 - x = -x, x * 1 = x, x * -1 = -x,
+// x / 1 = x, x / -1 = -x, -(-x) = x. They turn common rewrites into equal terms without a solver.
+Expr Expr::operator+(const Expr& b) const {
+  if (isFP()) {
+    if (fp_const(b) == FPConst::NegZero) return *this;
+    if (fp_const(*this) == FPConst::NegZero) return b;
+  }
+  auto [x, y] = ordered(*this, b);
+  if (isFP()) return wrap(Z3_mk_fpa_add(C(), rne(), x, y));
+  return wrap(Z3_mk_bvadd(C(), x, y));
+}
+Expr Expr::operator-(const Expr& b) const {
+  if (isFP()) {
+    if (fp_const(b) == FPConst::PosZero) return *this;
+    if (fp_const(*this) == FPConst::NegZero) return -b;
+    return wrap(Z3_mk_fpa_sub(C(), rne(), a_, b.a_));
+  }
+  return wrap(Z3_mk_bvsub(C(), a_, b.a_));
+}
+Expr Expr::operator*(const Expr& b) const {
+  if (isFP()) {
+    const FPConst cb = fp_const(b), ca = fp_const(*this);
+    if (cb == FPConst::One) return *this;
+    if (ca == FPConst::One) return b;
+    if (cb == FPConst::MinusOne) return -*this;
+    if (ca == FPConst::MinusOne) return -b;
+  }
+  auto [x, y] = ordered(*this, b);
+  if (isFP()) return wrap(Z3_mk_fpa_mul(C(), rne(), x, y));
+  return wrap(Z3_mk_bvmul(C(), x, y));
+}
+Expr Expr::operator/(const Expr& b) const {
+  if (!isFP()) throw std::logic_error("smt: '/' is for floats; use sdiv/udiv");
+  const FPConst cb = fp_const(b);
+  if (cb == FPConst::One) return *this;
+  if (cb == FPConst::MinusOne) return -*this;
+  return wrap(Z3_mk_fpa_div(C(), rne(), a_, b.a_));
+}
+Expr Expr::operator-() const {
+  if (isFP()) {
+    if (Z3_get_ast_kind(C(), a_) == Z3_APP_AST) {
+      Z3_app app = Z3_to_app(C(), a_);
+      if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_FPA_NEG) return wrap(Z3_get_app_arg(C(), app, 0));
+    }
+    return wrap(Z3_mk_fpa_neg(C(), a_));
+  }
+  return wrap(Z3_mk_bvneg(C(), a_));
+}
+Expr Expr::sdiv(const Expr& b) const { return wrap(Z3_mk_bvsdiv(C(), a_, b.a_)); }
+Expr Expr::udiv(const Expr& b) const { return wrap(Z3_mk_bvudiv(C(), a_, b.a_)); }
+
+// ---- bit-vectors ----
+namespace {
+/// A comparison of two numerals is folded at once, so constant indices select statically.
+Expr fold_if_numerals(Z3_ast a, Z3_ast b, Z3_ast r) {
+  Expr e = Expr::wrap(r);
+  return Z3_is_numeral_ast(C(), a) && Z3_is_numeral_ast(C(), b) ? e.simplify() : e;
+}
+}  // namespace
+Expr Expr::slt(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_bvslt(C(), a_, b.a_)); }
+Expr Expr::sle(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_bvsle(C(), a_, b.a_)); }
+Expr Expr::ult(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_bvult(C(), a_, b.a_)); }
+Expr Expr::ule(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_bvule(C(), a_, b.a_)); }
+Expr Expr::sext(unsigned extra) const {
+  if (!extra) return *this;
+  Expr e = wrap(Z3_mk_sign_ext(C(), extra, a_));
+  return Z3_is_numeral_ast(C(), a_) ? e.simplify() : e;
+}
+Expr Expr::zext(unsigned extra) const {
+  if (!extra) return *this;
+  Expr e = wrap(Z3_mk_zero_ext(C(), extra, a_));
+  return Z3_is_numeral_ast(C(), a_) ? e.simplify() : e;
+}
+Expr Expr::extract(unsigned hi, unsigned lo) const {
+  if (lo == 0 && hi + 1 == width()) return *this;
+  return wrap(Z3_mk_extract(C(), hi, lo, a_));
+}
+
+// ---- floats ----
+Expr Expr::isNaN() const { return wrap(Z3_mk_fpa_is_nan(C(), a_)); }
+Expr Expr::isInf() const { return wrap(Z3_mk_fpa_is_infinite(C(), a_)); }
+Expr Expr::isZero() const { return wrap(Z3_mk_fpa_is_zero(C(), a_)); }
+Expr Expr::isNeg() const { return wrap(Z3_mk_fpa_is_negative(C(), a_)); }
+Expr Expr::abs() const { return wrap(Z3_mk_fpa_abs(C(), a_)); }
+Expr Expr::sqrt() const { return wrap(Z3_mk_fpa_sqrt(C(), rne(), a_)); }
+Expr Expr::feq(const Expr& b) const {
+  auto [x, y] = ordered(*this, b);
+  return wrap(Z3_mk_fpa_eq(C(), x, y));
+}
+Expr Expr::flt(const Expr& b) const { return wrap(Z3_mk_fpa_lt(C(), a_, b.a_)); }
+Expr Expr::fle(const Expr& b) const { return wrap(Z3_mk_fpa_leq(C(), a_, b.a_)); }
+Expr Expr::roundTowardZero() const { return wrap(Z3_mk_fpa_round_to_integral(C(), Z3_mk_fpa_rtz(C()), a_)); }
+Expr Expr::toFP(FPFormat f) const {
+  if (format() == f) return *this;
+  const Expr rm = wrap(rne());
+  const SortRef s(fp_sort(f));
+  return wrap(Z3_mk_fpa_to_fp_float(C(), rm.raw(), a_, s.s));
+}
+Expr Expr::sbvToFP(FPFormat f) const {
+  const Expr rm = wrap(rne());
+  const SortRef s(fp_sort(f));
+  return wrap(Z3_mk_fpa_to_fp_signed(C(), rm.raw(), a_, s.s));
+}
+Expr Expr::ubvToFP(FPFormat f) const {
+  const Expr rm = wrap(rne());
+  const SortRef s(fp_sort(f));
+  return wrap(Z3_mk_fpa_to_fp_unsigned(C(), rm.raw(), a_, s.s));
+}
+Expr Expr::toSBV(unsigned w) const { return wrap(Z3_mk_fpa_to_sbv(C(), Z3_mk_fpa_rtz(C()), a_, w)); }
+Expr Expr::toUBV(unsigned w) const { return wrap(Z3_mk_fpa_to_ubv(C(), Z3_mk_fpa_rtz(C()), a_, w)); }
+Expr Expr::toIEEE() const { return wrap(Z3_mk_fpa_to_ieee_bv(C(), a_)); }
+
+// ---- inspection ----
+unsigned Expr::id() const { return Z3_get_ast_id(C(), a_); }
+bool Expr::isTrue() const { return Z3_get_bool_value(C(), a_) == Z3_L_TRUE; }
+bool Expr::isFalse() const { return Z3_get_bool_value(C(), a_) == Z3_L_FALSE; }
+Expr Expr::simplify() const { return wrap(Z3_simplify(C(), a_)); }
+
+Expr Expr::canonical() const {
+  std::vector<Z3_ast> from, to, stack{a_};
+  std::vector<Expr> hold;  // the new constants, alive until the substitution holds them
+  std::vector<bool> seen;
+  while (!stack.empty()) {
+    Z3_ast t = stack.back();
+    stack.pop_back();
+    const unsigned id = Z3_get_ast_id(C(), t);
+    if (id >= seen.size()) seen.resize(id * 2 + 1, false);
+    if (seen[id] || Z3_get_ast_kind(C(), t) != Z3_APP_AST) continue;
+    seen[id] = true;
+    Z3_app app = Z3_to_app(C(), t);
+    const unsigned n = Z3_get_app_num_args(C(), app);
+    if (n == 0) {
+      if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_UNINTERPRETED) {
+        const std::string name = "!k" + std::to_string(from.size());
+        const Z3_symbol sym = Z3_mk_string_symbol(C(), name.c_str());
+        from.push_back(t);
+        hold.push_back(wrap(Z3_mk_const(C(), sym, Z3_get_sort(C(), t))));
+        to.push_back(hold.back().raw());
+      }
+      continue;
+    }
+    for (unsigned k = n; k-- > 0;) stack.push_back(Z3_get_app_arg(C(), app, k));  // first argument first
+  }
+  if (from.empty()) return *this;
+  return wrap(Z3_substitute(C(), a_, static_cast<unsigned>(from.size()), from.data(), to.data()));
+}
+
+std::vector<Expr> Expr::disjuncts() const {
+  std::vector<Expr> out;
+  std::vector<Z3_ast> stack{a_};
+  while (!stack.empty()) {
+    Z3_ast t = stack.back();
+    stack.pop_back();
+    if (Z3_get_ast_kind(C(), t) == Z3_APP_AST) {
+      Z3_app app = Z3_to_app(C(), t);
+      if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_OR) {
+        for (unsigned k = Z3_get_app_num_args(C(), app); k-- > 0;) stack.push_back(Z3_get_app_arg(C(), app, k));
+        continue;
+      }
+    }
+    out.push_back(wrap(t));
+  }
+  return out;
+}
+
+std::vector<unsigned> Expr::constants() const {
+  std::vector<unsigned> out;
+  std::vector<Z3_ast> stack{a_};
+  std::vector<bool> seen;
+  while (!stack.empty()) {
+    Z3_ast t = stack.back();
+    stack.pop_back();
+    const unsigned id = Z3_get_ast_id(C(), t);
+    if (id >= seen.size()) seen.resize(id * 2 + 1, false);
+    if (seen[id] || Z3_get_ast_kind(C(), t) != Z3_APP_AST) continue;
+    seen[id] = true;
+    Z3_app app = Z3_to_app(C(), t);
+    const unsigned n = Z3_get_app_num_args(C(), app);
+    if (n == 0 && Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_UNINTERPRETED) out.push_back(id);
+    for (unsigned k = 0; k < n; ++k) stack.push_back(Z3_get_app_arg(C(), app, k));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Expr Expr::abstractFunctions() const {
+  std::vector<Z3_ast> from, to, stack{a_};
+  std::vector<Expr> hold;
+  std::vector<bool> seen;
+  while (!stack.empty()) {
+    Z3_ast t = stack.back();
+    stack.pop_back();
+    const unsigned id = Z3_get_ast_id(C(), t);
+    if (id >= seen.size()) seen.resize(id * 2 + 1, false);
+    if (seen[id] || Z3_get_ast_kind(C(), t) != Z3_APP_AST) continue;
+    seen[id] = true;
+    Z3_app app = Z3_to_app(C(), t);
+    const unsigned n = Z3_get_app_num_args(C(), app);
+    if (n > 0 && Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_UNINTERPRETED) {
+      const std::string name = "!uf" + std::to_string(from.size());
+      const Z3_symbol sym = Z3_mk_string_symbol(C(), name.c_str());
+      from.push_back(t);
+      hold.push_back(wrap(Z3_mk_const(C(), sym, Z3_get_sort(C(), t))));
+      to.push_back(hold.back().raw());
+      continue;  // the whole application is replaced, its arguments with it
+    }
+    for (unsigned k = 0; k < n; ++k) stack.push_back(Z3_get_app_arg(C(), app, k));
+  }
+  if (from.empty()) return *this;
+  return wrap(Z3_substitute(C(), a_, static_cast<unsigned>(from.size()), from.data(), to.data()));
+}
+
+std::optional<uint64_t> Expr::numeral() const {
+  if (isBool()) {
+    if (isTrue()) return 1;
+    if (isFalse()) return 0;
+    return std::nullopt;
+  }
+  if (isFP()) {
+    if (!Z3_is_numeral_ast(C(), a_)) return std::nullopt;
+    if (Z3_fpa_is_numeral_nan(C(), a_)) {  // SMT has one NaN and no bits for it: the quiet NaN
+      const FPFormat f = format();
+      return (((uint64_t{1} << f.ebits) - 1) << (f.sbits - 1)) | (uint64_t{1} << (f.sbits - 2));
+    }
+    return toIEEE().simplify().numeral();
+  }
+  if (!Z3_is_numeral_ast(C(), a_)) return std::nullopt;
+  uint64_t v = 0;
+  if (!Z3_get_numeral_uint64(C(), a_, &v)) return std::nullopt;
+  return v;
+}
+
+std::string Expr::str() const { return Z3_ast_to_string(C(), a_); }
+
+// ---- uninterpreted functions ----
+Func::Func(std::string_view name, std::span<const Sort> domain, Sort range) {
+  std::vector<SortRef> held;
+  held.reserve(domain.size() + 1);
+  std::vector<Z3_sort> dom;
+  for (const Sort& s : domain) {
+    held.emplace_back(to_z3(s));
+    dom.push_back(held.back().s);
+  }
+  held.emplace_back(to_z3(range));
+  const Z3_symbol sym = Z3_mk_string_symbol(C(), std::string(name).c_str());
+  d_ = Z3_mk_func_decl(C(), sym, static_cast<unsigned>(dom.size()), dom.data(), held.back().s);
+  chk(nullptr);
+  Z3_inc_ref(C(), Z3_func_decl_to_ast(C(), d_));
+}
+Func::~Func() {
+  if (d_ && tl_ctx) Z3_dec_ref(tl_ctx, Z3_func_decl_to_ast(tl_ctx, d_));
+}
+Expr Func::operator()(std::span<const Expr> args) const {
+  std::vector<Z3_ast> a;
+  for (const Expr& e : args) a.push_back(e.raw());
+  return Expr::wrap(Z3_mk_app(C(), d_, static_cast<unsigned>(a.size()), a.data()));
+}
+
+}  // namespace ptir::smt

@@ -1,0 +1,190 @@
+// The SMT value type: one small class over Z3 terms, so formulas read like arithmetic (`a + b`,
+// `a.isNaN()`). This header and verify/smt/*.cpp are the only code that knows Z3 exists.
+//
+// Every Expr lives in the Z3 context of the thread that made it: an smt::Context object makes itself
+// the current context of its thread for its lifetime (Z3 contexts are not thread-safe, so each worker
+// thread owns one). Terms are hash-consed by Z3; the commutative builders below also order their
+// operands by term id, so `x + y` and `y + x` are the same term before any solver sees them. That is
+// sound for every builder marked "commutative" because the SMT operation is commutative on every input
+// (SMT-LIB floats have a single NaN, and our result equality ignores NaN payloads).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+typedef struct _Z3_context* Z3_context;
+typedef struct _Z3_ast* Z3_ast;
+typedef struct _Z3_func_decl* Z3_func_decl;
+
+namespace ptir::smt {
+
+/// A Z3 context, current for the constructing thread until destroyed. Not copyable.
+class Context {
+ public:
+  Context();
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  /// Stops a running check of this context; safe to call from any thread.
+  void interrupt();
+  Z3_context raw() const { return ctx_; }
+
+ private:
+  Z3_context ctx_;
+  Z3_context prev_;
+};
+
+/// The current thread's context (nullptr when none).
+Z3_context current();
+
+/// An IEEE format in Z3's convention: exponent bits and significand bits including the hidden bit.
+struct FPFormat {
+  unsigned ebits = 8, sbits = 24;
+  bool operator==(const FPFormat&) const = default;
+};
+
+/// The sort of a term: Bool, BitVec(width) or FloatingPoint(format).
+struct Sort {
+  enum Kind : uint8_t { Bool, BV, FP } kind = Bool;
+  unsigned width = 0;  ///< BV width
+  FPFormat fp;
+  static Sort boolean() { return {Bool, 0, {}}; }
+  static Sort bv(unsigned w) { return {BV, w, {}}; }
+  static Sort floating(FPFormat f) { return {FP, 0, f}; }
+  bool operator==(const Sort&) const = default;
+};
+
+/// A reference-counted Z3 term of the current context.
+class Expr {
+ public:
+  Expr() = default;
+  Expr(const Expr& o);
+  Expr(Expr&& o) noexcept : a_(o.a_) { o.a_ = nullptr; }
+  Expr& operator=(const Expr& o);
+  Expr& operator=(Expr&& o) noexcept;
+  ~Expr();
+
+  bool valid() const { return a_ != nullptr; }
+  Z3_ast raw() const { return a_; }
+  /// Wraps a raw term (takes a new reference).
+  static Expr wrap(Z3_ast a);
+
+  // ---- leaves ----
+  static Expr boolean(bool b);
+  static Expr bv(uint64_t value, unsigned width);
+  /// The bit-vector of width `width` (<= 127) holding (-1)^negative * magnitude modulo 2^width.
+  static Expr bvInt(bool negative, uint64_t magnitude, unsigned width);
+  /// The float whose IEEE bit pattern is `bits` (a numeral; every NaN pattern is the one SMT NaN).
+  static Expr fpBits(uint64_t bits, FPFormat f);
+  static Expr nan(FPFormat f);
+  static Expr inf(FPFormat f, bool negative);
+  static Expr zero(FPFormat f, bool negative);
+  /// A free variable of the given sort.
+  static Expr var(std::string_view name, Sort s);
+  /// Reinterprets an IEEE bit-vector as a float of format `f` (every NaN pattern is the SMT NaN).
+  static Expr fromIEEE(const Expr& bits, FPFormat f);
+
+  // ---- sorts ----
+  Sort sort() const;
+  bool isBool() const;
+  bool isBV() const;
+  bool isFP() const;
+  unsigned width() const;     ///< BV width
+  FPFormat format() const;    ///< FP format
+
+  // ---- Boolean ----
+  Expr operator!() const;
+  Expr operator&&(const Expr& b) const;  ///< commutative
+  Expr operator||(const Expr& b) const;  ///< commutative
+  Expr implies(const Expr& b) const;
+  static Expr ite(const Expr& c, const Expr& t, const Expr& e);
+  static Expr all(std::span<const Expr> xs);
+  static Expr any(std::span<const Expr> xs);
+
+  /// SMT equality (commutative): for floats, the identity of values, so all NaNs are one value and
+  /// +0 differs from -0 — exactly the spec's result equality.
+  Expr operator==(const Expr& b) const;
+  Expr operator!=(const Expr& b) const { return !(*this == b); }
+
+  // ---- arithmetic: bit-vectors wrap, floats are IEEE round-to-nearest-even ----
+  Expr operator+(const Expr& b) const;  ///< commutative
+  Expr operator-(const Expr& b) const;
+  Expr operator*(const Expr& b) const;  ///< commutative
+  Expr operator/(const Expr& b) const;  ///< floats only (BV: sdiv/udiv)
+  Expr operator-() const;               ///< float: flips the sign bit (NaN stays NaN); BV: wraps
+  Expr sdiv(const Expr& b) const;
+  Expr udiv(const Expr& b) const;
+
+  // ---- bit-vector comparisons and resizing ----
+  Expr slt(const Expr& b) const;
+  Expr sle(const Expr& b) const;
+  Expr ult(const Expr& b) const;
+  Expr ule(const Expr& b) const;
+  Expr sext(unsigned extra) const;  ///< numerals stay numerals
+  Expr zext(unsigned extra) const;
+  Expr extract(unsigned hi, unsigned lo) const;
+
+  // ---- floats ----
+  Expr isNaN() const;
+  Expr isInf() const;
+  Expr isZero() const;
+  Expr isNeg() const;  ///< sign bit set and not NaN
+  Expr abs() const;
+  Expr sqrt() const;
+  /// IEEE comparisons: false when either side is NaN; -0 == +0.
+  Expr feq(const Expr& b) const;
+  Expr flt(const Expr& b) const;
+  Expr fle(const Expr& b) const;
+  Expr roundTowardZero() const;        ///< roundToIntegral(RTZ)
+  Expr toFP(FPFormat f) const;         ///< float -> float, RNE
+  Expr sbvToFP(FPFormat f) const;      ///< signed BV -> float, RNE
+  Expr ubvToFP(FPFormat f) const;      ///< unsigned BV -> float, RNE
+  Expr toSBV(unsigned w) const;        ///< float -> signed BV, RTZ; only meaningful in range
+  Expr toUBV(unsigned w) const;        ///< float -> unsigned BV, RTZ; only meaningful in range
+  Expr toIEEE() const;                 ///< float -> its IEEE bit-vector (NaN: some NaN pattern)
+
+  // ---- inspection ----
+  unsigned id() const;
+  bool same(const Expr& b) const { return a_ == b.a_; }
+  bool isTrue() const;
+  bool isFalse() const;
+  Expr simplify() const;
+  /// The term with its free constants renamed to canonical ones in order of first occurrence (depth
+  /// first). Terms equal up to a renaming of free constants usually map to the same term, so a query
+  /// answer (sat or unsat) carries over; different results only cost a missed reuse.
+  Expr canonical() const;
+  /// The disjuncts of a (nested) disjunction; {*this} when it is not one.
+  std::vector<Expr> disjuncts() const;
+  /// Ids of the free constants (uninterpreted, arity 0) the term mentions, sorted.
+  std::vector<unsigned> constants() const;
+  /// The term with every application of an uninterpreted function of arity > 0 replaced by a fresh
+  /// constant (equal applications by the same one). It has more models than the term (congruence is
+  /// dropped), so an unsat answer for it is an unsat answer for the term. Returns the term itself when
+  /// it applies no such function.
+  Expr abstractFunctions() const;
+  /// The bits of a numeral: Bool 0/1, BV value, FP IEEE pattern (read through to_ieee_bv; the one SMT
+  /// NaN, which has no bits, reads as the quiet NaN). nullopt if the term is not a numeral.
+  std::optional<uint64_t> numeral() const;
+  std::string str() const;
+
+ private:
+  Z3_ast a_ = nullptr;
+};
+
+/// An uninterpreted function. Same name and signature in one context: the same function.
+class Func {
+ public:
+  Func(std::string_view name, std::span<const Sort> domain, Sort range);
+  Func(const Func&) = delete;
+  Func& operator=(const Func&) = delete;
+  ~Func();
+  Expr operator()(std::span<const Expr> args) const;
+
+ private:
+  Z3_func_decl d_ = nullptr;
+};
+
+}  // namespace ptir::smt
