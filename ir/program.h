@@ -109,6 +109,8 @@ class Program {
   /// Moves instruction `i` to just before `before` in the same body.
   void move_before(InstId i, InstId before);
   void set_operand(InstId i, uint32_t idx, ValueId v);
+  /// Replaces an instruction's attribute set (patterns do this through ProgramRewriter's in-place update).
+  void set_attrs(InstId i, AttrSetId a) { insts_[i].attrs = a; }
   /// Every use of `from` (operands and body results) now reads `to`.
   void replace_all_uses(ValueId from, ValueId to);
 

@@ -1,11 +1,191 @@
-// `ptir opt`: placeholder until the rewrite engine lands (issue 3).
+// `ptir opt`: run a rewrite pipeline over a file and print the optimized program.
+#include <chrono>
 #include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "ir/verifier.h"
+#include "patterns/passes.h"
+#include "rewriter/debug_log.h"
+#include "rewriter/instrument.h"
+#include "rewriter/pass.h"
 #include "tools/commands.h"
+#include "tools/common.h"
 
 namespace ptir::tool {
-int cmd_opt(int, char**) {
-  std::fprintf(stderr, "ptir opt: not built yet\n");
-  return 2;
+namespace {
+
+constexpr const char* kHelp =
+    "usage: ptir opt FILE [options]\n"
+    "\n"
+    "Runs a rewrite pipeline over FILE ('-' = stdin) and prints the optimized program in the text format\n"
+    "on stdout. Diagnostics, logs and reports go to stderr.\n"
+    "\n"
+    "options:\n"
+    "  --pipeline=STR          passes to run, default 'fixpoint(4){canonicalize,cse,dce}'. Passes:\n"
+    "                            canonicalize  greedy patterns + fold hooks + removal of dead pure ops\n"
+    "                            cse           merge identical pure instructions (rng never merged)\n"
+    "                            dce           erase dead pure instructions (rng never erased)\n"
+    "                          'fixpoint(N){...}' repeats its passes until one round changes nothing, at\n"
+    "                          most N times; ',' sequences; groups nest.\n"
+    "  --expensive-checks      check every rewrite of the pipeline: success => IR changed, failure => IR\n"
+    "                          unchanged, the IR verifies after each mutation, and the rewrite is replayed\n"
+    "                          on the reference interpreter with random and edge inputs (+-0, +-inf, NaN,\n"
+    "                          subnormals); the first violation is printed with the pattern's name, the\n"
+    "                          root op and the input, and ptir exits with 1\n"
+    "  --debug-rewrites        print the rewrite tree (ops processed, patterns tried, why they failed,\n"
+    "                          inserts/modifications/replacements/erasures)\n"
+    "  --print-ir-after-all    print the program after every pass\n"
+    "  --stats                 print per-pass statistics\n"
+    "  --timing                print wall time, us/op and bytes/op of parse, verify, each pass and print\n"
+    "  --seed N                pop the canonicalize worklist in a random order seeded by N (N > 0; the\n"
+    "                          result must not depend on it) and seed the expensive checks' inputs\n"
+    "  --disable-patterns=A,B  drop the patterns with these debug names\n"
+    "  --enable-patterns=A,B   keep only these patterns (plus those selected by --enable-labels)\n"
+    "  --disable-labels=A,B    drop the patterns carrying any of these labels\n"
+    "  --enable-labels=A,B     keep only patterns carrying one of these labels (plus --enable-patterns)\n"
+    "  --list-patterns         print the canonicalization patterns (name, benefit, roots, labels), exit\n"
+    "\n"
+    "Exit codes: 0 success (a non-converging canonicalize is a warning), 1 bad input or failed check,\n"
+    "2 usage error.\n";
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  while (b <= s.size()) {
+    size_t e = s.find(',', b);
+    if (e == std::string::npos) e = s.size();
+    if (e > b) out.push_back(s.substr(b, e - b));
+    b = e + 1;
+  }
+  return out;
 }
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int list_patterns(const PatternFilter& filter) {
+  PatternSet set;
+  populate_canonicalization_patterns(set);
+  FrozenPatternSet frozen = std::move(set).freeze(filter);
+  for (const Pattern* p : frozen.all()) {
+    std::string roots, labels;
+    if (p->matches_any_op()) roots = "*";
+    for (OpCode op : p->roots()) {
+      if (!roots.empty()) roots += ',';
+      roots += mnemonic(op);
+    }
+    for (const std::string& l : p->labels()) {
+      if (!labels.empty()) labels += ',';
+      labels += l;
+    }
+    std::printf("%-32s benefit %-3u roots %-s  labels %s\n", std::string(p->debug_name()).c_str(), p->benefit(),
+                roots.c_str(), labels.c_str());
+  }
+  return kExitOk;
+}
+
+struct OptFlags {
+  std::string pipeline{kDefaultPipeline};
+  bool checks = false, debug = false, print_after = false, stats = false, timing = false;
+  uint64_t seed = 0;
+  CanonicalizeOptions canon;
+};
+
+/// Reads the options into `f`; returns an exit code on a usage error.
+std::optional<int> read_flags(const Args& a, OptFlags& f) {
+  if (auto v = a.get("pipeline")) f.pipeline = *v;
+  f.checks = a.has("expensive-checks");
+  f.debug = a.has("debug-rewrites");
+  f.print_after = a.has("print-ir-after-all");
+  f.stats = a.has("stats");
+  f.timing = a.has("timing");
+  if (auto v = a.get("seed")) {
+    auto n = parse_u64_option("opt", "seed", *v);
+    if (!n) return kExitUsage;
+    f.seed = *n;
+  }
+  if (auto v = a.get("disable-patterns")) f.canon.filter.disabled_names = split_list(*v);
+  if (auto v = a.get("enable-patterns")) f.canon.filter.enabled_names = split_list(*v);
+  if (auto v = a.get("disable-labels")) f.canon.filter.disabled_labels = split_list(*v);
+  if (auto v = a.get("enable-labels")) f.canon.filter.enabled_labels = split_list(*v);
+  f.canon.greedy.random_order_seed = f.seed;
+  f.canon.greedy.check_seed = f.seed ? f.seed : 1;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int cmd_opt(int argc, char** argv) {
+  Args a = split_args(argc, argv, {"pipeline", "seed", "disable-patterns", "enable-patterns", "disable-labels",
+                                   "enable-labels"});
+  if (a.has("help")) {
+    std::fputs(kHelp, stdout);
+    return kExitOk;
+  }
+  if (!check_known(a, "opt", {"pipeline", "expensive-checks", "debug-rewrites", "print-ir-after-all", "stats",
+                              "timing", "seed", "disable-patterns", "enable-patterns", "disable-labels",
+                              "enable-labels", "list-patterns"}))
+    return kExitUsage;
+  OptFlags f;
+  if (auto code = read_flags(a, f)) return *code;
+  if (a.has("list-patterns")) return list_patterns(f.canon.filter);
+  if (a.positional.size() != 1) {
+    std::fprintf(stderr, "usage: ptir opt FILE [--pipeline=STR] [options] (see 'ptir opt --help')\n");
+    return kExitUsage;
+  }
+
+  PassManager pm(PassManagerOptions{.expensive_checks = f.checks,
+                                    .check_options = CheckOptions{.seed = f.canon.greedy.check_seed}});
+  PassRegistry registry = default_pass_registry(f.canon);
+  if (std::string err = parse_pipeline(f.pipeline, registry, pm.top()); !err.empty()) {
+    std::fprintf(stderr, "ptir opt: %s\n", err.c_str());
+    return kExitUsage;
+  }
+
+  TimingReport timing;
+  auto t0 = std::chrono::steady_clock::now();
+  auto loaded = load_program(a.positional[0], /*verify=*/false);
+  if (!loaded) return kExitBadInput;
+  Program& p = loaded->program();
+  timing.add("parse", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
+  t0 = std::chrono::steady_clock::now();
+  if (auto diags = verify_program(p); !diags.empty()) {
+    std::fprintf(stderr, "%s\n", format_diagnostic(diags[0], p, &loaded->parsed.source).c_str());
+    return kExitBadInput;
+  }
+  timing.add("verify", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
+
+  // Observers of the pipeline. A Z3 validator (`--validate`) attaches here as one more listener.
+  ProgramRewriter rw(p);
+  std::unique_ptr<DebugLogger> logger;
+  if (f.debug) {
+    logger = std::make_unique<DebugLogger>(rw, stderr);
+    rw.add_listener(logger.get());
+  }
+  IrPrinterInstrumentation ir_printer(stderr);
+  if (f.print_after) pm.add_instrumentation(&ir_printer);
+  PassTimingInstrumentation pass_timing(timing);
+  if (f.timing) pm.add_instrumentation(&pass_timing);
+
+  PipelineResult r = pm.run(rw);
+  for (const std::string& w : r.warnings) std::fprintf(stderr, "ptir opt: warning: %s\n", w.c_str());
+  if (f.stats) std::fputs(format_statistics(pm).c_str(), stderr);
+  if (!r.ok) {
+    std::fprintf(stderr, "ptir opt: %s\n", r.error.c_str());
+    if (f.timing) std::fputs(timing.format().c_str(), stderr);
+    return kExitBadInput;
+  }
+
+  t0 = std::chrono::steady_clock::now();
+  std::string out = print_program(p);
+  timing.add("print", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (f.timing) std::fputs(timing.format().c_str(), stderr);
+  return kExitOk;
+}
+
 }  // namespace ptir::tool

@@ -1,0 +1,28 @@
+// The `canonicalize` pass: the greedy driver with a frozen pattern set, folding and DCE.
+#pragma once
+#include "rewriter/greedy.h"
+#include "rewriter/pass.h"
+
+namespace ptir {
+
+/// Runs apply_patterns_and_fold_greedily. Its failure cache lives as long as the pass, so a second run
+/// in a fixpoint group skips every (pattern, instruction) pair whose neighbourhood did not change.
+/// Expensive checks are the pass manager's business here (they cover the whole pipeline), so the
+/// driver's own flag is ignored.
+class CanonicalizePass final : public Pass {
+ public:
+  explicit CanonicalizePass(FrozenPatternSet patterns, GreedyConfig config = {})
+      : patterns_(std::move(patterns)), config_(std::move(config)) {
+    config_.expensive_checks = false;
+  }
+  std::string_view name() const override { return "canonicalize"; }
+  PassResult run(ProgramRewriter& rw) override;
+  const FrozenPatternSet& patterns() const { return patterns_; }
+
+ private:
+  FrozenPatternSet patterns_;
+  GreedyConfig config_;
+  FailureCache cache_;
+};
+
+}  // namespace ptir

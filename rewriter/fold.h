@@ -1,0 +1,38 @@
+// Per-op fold hooks: cheap, local simplifications the greedy driver tries before any pattern.
+//
+// A fold never edits the IR; it returns what the (single) result equals: an existing value, or a literal
+// for the driver to materialize. Constant folding runs the reference interpreter on small all-constant
+// instructions; identity folds (reshape/broadcast_to/slice to the same type, identity transpose, zero pad,
+// unit tile, one-operand concat, select with a constant or repeated choice) need no evaluation.
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "ir/program.h"
+#include "ir/tensor.h"
+
+namespace ptir {
+
+/// What a fold hook found.
+struct FoldResult {
+  enum class Kind : uint8_t { Nothing, Value, Literal };
+  Kind kind = Kind::Nothing;
+  ValueId value = kNone;  ///< Kind::Value: an existing value of the result's type
+  Tensor literal;         ///< Kind::Literal: the result's value
+
+  static FoldResult nothing() { return {}; }
+  static FoldResult replaced_by(ValueId v) { return {Kind::Value, v, {}}; }
+  static FoldResult materialize(Tensor t) { return {Kind::Literal, kNone, std::move(t)}; }
+  explicit operator bool() const { return kind != Kind::Nothing; }
+};
+
+/// Limits that keep folding cheap.
+struct FoldOptions {
+  bool constant_fold = true;       ///< evaluate all-constant instructions with the interpreter
+  int64_t max_elements = 4096;     ///< never evaluate when an operand or the result is larger
+};
+
+/// Tries the fold hook of `i`'s op. Effectful ops (rng), region ops and opaque ops never fold.
+FoldResult fold_inst(const Program& p, InstId i, const FoldOptions& opts = {});
+
+}  // namespace ptir

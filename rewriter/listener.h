@@ -1,0 +1,43 @@
+// The one way to observe IR changes: a listener attached to a ProgramRewriter.
+//
+// Mutation hooks fire for every change made through the rewriter; the pattern/operation brackets are
+// emitted by drivers (greedy driver, CSE, DCE) around each unit of work. Debug logging, expensive checks
+// and statistics are all listeners; with none attached the rewriter only tests an empty vector.
+#pragma once
+#include <span>
+#include <string_view>
+
+#include "ir/program.h"
+
+namespace ptir {
+
+/// Observer of a ProgramRewriter. Every hook has an empty default. Listeners observe; they never edit
+/// the IR (the rewriter reuses scratch state while it notifies).
+class RewriteListener {
+ public:
+  virtual ~RewriteListener() = default;
+
+  // ---- mutations (called by ProgramRewriter) ----
+  /// `i` was just created (its operands, attributes and result types are final).
+  virtual void notify_inserted(InstId i) {}
+  /// `i` was just changed in place: an operand (also through replace_all_uses) or its attributes.
+  virtual void notify_modified(InstId i) {}
+  /// Every result of `i` is about to be replaced by `with` (one value per result); `i` is erased next.
+  virtual void notify_replaced(InstId i, std::span<const ValueId> with) {}
+  /// `i` is about to be erased; its operands are still readable.
+  virtual void notify_erased(InstId i) {}
+  /// A pattern explained why it did not match `root`.
+  virtual void notify_match_failure(InstId root, std::string_view reason) {}
+
+  // ---- brackets (called by drivers) ----
+  /// A driver starts processing `i` (one worklist pop).
+  virtual void notify_operation_begin(InstId i) {}
+  /// The driver is done with `i`; `outcome` is a short phrase ("pattern matched", "folded", ...).
+  virtual void notify_operation_end(InstId i, bool changed, std::string_view outcome) {}
+  /// A named rewrite (a pattern, "fold", "cse", "dce") is about to be attempted on `root`.
+  virtual void notify_pattern_begin(std::string_view name, InstId root) {}
+  /// The attempt finished; `success` is what the rewrite reported.
+  virtual void notify_pattern_end(std::string_view name, InstId root, bool success) {}
+};
+
+}  // namespace ptir

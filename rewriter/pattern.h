@@ -1,0 +1,123 @@
+// Rewrite patterns and pattern sets.
+//
+// A Pattern is metadata (roots, benefit, debug name, labels, bounded-recursion flag) plus one hook,
+// match_and_rewrite. A PatternSet collects patterns; freezing it applies the enable/disable filters and
+// builds an index from root op to patterns sorted by benefit, which is all a driver looks at.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/ops.h"
+#include "rewriter/rewriter.h"
+
+namespace ptir {
+
+/// Expected benefit of a pattern: higher is tried first.
+using PatternBenefit = uint16_t;
+
+/// A rewrite anchored at a root instruction.
+class Pattern {
+ public:
+  /// `roots` must outlive the pattern (a static array); an empty span matches every op.
+  Pattern(std::string_view debug_name, std::span<const OpCode> roots, PatternBenefit benefit = 1)
+      : name_(debug_name), roots_(roots), benefit_(benefit) {}
+  virtual ~Pattern() = default;
+
+  /// On success returns true after changing the IR through `rw` (the root is replaced, erased or
+  /// updated in place). On failure returns false and leaves the IR untouched. Never mutates before the
+  /// match is certain.
+  virtual bool match_and_rewrite(InstId root, ProgramRewriter& rw) const = 0;
+
+  std::string_view debug_name() const { return name_; }
+  std::span<const OpCode> roots() const { return roots_; }
+  bool matches_any_op() const { return roots_.empty(); }
+  PatternBenefit benefit() const { return benefit_; }
+  const std::vector<std::string>& labels() const { return labels_; }
+  bool has_label(std::string_view l) const;
+  void add_label(std::string_view l) { labels_.emplace_back(l); }
+  /// The pattern may legitimately apply to ops it created itself (e.g. composing a chain pairwise).
+  /// Without this flag the greedy driver stops a self-recursion deeper than its configured bound.
+  bool has_bounded_recursion() const { return bounded_recursion_; }
+
+ protected:
+  void set_has_bounded_recursion(bool on = true) { bounded_recursion_ = on; }
+  void set_debug_name(std::string_view n) { name_ = n; }
+
+ private:
+  std::string name_;
+  std::span<const OpCode> roots_;
+  PatternBenefit benefit_;
+  std::vector<std::string> labels_;
+  bool bounded_recursion_ = false;
+};
+
+/// Which patterns a frozen set keeps. A name or label in `disabled_*` always removes a pattern; when an
+/// `enabled_*` list is non-empty, only patterns named (or labelled) in one of them are kept.
+struct PatternFilter {
+  std::vector<std::string> disabled_names{};
+  std::vector<std::string> disabled_labels{};
+  std::vector<std::string> enabled_names{};
+  std::vector<std::string> enabled_labels{};
+  /// True when pattern `p` passes the filter.
+  bool keeps(const Pattern& p) const;
+};
+
+class FrozenPatternSet;
+
+/// A growable list of patterns.
+class PatternSet {
+ public:
+  /// Constructs a P from `args` and adds it.
+  template <typename P, typename... Args>
+  P& add(Args&&... args) {
+    auto p = std::make_unique<P>(std::forward<Args>(args)...);
+    P& ref = *p;
+    patterns_.push_back(std::move(p));
+    return ref;
+  }
+  /// Like add, and attaches `label` (for groups of patterns).
+  template <typename P, typename... Args>
+  P& add_with_label(std::string_view label, Args&&... args) {
+    P& p = add<P>(std::forward<Args>(args)...);
+    p.add_label(label);
+    return p;
+  }
+  void add(std::unique_ptr<Pattern> p) { patterns_.push_back(std::move(p)); }
+  size_t size() const { return patterns_.size(); }
+  const std::vector<std::unique_ptr<Pattern>>& patterns() const { return patterns_; }
+  /// Moves the patterns into an immutable, indexed set.
+  FrozenPatternSet freeze(const PatternFilter& filter = {}) &&;
+
+ private:
+  std::vector<std::unique_ptr<Pattern>> patterns_;
+};
+
+/// An immutable pattern set indexed by root op, each list sorted by benefit (ties: insertion order).
+/// Cheap to share: copies share the patterns.
+class FrozenPatternSet {
+ public:
+  FrozenPatternSet() = default;
+  /// Patterns that may match an instruction of `op`, best first (root-specific and match-any merged).
+  std::span<const Pattern* const> patterns_for(OpCode op) const { return by_root_[static_cast<size_t>(op)]; }
+  /// All kept patterns in insertion order.
+  std::span<const Pattern* const> all() const { return all_; }
+  /// Names of patterns the filter removed (reported by `ptir opt --stats`).
+  const std::vector<std::string>& filtered_out() const { return filtered_out_; }
+  size_t size() const { return all_.size(); }
+  /// Identity of the underlying patterns (shared by copies).
+  std::weak_ptr<const void> identity() const { return owner_; }
+
+ private:
+  friend class PatternSet;
+  std::shared_ptr<const std::vector<std::unique_ptr<Pattern>>> owner_;
+  std::vector<const Pattern*> all_;
+  std::array<std::vector<const Pattern*>, kNumOps> by_root_;
+  std::vector<std::string> filtered_out_;
+};
+
+}  // namespace ptir

@@ -1,0 +1,196 @@
+// ProgramRewriter: versioned, listened-to edits of a Program.
+#include "rewriter/rewriter.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ptir {
+
+ProgramRewriter::ProgramRewriter(Program& p) : p_(p) { grow(); }
+
+void ProgramRewriter::grow() {
+  size_t n = p_.num_inst_slots();
+  if (versions_.size() < n) versions_.resize(std::max(n, versions_.size() + versions_.size() / 2), 0);
+  if (body_order_ok_.size() < p_.num_bodies()) body_order_ok_.resize(p_.num_bodies(), 0);
+}
+
+bool ProgramRewriter::results_unused(InstId i) const {
+  for (uint32_t k = 0, n = p_.num_results(i); k < n; ++k)
+    if (p_.has_uses(p_.result(i, k))) return false;
+  return true;
+}
+
+uint32_t ProgramRewriter::match_key(InstId i) const {
+  uint32_t key = version(i);
+  for (const Use& u : p_.operand_uses(i)) {
+    InstId d = p_.def_inst(u.value);
+    if (d != kNone) key = std::max(key, version(d));
+  }
+  return key;
+}
+
+void ProgramRewriter::invalidate_order(BodyId b) {
+  if (b < body_order_ok_.size()) body_order_ok_[b] = 0;
+}
+
+bool ProgramRewriter::is_before(InstId a, InstId b) {
+  BodyId body = p_.inst(a).body;
+  assert(body == p_.inst(b).body);
+  grow();
+  if (!body_order_ok_[body]) {
+    if (order_.size() < p_.num_inst_slots()) order_.resize(p_.num_inst_slots());
+    uint32_t n = 0;
+    p_.for_each_inst(body, [&](InstId i) { order_[i] = n++; });
+    body_order_ok_[body] = 1;
+  }
+  return order_[a] < order_[b];
+}
+
+void ProgramRewriter::freed(ValueId v) {
+  InstId d = p_.def_inst(v);
+  if (d == kNone) return;
+  bump(d);
+  if (track_) log_.freed.push_back(d);
+}
+
+InstId ProgramRewriter::insert_before(InstId at, OpCode op, std::span<const ValueId> operands,
+                                      std::span<const TypeId> result_types, AttrSetId attrs) {
+  BodyId b = p_.inst(at).body;
+  InstId i = p_.create_inst(b, op, operands, attrs, result_types, at);
+  grow();
+  invalidate_order(b);
+  ++mutations_;
+  bump(i);
+  for (ValueId v : operands) bump_producer(v);
+  touched(i);
+  for (RewriteListener* l : listeners_) l->notify_inserted(i);
+  return i;
+}
+
+ValueId ProgramRewriter::insert_before(InstId at, OpCode op, std::initializer_list<ValueId> operands,
+                                       TypeId result_type, AttrSetId attrs) {
+  InstId i = insert_before(at, op, std::span<const ValueId>(operands.begin(), operands.size()),
+                           std::span<const TypeId>(&result_type, 1), attrs);
+  return p_.result(i, 0);
+}
+
+void ProgramRewriter::replace_all_uses(ValueId from, ValueId to) {
+  if (from == to || !p_.has_uses(from)) return;
+  assert(p_.type_id(from) == p_.type_id(to) && "replace_all_uses: types differ");
+  // Listeners only observe (they never edit), so one scratch vector serves every call.
+  scratch_.clear();
+  for (InstId u : users_of(from)) scratch_.push_back(u);
+  std::sort(scratch_.begin(), scratch_.end());
+  scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+  p_.replace_all_uses(from, to);
+  ++mutations_;
+  freed(from);
+  bump_producer(to);
+  for (InstId u : scratch_) {
+    bump(u);
+    touched(u);
+    for (RewriteListener* l : listeners_) l->notify_modified(u);
+  }
+}
+
+void ProgramRewriter::replace_op(InstId i, std::span<const ValueId> with) {
+  assert(with.size() == p_.num_results(i));
+  for (RewriteListener* l : listeners_) l->notify_replaced(i, with);
+  for (uint32_t k = 0; k < with.size(); ++k) replace_all_uses(p_.result(i, k), with[k]);
+  erase_inst(i);
+}
+
+void ProgramRewriter::erase_inst(InstId i) {
+  assert(!p_.inst(i).erased && results_unused(i));
+  for (RewriteListener* l : listeners_) l->notify_erased(i);
+  // Operand producers lose a use: they may now be dead or single-use.
+  uint32_t n = p_.num_operands(i);
+  for (uint32_t k = 0; k < n; ++k) freed(p_.operand(i, k));
+  invalidate_order(p_.inst(i).body);
+  p_.erase_inst(i);
+  ++mutations_;
+  bump(i);
+}
+
+ValueId ProgramRewriter::materialize_constant(InstId at, const Tensor& lit) {
+  AttrSet s;
+  s.attrs.push_back(Attr{"value", AttrValue{AttrKind::Literal, {}, {}, lit}});
+  AttrSetId a = p_.intern_attrs(s);
+  TypeId t = p_.intern_type(lit.type);
+  InstId i = insert_before(at, OpCode::Constant, {}, std::span<const TypeId>(&t, 1), a);
+  return p_.result(i, 0);
+}
+
+void ProgramRewriter::start_update(InstId i) {
+  PendingUpdate u{i, p_.inst(i).attrs, {}};
+  for (ValueId v : operands(i)) u.operands.push_back(v);
+  pending_.push_back(std::move(u));
+}
+
+void ProgramRewriter::set_operand(InstId i, uint32_t k, ValueId v) {
+  assert(std::any_of(pending_.begin(), pending_.end(), [&](const PendingUpdate& u) { return u.inst == i; }) &&
+         "set_operand outside start_update/finalize_update");
+  p_.set_operand(i, k, v);
+}
+
+void ProgramRewriter::set_attrs(InstId i, AttrSetId a) {
+  assert(std::any_of(pending_.begin(), pending_.end(), [&](const PendingUpdate& u) { return u.inst == i; }) &&
+         "set_attrs outside start_update/finalize_update");
+  p_.set_attrs(i, a);
+}
+
+void ProgramRewriter::finalize_update(InstId i) {
+  auto it = std::find_if(pending_.rbegin(), pending_.rend(), [&](const PendingUpdate& u) { return u.inst == i; });
+  assert(it != pending_.rend() && "finalize_update without start_update");
+  PendingUpdate u = std::move(*it);
+  pending_.erase(std::next(it).base());
+  bool changed = u.attrs != p_.inst(i).attrs;
+  for (uint32_t k = 0; k < u.operands.size(); ++k) {
+    ValueId now = p_.operand(i, k);
+    if (now == u.operands[k]) continue;
+    changed = true;
+    freed(u.operands[k]);
+    bump_producer(now);
+  }
+  if (!changed) return;  // an empty transaction is not a change
+  ++mutations_;
+  bump(i);
+  touched(i);
+  for (RewriteListener* l : listeners_) l->notify_modified(i);
+}
+
+void ProgramRewriter::cancel_update(InstId i) {
+  auto it = std::find_if(pending_.rbegin(), pending_.rend(), [&](const PendingUpdate& u) { return u.inst == i; });
+  assert(it != pending_.rend() && "cancel_update without start_update");
+  for (uint32_t k = 0; k < it->operands.size(); ++k) p_.set_operand(i, k, it->operands[k]);
+  p_.set_attrs(i, it->attrs);
+  pending_.erase(std::next(it).base());
+}
+
+void ProgramRewriter::remove_listener(RewriteListener* l) {
+  listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), l), listeners_.end());
+}
+
+void ProgramRewriter::emit_match_failure(std::string_view reason) {
+  for (RewriteListener* l : listeners_) l->notify_match_failure(current_root_, reason);
+}
+
+void ProgramRewriter::notify_operation_begin(InstId i) {
+  for (RewriteListener* l : listeners_) l->notify_operation_begin(i);
+}
+
+void ProgramRewriter::notify_operation_end(InstId i, bool changed, std::string_view outcome) {
+  for (RewriteListener* l : listeners_) l->notify_operation_end(i, changed, outcome);
+}
+
+void ProgramRewriter::notify_pattern_begin(std::string_view name, InstId root) {
+  current_root_ = root;
+  for (RewriteListener* l : listeners_) l->notify_pattern_begin(name, root);
+}
+
+void ProgramRewriter::notify_pattern_end(std::string_view name, InstId root, bool success) {
+  for (RewriteListener* l : listeners_) l->notify_pattern_end(name, root, success);
+  current_root_ = kNone;
+}
+
+}  // namespace ptir

@@ -1,0 +1,152 @@
+// Expensive checks: a deliberately wrong pattern is caught and named; contract violations are caught.
+#include "rewriter/checks.h"
+
+#include <gtest/gtest.h>
+
+#include "patterns/match.h"
+#include "patterns/seed.h"
+#include "rewriter/greedy.h"
+#include "rewriter/views.h"
+#include "tests/rewriter/helpers.h"
+
+namespace ptir {
+namespace {
+using testing::parse;
+
+GreedyConfig checked() { return GreedyConfig{.expensive_checks = true}; }
+
+/// WRONG on purpose: x + (+0.0) ==> x fails for x = -0.0 (-0.0 + +0.0 = +0.0). Only compiled here.
+class FoldAddPosZeroUnsound final : public OpRewritePattern<ElementwiseBinaryView> {
+ public:
+  FoldAddPosZeroUnsound() : OpRewritePattern("fold_add_pos_zero_unsound", 1, kOnly<OpCode::Add>) {}
+  bool match_and_rewrite(const ElementwiseBinaryView& op, ProgramRewriter& rw) const override {
+    if (!is_splat_constant(rw, op.rhs, 0)) return false;
+    rw.replace_op(op.root, op.lhs);
+    return true;
+  }
+};
+
+TEST(ExpensiveChecks, WrongPatternIsCaughtAndNamed) {
+  auto p = parse(R"(
+func @main(%x: tensor<f32>) -> tensor<f32> {
+  %y = add %x, dense<0.0> : tensor<f32> -> tensor<f32>
+  return %y
+}
+)");
+  PatternSet s;
+  s.add<FoldAddPosZeroUnsound>();
+  GreedyResult r = apply_patterns_and_fold_greedily(*p, std::move(s).freeze(), checked());
+  EXPECT_FALSE(r.converged);
+  const std::string& d = r.diagnostic;
+  EXPECT_NE(d.find("rewrite 'fold_add_pos_zero_unsound' changed the results of @main"), std::string::npos) << d;
+  EXPECT_NE(d.find("root: %y = add %x, dense<0.0> : tensor<f32> -> tensor<f32>"), std::string::npos) << d;
+  EXPECT_NE(d.find("%x = dense<-0.0> : tensor<f32>"), std::string::npos) << d;
+  EXPECT_NE(d.find("before: result 0 = dense<0.0> : tensor<f32>"), std::string::npos) << d;
+  EXPECT_NE(d.find("after:  result 0 = dense<-0.0> : tensor<f32>"), std::string::npos) << d;
+}
+
+TEST(ExpensiveChecks, SeedPatternsPassAndAreReplayed) {
+  auto p = parse(R"(
+func @main(%x: tensor<f32, 2x3>, %y: tensor<f32, 3>) -> tensor<f32, 2x3> {
+  %c = cast %x -> tensor<f32, 2x3>
+  %m = mul %c, dense<1.0> : tensor<f32, 2x3> -> tensor<f32, 2x3>
+  %a = add %m, dense<-0.0> : tensor<f32, 2x3> -> tensor<f32, 2x3>
+  %t1 = transpose %a perm[1, 0] -> tensor<f32, 3x2>
+  %t2 = transpose %t1 perm[1, 0] -> tensor<f32, 2x3>
+  %b = broadcast_to %y -> tensor<f32, 2x3>
+  %e = exp %b -> tensor<f32, 2x3>
+  %s = add %t2, %e -> tensor<f32, 2x3>
+  return %s
+}
+)");
+  PatternSet s;
+  populate_seed_patterns(s);
+  FrozenPatternSet set = std::move(s).freeze();
+  ProgramRewriter rw(*p);
+  ExpensiveChecks checks(rw);
+  rw.add_listener(&checks);
+  GreedyResult r = apply_patterns_and_fold_greedily(rw, set, GreedyConfig{.expensive_checks = false});
+  EXPECT_TRUE(r.converged) << r.diagnostic;
+  EXPECT_FALSE(checks.failed()) << checks.report();
+  EXPECT_EQ(r.stats.rewrites, 5);
+  EXPECT_EQ(checks.num_replayed(), r.stats.rewrites + r.stats.erased_dead);
+  EXPECT_GT(checks.num_runs(), 10 * checks.num_replayed());
+}
+
+/// Claims success without changing anything.
+class LiesAboutSuccess final : public Pattern {
+ public:
+  LiesAboutSuccess() : Pattern("lies_about_success", kOnly<OpCode::Neg>) {}
+  bool match_and_rewrite(InstId, ProgramRewriter&) const override { return true; }
+};
+
+/// Changes the IR (swaps an operand in place) and then reports failure.
+class ChangesThenFails final : public Pattern {
+ public:
+  ChangesThenFails() : Pattern("changes_then_fails", kOnly<OpCode::Neg>) {}
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    ValueId other = rw.program().body(0).params[1];
+    if (rw.operand(root, 0) != other) rw.update_in_place(root, [&] { rw.set_operand(root, 0, other); });
+    return false;
+  }
+};
+
+/// Inserts a transpose whose perm is not a permutation.
+class BreaksTheVerifier final : public Pattern {
+ public:
+  BreaksTheVerifier() : Pattern("breaks_the_verifier", kOnly<OpCode::Neg>) {}
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    AttrSet s;
+    s.attrs.push_back(Attr{"perm", AttrValue{AttrKind::Ints, {0, 0}, {}, {}}});
+    ValueId x = rw.operand(root, 0);
+    rw.replace_op(root, rw.insert_before(root, OpCode::Transpose, {x}, rw.type_id(x), rw.intern_attrs(s)));
+    return true;
+  }
+};
+
+std::string run_checked(std::unique_ptr<Pattern> pat) {
+  auto p = parse(R"(
+func @main(%x: tensor<f32, 2x2>, %y: tensor<f32, 2x2>) -> tensor<f32, 2x2> {
+  %n = neg %x -> tensor<f32, 2x2>
+  return %n
+}
+)");
+  PatternSet s;
+  s.add(std::move(pat));
+  return apply_patterns_and_fold_greedily(*p, std::move(s).freeze(), checked()).diagnostic;
+}
+
+TEST(ExpensiveChecks, SuccessWithoutChangeIsCaught) {
+  std::string d = run_checked(std::make_unique<LiesAboutSuccess>());
+  EXPECT_NE(d.find("'lies_about_success' reported success but did not change the IR on %n = neg %x"),
+            std::string::npos) << d;
+}
+
+TEST(ExpensiveChecks, ChangeWithFailureIsCaught) {
+  std::string d = run_checked(std::make_unique<ChangesThenFails>());
+  EXPECT_NE(d.find("'changes_then_fails' reported failure but changed the IR"), std::string::npos) << d;
+}
+
+TEST(ExpensiveChecks, UnverifiableMutationIsCaught) {
+  std::string d = run_checked(std::make_unique<BreaksTheVerifier>());
+  EXPECT_NE(d.find("instruction inserted by 'breaks_the_verifier' does not verify"), std::string::npos) << d;
+}
+
+TEST(ExpensiveChecks, EdgeTensorsCycleThroughTheEdgeValues) {
+  Tensor t = edge_tensor(TensorType{DType::F32, {11}}, 0);
+  EXPECT_EQ(t.bits(0), 0x80000000u);  // -0.0
+  EXPECT_EQ(t.bits(1), 0u);           // +0.0
+  EXPECT_TRUE(float_is_nan(DType::F32, t.bits(2)));
+  EXPECT_EQ(t.bits(3), 0x7f800000u);  // +inf
+  EXPECT_EQ(t.bits(4), 0xff800000u);  // -inf
+  EXPECT_EQ(t.bits(7), 1u);           // smallest subnormal
+  EXPECT_EQ(t.bits(9), 0x7f7fffffu);  // largest finite
+  Tensor r = edge_tensor(TensorType{DType::F32, {}}, 3);
+  EXPECT_EQ(r.bits(0), 0x7f800000u);  // a rotation moves every element along
+  Tensor i = edge_tensor(TensorType{DType::SI8, {4}}, 0);
+  EXPECT_EQ(i.as_int(2), -1);
+  EXPECT_EQ(i.as_int(3), -128);
+}
+
+}  // namespace
+}  // namespace ptir
