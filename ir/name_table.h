@@ -12,15 +12,17 @@ namespace ptir {
 
 /// Open-addressing map from a value name (a view into the source) to its ValueId: one probe per lookup
 /// in the common case, no allocation per entry. Sized once from the file's line count.
-class NameTable {
+class HashedNames {
  public:
-  explicit NameTable(std::string_view source) : base_(source.data()) {}
-  /// Empties the table (in O(1): slots of older generations count as empty).
+  explicit HashedNames(std::string_view source) : base_(source.data()) {}
+  /// Empties the table (in O(1): slots of older generations count as empty). The slots for `expected`
+  /// names are allocated on the first insert, so a body whose names are all numbered never pays for them.
   void reset(size_t expected) {
     size_t cap = 16;
     while (cap < expected * 2) cap <<= 1;
-    if (slots_.size() < cap || gen_ == UINT16_MAX) {
-      slots_.assign(std::max(cap, slots_.size()), Slot{});
+    want_ = cap;
+    if (gen_ == UINT16_MAX) {
+      std::fill(slots_.begin(), slots_.end(), Slot{});
       gen_ = 0;
     }
     ++gen_;
@@ -28,6 +30,10 @@ class NameTable {
   }
   /// Returns false if the name is already present. `name` must be a view into the source.
   bool insert(std::string_view name, ValueId v) {
+    if (slots_.size() < want_) {
+      slots_.assign(want_, Slot{});
+      gen_ = 1;
+    }
     if ((size_ + 1) * 2 > slots_.size()) grow();
     uint32_t h = hash(name);
     Slot* s = probe(name, h);
@@ -38,7 +44,7 @@ class NameTable {
   }
   ValueId find(std::string_view name) const {
     if (slots_.empty()) return kNone;
-    const Slot* s = const_cast<NameTable*>(this)->probe(name, hash(name));
+    const Slot* s = const_cast<HashedNames*>(this)->probe(name, hash(name));
     return s->gen == gen_ ? s->value : kNone;
   }
 
@@ -73,9 +79,85 @@ class NameTable {
       if (s.gen == gen_) *probe(std::string_view(base_ + s.offset, s.len), s.hash) = s;
   }
   const char* base_;
+  size_t want_ = 16;
   std::vector<Slot> slots_;
   size_t size_ = 0;
   uint16_t gen_ = 0;
+};
+
+/// The parser's name scope of one body. Numbered names (`%v12`, `%t3`, `%7`: a short prefix and a
+/// decimal number) are kept in dense arrays indexed by the number, so that the names a printer or
+/// a generator produces in sequence are looked up with sequential, cache-friendly accesses and the parse
+/// time of a large file grows linearly; every other name goes to the hash table.
+class NameTable {
+ public:
+  explicit NameTable(std::string_view source) : hashed_(source) {}
+
+  void reset(size_t expected) {
+    hashed_.reset(expected);
+    max_number_ = std::max<uint64_t>(4 * expected, 4096);
+    if (++gen_ == 0) {  // generation wrapped: clear for real
+      for (Prefix& p : prefixes_) std::fill(p.slots.begin(), p.slots.end(), Dense{});
+      gen_ = 1;
+    }
+  }
+  bool insert(std::string_view name, ValueId v) {
+    if (Dense* d = dense_slot(name, /*create=*/true)) {
+      if (d->gen == gen_) return false;
+      *d = Dense{v, gen_};
+      return true;
+    }
+    return hashed_.insert(name, v);
+  }
+  ValueId find(std::string_view name) {
+    if (Dense* d = dense_slot(name, /*create=*/false)) return d->gen == gen_ ? d->value : kNone;
+    return hashed_.find(name);
+  }
+
+ private:
+  struct Dense {
+    ValueId value = kNone;
+    uint32_t gen = 0;
+  };
+  struct Prefix {
+    std::string_view text;
+    std::vector<Dense> slots;
+  };
+  static constexpr size_t kMaxPrefixes = 4;
+  static constexpr size_t kMaxPrefixLen = 8;
+
+  /// The dense slot of a numbered name, or nullptr when the name is not one (then it is hashed).
+  /// Whether a name is numbered depends only on its spelling and the file size, never on what was
+  /// inserted before, so insert and find always agree on where a name lives.
+  Dense* dense_slot(std::string_view name, bool create) {
+    size_t d = name.size();
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') --d;
+    size_t digits = name.size() - d;
+    if (digits == 0 || digits > 9 || d > kMaxPrefixLen || (digits > 1 && name[d] == '0')) return nullptr;
+    uint64_t n = 0;
+    for (size_t i = d; i < name.size(); ++i) n = n * 10 + static_cast<uint64_t>(name[i] - '0');
+    if (n >= max_number_) return nullptr;
+    std::string_view prefix = name.substr(0, d);
+    Prefix* p = nullptr;
+    for (Prefix& q : prefixes_)
+      if (q.text == prefix) { p = &q; break; }
+    if (!p) {
+      if (prefixes_.size() >= kMaxPrefixes) return nullptr;
+      if (!create) return nullptr;  // a prefix never defined: not found in the dense arrays either
+      prefixes_.push_back(Prefix{prefix, {}});
+      p = &prefixes_.back();
+    }
+    if (n >= p->slots.size()) {
+      if (!create) return nullptr;
+      p->slots.resize(std::max<size_t>(n + 1, std::min<uint64_t>(max_number_, p->slots.size() * 2)));
+    }
+    return &p->slots[n];
+  }
+
+  HashedNames hashed_;
+  std::vector<Prefix> prefixes_;
+  uint64_t max_number_ = 4096;
+  uint32_t gen_ = 0;
 };
 
 }  // namespace ptir

@@ -1,5 +1,6 @@
 // Printer for the PTIR text format. Output is canonical: printing a parsed print is the identity.
-#include <unordered_set>
+#include <charconv>
+#include <vector>
 
 #include "ir/text.h"
 
@@ -90,42 +91,49 @@ class Printer {
   }
 
  private:
+  /// Gives every unnamed value of body b a fresh name `tN`, skipping the N of names `tN` already used
+  /// in the body. Flat arrays only: printing a million fresh names does no hashing.
   void name_values(BodyId b) {
-    fresh_.clear();
-    used_.clear();
-    bool any_unnamed = false;
-    auto check = [&](ValueId v) { any_unnamed = any_unnamed || p_.name(v).empty(); };
     const Body& body = p_.body(b);
-    for (ValueId v : body.params) check(v);
-    p_.for_each_inst(b, [&](InstId i) {
-      for (uint32_t k = 0; k < p_.num_results(i); ++k) check(p_.result(i, k));
-    });
-    if (!any_unnamed) return;
-    for (ValueId v : body.params) used_.insert(std::string(p_.name(v)));
-    p_.for_each_inst(b, [&](InstId i) {
-      for (uint32_t k = 0; k < p_.num_results(i); ++k) used_.insert(std::string(p_.name(p_.result(i, k))));
-    });
-    unsigned counter = 0;
-    auto assign = [&](ValueId v) {
-      if (!p_.name(v).empty()) return;
-      std::string n;
-      do n = "t" + std::to_string(counter++); while (used_.count(n));
-      used_.insert(n);
-      fresh_.emplace(v, std::move(n));
+    std::vector<ValueId> unnamed;
+    std::vector<bool> taken;  // N is taken when the body already has a value named tN
+    auto visit = [&](ValueId v) {
+      std::string_view n = p_.name(v);
+      if (n.empty()) { unnamed.push_back(v); return; }
+      if (n.size() < 2 || n.size() > 10 || n[0] != 't' || (n.size() > 2 && n[1] == '0')) return;
+      uint64_t k = 0;
+      for (size_t i = 1; i < n.size(); ++i) {
+        if (n[i] < '0' || n[i] > '9') return;
+        k = k * 10 + static_cast<uint64_t>(n[i] - '0');
+      }
+      if (k < (uint64_t{1} << 32)) {
+        if (k >= taken.size()) taken.resize(k + 1, false);
+        taken[k] = true;
+      }
     };
-    for (ValueId v : body.params) assign(v);
+    for (ValueId v : body.params) visit(v);
     p_.for_each_inst(b, [&](InstId i) {
-      for (uint32_t k = 0; k < p_.num_results(i); ++k) assign(p_.result(i, k));
+      for (uint32_t k = 0; k < p_.num_results(i); ++k) visit(p_.result(i, k));
     });
+    if (unnamed.empty()) return;
+    if (fresh_.size() < p_.num_values()) fresh_.resize(p_.num_values(), kNone);
+    uint64_t counter = 0;
+    for (ValueId v : unnamed) {
+      while (counter < taken.size() && taken[counter]) ++counter;
+      fresh_[v] = static_cast<uint32_t>(counter++);
+    }
   }
 
   void append_value_name(ValueId v) {
     out_ += '%';
     std::string_view n = p_.name(v);
-    if (!n.empty()) out_ += n;
-    else {
-      auto it = fresh_.find(v);
-      out_ += it != fresh_.end() ? it->second : "<unnamed>";
+    if (!n.empty()) {
+      out_ += n;
+    } else {
+      char buf[16];
+      buf[0] = 't';
+      auto r = std::to_chars(buf + 1, buf + sizeof buf, v < fresh_.size() ? fresh_[v] : 0u);
+      out_.append(buf, r.ptr);
     }
   }
 
@@ -220,8 +228,7 @@ class Printer {
 
   const Program& p_;
   std::string out_;
-  std::unordered_map<ValueId, std::string> fresh_;
-  std::unordered_set<std::string> used_;
+  std::vector<uint32_t> fresh_;  ///< ValueId -> N of its fresh name tN (unnamed values only)
 };
 
 }  // namespace

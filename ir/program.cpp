@@ -4,6 +4,14 @@
 #include <cassert>
 
 namespace ptir {
+namespace {
+/// Grows an array by a quarter instead of doubling, so a program that gains a few instructions after
+/// being parsed into exactly-sized arrays does not double its memory.
+template <typename V>
+void reserve_one_more(V& v) {
+  if (v.size() == v.capacity()) v.reserve(v.capacity() + v.capacity() / 4 + 16);
+}
+}  // namespace
 
 Program::Program() {
   attr_sets_.emplace_back();  // id 0: no attributes
@@ -61,6 +69,7 @@ BodyId Program::find_body(std::string_view name, bool is_region) const {
 }
 
 ValueId Program::new_value(TypeId t, ValueKind kind, uint32_t def, uint16_t index) {
+  reserve_one_more(values_);
   values_.push_back(ValueInfo{t, def, kNone, kNone, index, kind});
   return static_cast<ValueId>(values_.size() - 1);
 }
@@ -117,12 +126,15 @@ InstId Program::create_inst(BodyId b, OpCode op, std::span<const ValueId> operan
     in.prev = insts_[before].prev;
     in.next = before;
   }
+  reserve_one_more(insts_);
   insts_.push_back(in);
   if (in.prev != kNone) insts_[in.prev].next = id;
   else body.first = id;
   if (in.next != kNone) insts_[in.next].prev = id;
   else body.last = id;
   ++body.num_insts;
+  if (uses_.capacity() - uses_.size() < operands.size())
+    uses_.reserve(uses_.capacity() + uses_.capacity() / 4 + operands.size() + 16);
   for (ValueId v : operands) {
     uses_.push_back(Use{v, id, kNone, kNone});
     link_use(static_cast<uint32_t>(uses_.size() - 1));

@@ -1,4 +1,5 @@
 // `ptir opt`: run a rewrite pipeline over a file and print the optimized program.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -12,6 +13,8 @@
 #include "rewriter/instrument.h"
 #include "rewriter/pass.h"
 #include "tools/commands.h"
+#include "verify/refine.h"
+#include "verify/report.h"
 #include "tools/common.h"
 
 namespace ptir::tool {
@@ -47,9 +50,14 @@ constexpr const char* kHelp =
     "  --disable-labels=A,B    drop the patterns carrying any of these labels\n"
     "  --enable-labels=A,B     keep only patterns carrying one of these labels (plus --enable-patterns)\n"
     "  --list-patterns         print the canonicalization patterns (name, benefit, roots, labels), exit\n"
+    "  --validate              after the pipeline, check with Z3 that the output refines the input\n"
+    "                          (bit-exact IEEE; counterexamples replayed in the interpreter) and print\n"
+    "                          'validate: PROVED|REFUTED|UNKNOWN ...' on stderr (the full report when REFUTED)\n"
+    "  --validate-timeout-ms=N budget of the validation, default 10000; running out gives UNKNOWN\n"
+    "  --require-proof         with --validate, an UNKNOWN verdict fails the command too\n"
     "\n"
-    "Exit codes: 0 success (a non-converging canonicalize is a warning), 1 bad input or failed check,\n"
-    "2 usage error.\n";
+    "Exit codes: 0 success (a non-converging canonicalize is a warning; with --validate, PROVED, or UNKNOWN\n"
+    "without --require-proof), 1 bad input, failed check or REFUTED validation, 2 usage error.\n";
 
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
@@ -91,6 +99,8 @@ int list_patterns(const PatternFilter& filter) {
 struct OptFlags {
   std::string pipeline{kDefaultPipeline};
   bool checks = false, debug = false, print_after = false, stats = false, timing = false;
+  bool validate = false, require_proof = false;
+  unsigned validate_timeout_ms = 10000;
   uint64_t seed = 0;
   CanonicalizeOptions canon;
 };
@@ -103,6 +113,17 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
   f.print_after = a.has("print-ir-after-all");
   f.stats = a.has("stats");
   f.timing = a.has("timing");
+  f.validate = a.has("validate");
+  f.require_proof = a.has("require-proof");
+  if (auto v = a.get("validate-timeout-ms")) {
+    auto n = parse_u64_option("opt", "validate-timeout-ms", *v);
+    if (!n) return kExitUsage;
+    f.validate_timeout_ms = static_cast<unsigned>(std::min<uint64_t>(*n, 24u * 3600 * 1000));
+  }
+  if (f.require_proof && !f.validate) {
+    std::fprintf(stderr, "ptir opt: --require-proof needs --validate\n");
+    return kExitUsage;
+  }
   if (auto v = a.get("seed")) {
     auto n = parse_u64_option("opt", "seed", *v);
     if (!n) return kExitUsage;
@@ -117,18 +138,33 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
   return std::nullopt;
 }
 
+/// Checks that `after` refines `before` and reports the verdict on stderr; returns the exit code.
+int validate(const Program& before, const Program& after, const OptFlags& f, TimingReport& timing) {
+  auto t0 = std::chrono::steady_clock::now();
+  verify::Verdict v = verify::check_refinement(before, after, {.timeout_ms = f.validate_timeout_ms});
+  timing.add("validate", seconds_since(t0), after.num_live_insts(), after.memory_bytes());
+  std::fprintf(stderr, "validate: %s\n", verify::summary_line(v).c_str());
+  if (v.refuted()) {
+    std::fputs(verify::format_text(v, before, before.entry()).c_str(), stderr);
+    return kExitBadInput;
+  }
+  if (v.proved()) return kExitOk;
+  return f.require_proof || v.invalid() ? kExitBadInput : kExitOk;
+}
+
 }  // namespace
 
 int cmd_opt(int argc, char** argv) {
   Args a = split_args(argc, argv, {"pipeline", "seed", "disable-patterns", "enable-patterns", "disable-labels",
-                                   "enable-labels"});
+                                   "enable-labels", "validate-timeout-ms"});
   if (a.has("help")) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
   if (!check_known(a, "opt", {"pipeline", "expensive-checks", "debug-rewrites", "print-ir-after-all", "stats",
                               "timing", "seed", "disable-patterns", "enable-patterns", "disable-labels",
-                              "enable-labels", "list-patterns"}))
+                              "enable-labels", "list-patterns", "validate", "validate-timeout-ms",
+                              "require-proof"}))
     return kExitUsage;
   OptFlags f;
   if (auto code = read_flags(a, f)) return *code;
@@ -159,7 +195,11 @@ int cmd_opt(int argc, char** argv) {
   }
   timing.add("verify", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
 
-  // Observers of the pipeline. A Z3 validator (`--validate`) attaches here as one more listener.
+  // Translation validation compares the whole output with a copy of the input taken here.
+  std::unique_ptr<Program> before;
+  if (f.validate) before = std::make_unique<Program>(p);
+
+  // Observers of the pipeline.
   ProgramRewriter rw(p);
   std::unique_ptr<DebugLogger> logger;
   if (f.debug) {
@@ -184,8 +224,10 @@ int cmd_opt(int argc, char** argv) {
   std::string out = print_program(p);
   timing.add("print", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
   std::fwrite(out.data(), 1, out.size(), stdout);
+  int code = kExitOk;
+  if (before) code = validate(*before, p, f, timing);
   if (f.timing) std::fputs(timing.format().c_str(), stderr);
-  return kExitOk;
+  return code;
 }
 
 }  // namespace ptir::tool

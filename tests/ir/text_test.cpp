@@ -214,3 +214,64 @@ func @main(%x: tensor<f32, 2>, %p: tensor<i1>) -> (tensor<f32, 2>, tensor<si32, 
 
 }  // namespace
 }  // namespace ptir
+
+namespace ptir {
+namespace {
+
+TEST(Text, NumberedAndOtherNamesShareOneScopePerBody) {
+  // Numbered names (%v1, %7, %t12) live in dense arrays, others in a hash table: both must detect
+  // redefinitions, resolve uses, and start empty in every body.
+  const char* ok = R"(func @a(%v1: tensor<f32>, %x: tensor<f32>) -> tensor<f32> {
+  %7 = add %v1, %x -> tensor<f32>
+  %t12 = neg %7 -> tensor<f32>
+  %v01 = neg %t12 -> tensor<f32>
+  %p1 = neg %v01 -> tensor<f32>
+  %q1 = neg %p1 -> tensor<f32>
+  %r1 = neg %q1 -> tensor<f32>
+  %s1 = neg %r1 -> tensor<f32>
+  %v999999999 = neg %s1 -> tensor<f32>
+  return %v999999999
+}
+func @main(%v1: tensor<f32>) -> tensor<f32> {
+  %7 = neg %v1 -> tensor<f32>
+  return %7
+}
+)";
+  ParseResult r = parse_program(ok, "n.ptir");
+  ASSERT_TRUE(r.ok()) << r.error;
+  check_round_trip(ok, "numbered names");
+
+  ParseResult dup = parse_program("func @f(%v1: tensor<f32>) -> tensor<f32> {\n  %v1 = neg %v1 -> tensor<f32>\n  return %v1\n}\n", "d.ptir");
+  EXPECT_EQ(dup.error, "d.ptir:2:3: error: redefinition of value '%v1'");
+  ParseResult undef = parse_program("func @f(%v1: tensor<f32>) -> tensor<f32> {\n  %y = neg %v2 -> tensor<f32>\n  return %y\n}\n", "u.ptir");
+  EXPECT_EQ(undef.error, "u.ptir:2:12: error: use of undefined value '%v2'");
+  // A name of another body is not visible.
+  ParseResult scoped = parse_program("func @a(%v3: tensor<f32>) -> tensor<f32> {\n  return %v3\n}\n"
+                                     "func @b(%x: tensor<f32>) -> tensor<f32> {\n  return %v3\n}\n", "s.ptir");
+  EXPECT_EQ(scoped.error, "s.ptir:5:10: error: use of undefined value '%v3'");
+}
+
+TEST(Text, FreshNamesAvoidExistingOnes) {
+  ParseResult r = parse_program("func @f(%t0: tensor<f32>, %t2: tensor<f32>) -> tensor<f32> {\n  return %t0\n}\n");
+  ASSERT_TRUE(r.ok()) << r.error;
+  Program& p = *r.program;
+  BodyId b = p.entry();
+  TypeId t = p.type_id(p.body(b).params[0]);
+  ValueId x = p.body(b).params[0];
+  InstId n1 = p.create_inst(b, OpCode::Neg, std::vector<ValueId>{x}, 0, std::vector<TypeId>{t});
+  InstId n2 = p.create_inst(b, OpCode::Neg, std::vector<ValueId>{p.result(n1)}, 0, std::vector<TypeId>{t});
+  InstId n3 = p.create_inst(b, OpCode::Neg, std::vector<ValueId>{p.result(n2)}, 0, std::vector<TypeId>{t});
+  p.replace_all_uses(x, p.result(n3));
+  p.set_operand(n1, 0, x);
+  EXPECT_EQ(print_program(p),
+            "func @f(%t0: tensor<f32>, %t2: tensor<f32>) -> tensor<f32> {\n"
+            "  %t1 = neg %t0 -> tensor<f32>\n"
+            "  %t3 = neg %t1 -> tensor<f32>\n"
+            "  %t4 = neg %t3 -> tensor<f32>\n"
+            "  return %t4\n"
+            "}\n");
+  check_round_trip(print_program(p), "fresh names");
+}
+
+}  // namespace
+}  // namespace ptir
