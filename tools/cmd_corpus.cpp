@@ -6,6 +6,11 @@
 
 #include "ir/interp.h"
 #include "ir/verifier.h"
+#include "patterns/passes.h"
+#include "rewriter/pass.h"
+#include "rewriter/pipeline.h"
+#include "verify/refine.h"
+#include "verify/report.h"
 #include "tools/commands.h"
 #include "tools/common.h"
 
@@ -18,11 +23,37 @@ struct Row {
   std::string name;
   size_t ops = 0;
   std::string parse = "-", verify = "-", run = "-";
+  size_t ops_after = 0;
+  std::string validate = "-";
   double ms = 0;
   bool ok = false;
 };
 
-Row check_file(const fs::path& path, uint64_t seed) {
+/// Runs the default pipeline on a copy and checks with Z3 that the result refines the program.
+void optimize_and_validate(const Program& p, Row& row, unsigned timeout_ms) {
+  Program opt = p;
+  PassManager pm;
+  PassRegistry registry = default_pass_registry();
+  if (std::string err = parse_pipeline(kDefaultPipeline, registry, pm.top()); !err.empty()) {
+    row.validate = "pipeline error: " + err;
+    row.ok = false;
+    return;
+  }
+  PipelineResult r = pm.run(opt);
+  if (!r.ok) {
+    row.validate = "opt failed: " + r.error;
+    row.ok = false;
+    return;
+  }
+  row.ops_after = opt.num_live_insts();
+  verify::Verdict v = verify::check_refinement(p, opt, {.timeout_ms = timeout_ms});
+  row.validate = verify::summary_line(v);
+  if (size_t cut = row.validate.find(':'); cut != std::string::npos && !v.proved())
+    row.validate = row.validate.substr(0, cut) + " (" + row.validate.substr(cut + 2) + ")";
+  row.ok = row.ok && !v.refuted() && !v.invalid();
+}
+
+Row check_file(const fs::path& path, uint64_t seed, bool optimize, unsigned timeout_ms) {
   Row row;
   row.name = path.filename().string();
   auto t0 = std::chrono::steady_clock::now();
@@ -57,6 +88,7 @@ Row check_file(const fs::path& path, uint64_t seed) {
     case RunStatus::Bound: row.run = "loop bound: " + r.message; break;
     case RunStatus::Error: row.run = "error: " + r.message; break;
   }
+  if (optimize) optimize_and_validate(p, row, timeout_ms);
   row.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return row;
 }
@@ -64,16 +96,27 @@ Row check_file(const fs::path& path, uint64_t seed) {
 }  // namespace
 
 int cmd_corpus(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"seed"});
+  Args a = split_args(argc, argv, {"seed", "timeout-ms"});
   if (a.has("help")) {
     std::printf(
-        "usage: ptir corpus DIR|FILE... [--seed N]\n\n"
+        "usage: ptir corpus DIR|FILE... [--seed N] [--optimize [--timeout-ms N]]\n\n"
         "Parses, verifies and runs (on random inputs from --seed, default 1, with in-range indices)\n"
         "every .ptir file given or found in the folders, and prints one table row per program.\n"
-        "Exit code 0 when every program passes all three steps, 1 otherwise, 2 on usage errors.\n");
+        "With --optimize, also runs the default pipeline (fixpoint(4){canonicalize,cse,dce}) and checks\n"
+        "with Z3 that the optimized program refines the original (budget --timeout-ms, default 10000);\n"
+        "the table then shows the op count after optimization and the verdict.\n"
+        "Exit code 0 when every program passes (an UNKNOWN verdict is reported, not a failure), 1 when a\n"
+        "step fails or a verdict is REFUTED, 2 on usage errors.\n");
     return 0;
   }
-  if (!check_known(a, "corpus", {"seed"})) return kExitUsage;
+  if (!check_known(a, "corpus", {"seed", "optimize", "timeout-ms"})) return kExitUsage;
+  bool optimize = a.has("optimize");
+  unsigned timeout_ms = 10000;
+  if (auto s = a.get("timeout-ms")) {
+    auto v = parse_u64_option("corpus", "timeout-ms", *s);
+    if (!v) return kExitUsage;
+    timeout_ms = static_cast<unsigned>(std::min<uint64_t>(*v, 24u * 3600 * 1000));
+  }
   uint64_t seed = 1;
   if (auto s = a.get("seed")) {
     auto v = parse_u64_option("corpus", "seed", *s);
@@ -99,15 +142,26 @@ int cmd_corpus(int argc, char** argv) {
   }
   std::sort(files.begin(), files.end());
   std::vector<Row> rows;
-  for (const fs::path& f : files) rows.push_back(check_file(f, seed));
+  for (const fs::path& f : files) rows.push_back(check_file(f, seed, optimize, timeout_ms));
   size_t w = 7;
   for (const Row& r : rows) w = std::max(w, r.name.size());
-  std::printf("%-*s %6s %-6s %-6s %8s  %s\n", int(w), "program", "ops", "parse", "verify", "ms", "run (results)");
   size_t passed = 0;
-  for (const Row& r : rows) {
-    std::printf("%-*s %6zu %-6s %-6s %8.2f  %s\n", int(w), r.name.c_str(), r.ops, r.parse.c_str(), r.verify.c_str(),
-                r.ms, r.run.c_str());
-    passed += r.ok;
+  if (optimize) {
+    std::printf("%-*s %6s %6s %-6s %-6s %9s  %-4s  %s\n", int(w), "program", "ops", "opt", "parse", "verify", "ms", "run",
+                "validate (optimized refines original)");
+    for (const Row& r : rows) {
+      std::printf("%-*s %6zu %6zu %-6s %-6s %9.2f  %-4s  %s\n", int(w), r.name.c_str(), r.ops, r.ops_after,
+                  r.parse.c_str(), r.verify.c_str(), r.ms, r.run.rfind("ok", 0) == 0 ? "ok" : r.run.c_str(),
+                  r.validate.c_str());
+      passed += r.ok;
+    }
+  } else {
+    std::printf("%-*s %6s %-6s %-6s %8s  %s\n", int(w), "program", "ops", "parse", "verify", "ms", "run (results)");
+    for (const Row& r : rows) {
+      std::printf("%-*s %6zu %-6s %-6s %8.2f  %s\n", int(w), r.name.c_str(), r.ops, r.parse.c_str(), r.verify.c_str(),
+                  r.ms, r.run.c_str());
+      passed += r.ok;
+    }
   }
   std::printf("\n%zu passed, %zu failed\n", passed, rows.size() - passed);
   return passed == rows.size() ? kExitOk : kExitBadInput;
