@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -53,6 +54,9 @@ struct Outcome {
   bool proves = false;
   bool sat = false;     ///< query 2: the source is defined somewhere
   int stage = 0;        ///< which stage of a refuting query answered
+  /// >= 0: a cheaper stage overran and took the worker's Z3 context with it (smt::Context::dead);
+  /// the query is to be asked again in a new context from this stage on.
+  int retry_from = -1;
   std::string unknown;  ///< non-empty: why this query has no answer
   std::string text = "not run";
   double ms = 0;
@@ -81,9 +85,11 @@ std::string element_subject(const TensorType& t, int r, int64_t e) {
 class Checker {
  public:
   /// `source_defined`: an interpreter run already showed the source defined on some input (query 2).
-  Checker(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& o, bool source_defined)
+  /// `start`: when the whole check started (the budget counts from there, fast pass included).
+  Checker(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& o, bool source_defined,
+          clock::time_point start)
       : src_(src), tgt_(tgt), sb_(sb), tb_(tb), opts_(o), source_defined_(source_defined),
-        deadline_(clock::now() + std::chrono::milliseconds(o.timeout_ms)) {}
+        deadline_(start + std::chrono::milliseconds(o.timeout_ms)) {}
 
   Verdict run();
 
@@ -93,6 +99,11 @@ class Checker {
   /// Main thread only: answers the jobs that need no solver and groups the rest by formula.
   void group(const Encoded& e);
   void run_group(size_t g, const Encoded& e);
+  /// Runs job k from stage `from` and stores its outcome; false when the worker's context died (the
+  /// job is then queued again if it has stages left).
+  bool run_one(size_t k, int from, const Encoded& e, Outcome* out = nullptr);
+  /// Queues jobs to be run again in a new context.
+  void retry(size_t k, int from);
   Encoded encode() const;
   std::optional<Outcome> trivial(const Job& j, const Encoded& e) const;
   /// The formula whose models are counterexamples (queries 3 and 4).
@@ -100,12 +111,16 @@ class Checker {
   /// exact, the others have more models (precondition sliced, functions abstracted), so an unsat
   /// answer to any of them is a proof.
   std::vector<Expr> refuting_stages(const Job& j, const Encoded& e) const;
-  Outcome run_job(const Job& j, const Encoded& e);
-  Outcome solve_refuting(const Job& j, const std::vector<Expr>& stages, const Encoded& e);
+  Outcome run_job(const Job& j, const Encoded& e, int from = 0);
+  Outcome solve_refuting(const Job& j, const std::vector<Expr>& stages, const Encoded& e, int from);
   Outcome solve_plain(const Expr& goal, Q q);
   std::vector<Tensor> model_inputs(const smt::Model& m, const Encoded& e) const;
   unsigned remaining_ms() const;
-  void stop_all();
+  /// Stops every worker: interrupts their Z3 calls; `out_of_time`: because the budget ran out.
+  void stop_all(bool out_of_time = false);
+  /// The watchdog: at the deadline, stops everything (and keeps interrupting until the workers are
+  /// done, since an interrupt only reaches a Z3 call that is running).
+  void watchdog();
   Verdict verdict();
 
   const Program& src_;
@@ -118,7 +133,13 @@ class Checker {
   std::vector<Outcome> out_;
   std::vector<std::vector<size_t>> groups_;  ///< jobs to solve; a group's jobs are one formula up to renaming
   std::atomic<size_t> next_{0};
+  std::mutex retry_m_;
+  std::vector<std::pair<size_t, int>> retry_;  ///< (job, first stage) to run again in a new context
   std::atomic<bool> stop_{false};
+  std::atomic<bool> out_of_time_{false};  ///< stop_ because the deadline passed
+  std::mutex dog_m_;
+  std::condition_variable dog_cv_;
+  bool finished_ = false;  ///< guarded by dog_m_: every worker is done
   std::atomic<int> solver_calls_{0};
   std::mutex m_;  ///< guards live_, refuted_, error_
   std::vector<smt::Context*> live_;
@@ -141,7 +162,7 @@ void Checker::plan() {
 Encoded Checker::encode() const {
   Encoded e;
   e.in = symbolic_inputs(src_, sb_);
-  const EncodeOptions eo{.while_unroll = opts_.while_unroll};
+  const EncodeOptions eo{.while_unroll = opts_.while_unroll, .stop = &stop_};
   e.src = encode_body(src_, sb_, e.in.tensors, eo);
   e.tgt = encode_body(tgt_, tb_, e.in.tensors, eo);
   e.defined = !e.src.ub && !e.src.unfinished && !e.tgt.unfinished;
@@ -154,10 +175,22 @@ unsigned Checker::remaining_ms() const {
   return left > 0 ? static_cast<unsigned>(left) : 0;
 }
 
-void Checker::stop_all() {
+void Checker::stop_all(bool out_of_time) {
+  if (out_of_time) out_of_time_ = true;
   stop_ = true;
   std::lock_guard<std::mutex> g(m_);
   for (smt::Context* c : live_) c->interrupt();
+}
+
+void Checker::watchdog() {
+  std::unique_lock<std::mutex> lk(dog_m_);
+  if (dog_cv_.wait_until(lk, deadline_, [&] { return finished_; })) return;
+  while (!finished_) {
+    lk.unlock();
+    stop_all(true);
+    lk.lock();
+    dog_cv_.wait_for(lk, std::chrono::milliseconds(5), [&] { return finished_; });
+  }
 }
 
 std::optional<Outcome> Checker::trivial(const Job& j, const Encoded& e) const {
@@ -224,7 +257,7 @@ std::vector<Tensor> Checker::model_inputs(const smt::Model& m, const Encoded& e)
 /// Tries one satisfiability check of a query for a counterexample.
 enum class Try : uint8_t { Unsat, Sat, Unknown };
 
-Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, const Encoded& e) {
+Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, const Encoded& e, int from) {
   Outcome o;
   const std::string not_replayed =
       "counterexamples did not replay in the interpreter (they depend on uninterpreted functions)";
@@ -232,8 +265,13 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
   // One check; a sat answer is replayed: a replayed difference refutes the whole check, any other
   // model is blocked so that the next check looks elsewhere.
   auto attempt = [&](const Expr& f, unsigned budget) -> Try {
+    if (smt::current_context()->dead()) {  // an earlier stage overran and took the context with it
+      o.text = "timeout";
+      o.unknown = "solver: timeout";
+      return Try::Unknown;
+    }
     if (budget == 0 || stop_) {
-      o.unknown = o.text = stop_ ? "stopped" : "time budget exhausted";
+      o.unknown = o.text = stop_ && !out_of_time_ ? "stopped" : "time budget exhausted";
       return Try::Unknown;
     }
     smt::Solver s(budget);
@@ -243,9 +281,9 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     ++solver_calls_;
     const smt::Result r = s.check();
     if (r == smt::Result::Unknown) {
-      const std::string why = s.reason_unknown();
-      o.text = stop_ ? "stopped" : why == "timeout" || why == "canceled" ? "timeout" : "unknown";
-      o.unknown = stop_ ? "stopped" : "solver: " + why;
+      const std::string why = out_of_time_ ? "timeout" : s.reason_unknown();
+      o.text = stop_ && !out_of_time_ ? "stopped" : why == "timeout" || why == "canceled" ? "timeout" : "unknown";
+      o.unknown = stop_ && !out_of_time_ ? "stopped" : "solver: " + why;
       return Try::Unknown;
     }
     if (r == smt::Result::Unsat) return Try::Unsat;
@@ -274,7 +312,7 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
   };
   // The cheaper stages first: their unsat is a proof; their sat may be a real counterexample (replay
   // decides), else the next, more exact stage runs.
-  for (size_t k = 0; k + 1 < stages.size(); ++k) {
+  for (size_t k = static_cast<size_t>(std::max(0, from)); k + 1 < stages.size(); ++k) {
     const Try t = attempt(stages[k], std::max(1u, remaining_ms() / 2));
     if (t == Try::Unsat) {
       o.proves = true;
@@ -283,6 +321,10 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       return o;
     }
     if (stop_) return o;
+    if (smt::current_context()->dead()) {  // the next stage runs in a new context
+      o.retry_from = static_cast<int>(k) + 1;
+      return o;
+    }
     blocked.clear();
     o.unknown.clear();
   }
@@ -307,6 +349,7 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
 
 Outcome Checker::solve_plain(const Expr& goal, Q q) {
   Outcome o;
+  if (smt::current_context()->dead()) throw smt::ContextAbandoned();
   // Query 2 only decides the vacuous case, so it gets a quarter of what is left.
   smt::Solver s(std::max(1u, q == Q::Precondition ? remaining_ms() / 4 : remaining_ms()));
   s.add(goal);
@@ -314,7 +357,8 @@ Outcome Checker::solve_plain(const Expr& goal, Q q) {
   ++solver_calls_;
   const smt::Result r = s.check();
   o.text = r == smt::Result::Sat ? "sat" : r == smt::Result::Unsat ? "unsat" : "unknown";
-  if (r == smt::Result::Unknown) o.unknown = stop_ ? "stopped" : "solver: " + s.reason_unknown();
+  if (r == smt::Result::Unknown)
+    o.unknown = stop_ && !out_of_time_ ? "stopped" : "solver: " + (out_of_time_ ? "timeout" : s.reason_unknown());
   if (q == Q::Precondition) {
     o.sat = r == smt::Result::Sat;
     if (r == smt::Result::Unsat) o.text = "unsat (source always UB)";
@@ -326,7 +370,7 @@ Outcome Checker::solve_plain(const Expr& goal, Q q) {
   return o;
 }
 
-Outcome Checker::run_job(const Job& j, const Encoded& e) {
+Outcome Checker::run_job(const Job& j, const Encoded& e, int from) {
   if (auto t = trivial(j, e)) return *t;
   switch (j.q) {
     // Past the unroll bound the encoded state is not the program's, and neither is any UB computed
@@ -336,7 +380,7 @@ Outcome Checker::run_job(const Job& j, const Encoded& e) {
     case Q::Precondition: return solve_plain(!e.src.ub || e.src.unfinished, j.q);
     case Q::Loops: return solve_plain(e.src.unfinished || (!e.src.ub && e.tgt.unfinished), j.q);
     case Q::TargetUB:
-    case Q::Values: return solve_refuting(j, refuting_stages(j, e), e);
+    case Q::Values: return solve_refuting(j, refuting_stages(j, e), e, from);
   }
   return {};
 }
@@ -344,7 +388,7 @@ Outcome Checker::run_job(const Job& j, const Encoded& e) {
 void Checker::group(const Encoded& e) {
   std::unordered_map<unsigned, size_t> by_formula;  // canonical goal id -> group
   std::vector<Expr> keep;                           // keeps the canonical terms (and their ids) alive
-  for (size_t k = 0; k < jobs_.size(); ++k) {
+  for (size_t k = 0; k < jobs_.size() && !stop_; ++k) {
     if (auto t = trivial(jobs_[k], e)) {
       out_[k] = std::move(*t);
       out_[k].done = true;
@@ -363,17 +407,35 @@ void Checker::group(const Encoded& e) {
   }
 }
 
+void Checker::retry(size_t k, int from) {
+  std::lock_guard<std::mutex> g(retry_m_);
+  retry_.emplace_back(k, from);
+}
+
+bool Checker::run_one(size_t k, int from, const Encoded& e, Outcome* out) {
+  const auto t0 = clock::now();
+  Outcome o = run_job(jobs_[k], e, from);
+  o.ms = ms_since(t0);
+  if (o.retry_from >= 0) {
+    retry(k, o.retry_from);
+    return false;
+  }
+  o.done = true;
+  if (out) *out = o;
+  out_[k] = std::move(o);
+  return !smt::current_context()->dead();
+}
+
 void Checker::run_group(size_t g, const Encoded& e) {
   const std::vector<size_t>& members = groups_[g];
   for (size_t m = 0; m < members.size() && !stop_; ++m) {
-    const size_t k = members[m];
-    const auto t0 = clock::now();
-    Outcome o = run_job(jobs_[k], e);
-    o.ms = ms_since(t0);
-    o.done = true;
-    const bool carries = m == 0 && o.proves && o.stage == 0;
-    out_[k] = std::move(o);
-    if (!carries) continue;
+    Outcome o;
+    if (!run_one(members[m], 0, e, &o)) {
+      // The context died: the rest of the group runs again in a new one.
+      for (size_t f = m + 1; f < members.size(); ++f) retry(members[f], 0);
+      return;
+    }
+    if (!(m == 0 && o.proves && o.stage == 0)) continue;
     // The representative is unsat, so is every query that is the same formula up to renaming.
     for (size_t f = 1; f < members.size(); ++f) {
       out_[members[f]].done = out_[members[f]].proves = true;
@@ -384,39 +446,72 @@ void Checker::run_group(size_t g, const Encoded& e) {
 }
 
 void Checker::worker(bool main) {
-  smt::Context ctx;
-  {
-    std::lock_guard<std::mutex> g(m_);
-    live_.push_back(&ctx);
-  }
-  try {
-    const Encoded e = encode();
-    if (main) {
-      group(e);
-      // Helpers only start when there is solver work to share.
-      if (opts_.threads > 1 && groups_.size() > 1)
-        for (unsigned t = 1; t < opts_.threads; ++t) helpers_.emplace_back([this] { worker(false); });
-    }
-    while (!stop_) {
-      const size_t g = next_++;
-      if (g >= groups_.size()) break;
-      run_group(g, e);
-    }
-  } catch (const std::exception& ex) {
+  // A check that overran its budget takes the worker's Z3 context with it (smt::Context::dead): the
+  // worker then encodes again in a new context, asks again the queries the dead context left (only
+  // the worker whose context died queues them), and goes on with the remaining groups.
+  for (bool first = true;; first = false) {
+    smt::Context ctx;
     {
       std::lock_guard<std::mutex> g(m_);
-      if (error_.empty()) error_ = ex.what();
+      live_.push_back(&ctx);
     }
-    stop_all();
+    try {
+      const Encoded e = encode();
+      if (main && first) {
+        group(e);
+        // Helpers only start when there is solver work to share.
+        if (opts_.threads > 1 && groups_.size() > 1)
+          for (unsigned t = 1; t < opts_.threads; ++t) helpers_.emplace_back([this] { worker(false); });
+      }
+      while (!stop_ && !ctx.dead()) {
+        std::pair<size_t, int> again{0, -1};
+        {
+          std::lock_guard<std::mutex> g(retry_m_);
+          if (!retry_.empty()) again = retry_.front(), retry_.erase(retry_.begin());
+        }
+        if (again.second < 0) break;
+        run_one(again.first, again.second, e);
+      }
+      while (!stop_ && !ctx.dead()) {
+        const size_t g = next_++;
+        if (g >= groups_.size()) break;
+        run_group(g, e);
+      }
+    } catch (const smt::ContextAbandoned&) {
+      // a safety net (jobs stop at a dead context): the queries left are undecided, so no proof
+    } catch (const std::exception& ex) {
+      // Encoding stopped by the deadline (or by another worker's verdict) is no encoding error.
+      if (!stop_ && !ctx.dead()) {
+        {
+          std::lock_guard<std::mutex> g(m_);
+          if (error_.empty()) error_ = ex.what();
+        }
+        stop_all();
+      }
+    }
+    {
+      std::lock_guard<std::mutex> g(m_);
+      live_.erase(std::find(live_.begin(), live_.end(), &ctx));
+    }
+    if (!ctx.dead() || stop_) return;
+    {
+      std::lock_guard<std::mutex> g(retry_m_);
+      if (retry_.empty() && next_.load() >= groups_.size()) return;
+    }
   }
-  std::lock_guard<std::mutex> g(m_);
-  live_.erase(std::find(live_.begin(), live_.end(), &ctx));
 }
 
 Verdict Checker::run() {
   plan();
+  std::thread dog([this] { watchdog(); });
   worker(true);  // the main thread is worker 0 and starts the helpers
   for (std::thread& t : helpers_) t.join();
+  {
+    std::lock_guard<std::mutex> g(dog_m_);
+    finished_ = true;
+  }
+  dog_cv_.notify_all();
+  dog.join();
   return verdict();
 }
 
@@ -451,7 +546,10 @@ Verdict Checker::verdict() {
     if (o.done && o.proves) continue;
     std::string what = "query " + std::to_string(static_cast<int>(jobs_[k].q)) + " \"" + query_name(jobs_[k].q) + "\"";
     if (!v.log[k].subject.empty()) what += " " + v.log[k].subject;
-    v.v = Unknown{what + ": " + (o.unknown.empty() ? std::string("not decided") : o.unknown)};
+    const std::string why = !o.unknown.empty() ? o.unknown
+                            : out_of_time_     ? "time budget of " + std::to_string(opts_.timeout_ms) + " ms exhausted"
+                                               : std::string("not decided");
+    v.v = Unknown{what + ": " + why};
     return v;
   }
   v.v = Proved{pre.unknown.empty() ? "" : "query 2 was not decided; refinement does not depend on it"};
@@ -519,12 +617,14 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     }
     source_defined = fp.source_defined;
   }
-  Checker c(src, sb, tgt, tb, opts, source_defined);
+  Checker c(src, sb, tgt, tb, opts, source_defined, start);
   Verdict rest = c.run();
   rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());
   rest.ms = ms_since(start);
   return rest;
 }
+
+int abandoned_checks_running() { return smt::abandoned_checks_running(); }
 
 Verdict check_refinement(const Program& src, const Program& tgt, const CheckOptions& opts) {
   return check_refinement(src, src.entry(), tgt, tgt.entry(), opts);

@@ -95,4 +95,11 @@ Verdict check_refinement(const Program& src, const Program& tgt, const CheckOpti
 /// Checks body `sb` of `src` against body `tb` of `tgt` (same signature).
 Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts = {});
 
+/// Z3 checks that overran their budget and were abandoned, still running in the background
+/// (check_refinement returns within its budget even when Z3 does not stop in time; such a check
+/// finishes on its own and is joined when the process exits, which can then take a few seconds). A
+/// tool that has flushed its output may std::_Exit(code) when this is non-zero: that runs no static
+/// destructors, so it cannot race with them.
+int abandoned_checks_running();
+
 }  // namespace ptir::verify

@@ -3,6 +3,7 @@
 #include <iterator>
 #include <unordered_map>
 
+#include "ir/interp.h"
 #include "ir/text.h"
 #include "verify/encode/ops.h"
 
@@ -74,6 +75,35 @@ Expr apply_uf(const std::string& key, std::span<const Expr> args, smt::Sort rang
 
 }  // namespace enc
 
+namespace {
+
+bool interpreted_inst(const Program& p, InstId i, int depth);
+
+bool interpreted_body(const Program& p, BodyId b, int depth) {
+  bool ok = true;
+  p.for_each_inst(b, [&](InstId i) { ok = ok && interpreted_inst(p, i, depth); });
+  return ok;
+}
+
+/// Whether the encoding computes an instruction's results from its operands (so the interpreter's
+/// answer on concrete operands is the encoding's answer): false for transcendental, opaque and
+/// effectful (rng) ops, which SMT leaves uninterpreted, and for region ops whose regions hold one.
+bool interpreted_inst(const Program& p, InstId i, int depth) {
+  const OpCode op = p.op(i);
+  if (has_trait(op, Transcendental) || has_trait(op, Opaque) || has_trait(op, Effect)) return false;
+  if (!has_trait(op, Regions)) return true;
+  if (depth >= 8) return false;  // deeply nested (or malformed, cyclic) regions: encode as usual
+  for (const Attr& a : p.attrs_of(i).attrs) {
+    if (a.value.kind != AttrKind::Region) continue;
+    if (a.value.ints.empty() || a.value.ints[0] < 0 || static_cast<uint64_t>(a.value.ints[0]) >= p.num_bodies())
+      return false;
+    if (!interpreted_body(p, static_cast<BodyId>(a.value.ints[0]), depth + 1)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> inputs, const EncodeOptions& opts) {
   const Body& body = p.body(b);
   if (inputs.size() != body.params.size()) throw EncodeError("@" + body.name + ": wrong number of inputs");
@@ -89,10 +119,45 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
       return vals.emplace(v, constant_tensor(p.literal(p.value(v).def))).first->second;
     throw EncodeError("@" + body.name + ": a value is used before it is defined");
   };
+  // Concrete values: literals and the results of folded instructions (never parameters, so the
+  // agreement test, which passes numerals as inputs, still exercises the encoders).
+  std::unordered_map<ValueId, Tensor> known;
+  auto concrete = [&](ValueId v) -> const Tensor* {
+    if (auto it = known.find(v); it != known.end()) return &it->second;
+    if (p.value(v).kind == ValueKind::Literal) return &p.literal(p.value(v).def);
+    return nullptr;
+  };
+  // Evaluates instruction i with the interpreter when every operand is concrete; false: encode it.
+  auto fold = [&](InstId i) -> bool {
+    if (!opts.fold_concrete) return false;
+    std::vector<Tensor> operands;
+    operands.reserve(p.num_operands(i));
+    for (uint32_t k = 0; k < p.num_operands(i); ++k) {
+      const Tensor* t = concrete(p.operand(i, k));
+      if (!t || t->size() > opts.fold_max_elements) return false;
+    }
+    for (uint32_t r = 0; r < p.num_results(i); ++r)
+      if (p.type_of(p.result(i, r)).num_elements() > opts.fold_max_elements) return false;
+    if (!interpreted_inst(p, i, 0)) return false;
+    for (uint32_t k = 0; k < p.num_operands(i); ++k) operands.push_back(*concrete(p.operand(i, k)));
+    InterpOptions io;
+    io.max_while_iterations = opts.fold_max_while_iterations;
+    RunResult run = eval_inst(p, i, operands, io);
+    if (run.status != RunStatus::Ok || run.results.size() != p.num_results(i)) return false;
+    for (uint32_t r = 0; r < p.num_results(i); ++r)
+      if (run.results[r].type != p.type_of(p.result(i, r))) return false;
+    for (uint32_t r = 0; r < p.num_results(i); ++r) {
+      vals[p.result(i, r)] = constant_tensor(run.results[r]);
+      known[p.result(i, r)] = std::move(run.results[r]);
+    }
+    return true;
+  };
   BodyEncoding out{{}, smt::Expr::boolean(false), smt::Expr::boolean(false)};
   bool returned = false;
   p.for_each_inst(b, [&](InstId i) {
     if (returned) return;
+    if (opts.stop && opts.stop->load(std::memory_order_relaxed)) throw EncodeStopped();
+    if (p.op(i) != OpCode::Return && fold(i)) return;
     std::vector<SymTensor> args;
     for (uint32_t k = 0; k < p.num_operands(i); ++k) args.push_back(operand(p.operand(i, k)));
     if (p.op(i) == OpCode::Return) {

@@ -2,6 +2,8 @@
 // results, the condition under which it has undefined behaviour, and the condition under which a while
 // loop would still be running at the unroll bound. It works on the same Program the interpreter runs.
 #pragma once
+#include <atomic>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -22,6 +24,18 @@ struct SymTensor {
 /// Options of the encoding.
 struct EncodeOptions {
   int while_unroll = 16;  ///< iterations of a while loop that are unrolled
+  /// Fold concrete instructions before Z3: an instruction whose operands are all concrete (literals,
+  /// or results of folded instructions) is evaluated by the reference interpreter and its results
+  /// encoded as numerals, unless its SMT semantics is uninterpreted (a transcendental, opaque or rng
+  /// op, or a region op whose regions hold one: both sides must keep treating those alike) or the
+  /// interpreter does not return Ok (UB, the loop bound, an error: then it is encoded as usual, so UB
+  /// stays UB). Sound because the encoding and the interpreter implement the same semantics
+  /// (tests/verify/encode_agreement_test.cpp); it spares Z3 whole chains of float operations on
+  /// constants (e.g. quantizing a literal weight matrix).
+  bool fold_concrete = true;
+  int64_t fold_max_elements = 65536;  ///< no folding when an operand or a result has more elements
+  int64_t fold_max_while_iterations = 4096;  ///< a folded while that runs longer is encoded as usual
+  const std::atomic<bool>* stop = nullptr;  ///< when set to true, encoding stops with EncodeStopped
 };
 
 /// A body encoded on given inputs.
@@ -34,6 +48,11 @@ struct BodyEncoding {
 /// An op the encoder cannot handle (malformed program): the check is UNKNOWN, never PROVED.
 struct EncodeError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+/// EncodeOptions::stop was set (the check ran out of time or already has a verdict).
+struct EncodeStopped : EncodeError {
+  EncodeStopped() : EncodeError("stopped") {}
 };
 
 /// Encodes body `b` on `inputs` (one per parameter, of the parameter types). Throws EncodeError.

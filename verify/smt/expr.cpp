@@ -4,6 +4,7 @@
 #include <z3.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -11,11 +12,17 @@ namespace ptir::smt {
 namespace {
 
 thread_local Z3_context tl_ctx = nullptr;
+thread_local Context* tl_obj = nullptr;
 
+/// The current context, for making and inspecting terms.
 Z3_context C() {
   if (!tl_ctx) throw std::logic_error("smt: no Z3 context on this thread");
+  if (tl_obj && tl_obj->dead()) throw ContextAbandoned();
   return tl_ctx;
 }
+
+/// The current context for reference counting: nullptr when there is none or it is dead.
+Z3_context RC() { return tl_ctx && !(tl_obj && tl_obj->dead()) ? tl_ctx : nullptr; }
 
 /// Turns a pending Z3 error into an exception (the context has no error handler).
 Z3_ast chk(Z3_ast a) {
@@ -45,7 +52,7 @@ struct SortRef {
   SortRef(const SortRef& o) : s(o.s) { Z3_inc_ref(C(), Z3_sort_to_ast(C(), s)); }
   SortRef& operator=(const SortRef&) = delete;
   ~SortRef() {
-    if (tl_ctx) Z3_dec_ref(tl_ctx, Z3_sort_to_ast(tl_ctx, s));
+    if (Z3_context c = RC()) Z3_dec_ref(c, Z3_sort_to_ast(c, s));
   }
 };
 
@@ -65,6 +72,36 @@ FPConst fp_const(const Expr& e) {
   return FPConst::Other;
 }
 
+/// Whether a term is a value: a Bool, bit-vector or float literal (NaN, infinities and zeros included).
+bool is_value(Z3_ast a) {
+  if (Z3_is_numeral_ast(C(), a)) return true;
+  if (Z3_get_ast_kind(C(), a) != Z3_APP_AST) return false;
+  switch (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), Z3_to_app(C(), a)))) {
+    case Z3_OP_TRUE:
+    case Z3_OP_FALSE:
+    case Z3_OP_FPA_NUM:
+    case Z3_OP_FPA_NAN:
+    case Z3_OP_FPA_PLUS_INF:
+    case Z3_OP_FPA_MINUS_INF:
+    case Z3_OP_FPA_PLUS_ZERO:
+    case Z3_OP_FPA_MINUS_ZERO: return true;
+    default: return false;
+  }
+}
+
+/// Term-level constant folding of float operations: an operation whose operands are all values is
+/// evaluated at once by Z3's simplifier, whose rewriter computes IEEE operations exactly (mpf
+/// arithmetic) with the semantics the solver gives the term; otherwise the solver would bit-blast
+/// e.g. a division of two constants. Only for operations fully specified on every input (not
+/// fp.to_sbv/fp.to_ubv out of range, not to_ieee_bv of NaN), so the value is the term's one meaning.
+/// Bit-vector operations on numerals are left to Z3 (its preprocessing folds them for free, and
+/// folding them here only renumbers terms, which costs the grouping of equal element queries).
+Expr folded(Expr r, std::initializer_list<Z3_ast> args) {
+  for (Z3_ast a : args)
+    if (!is_value(a)) return r;
+  return r.simplify();
+}
+
 /// Orders the operands of a commutative operation by term id (deterministic within a context).
 std::pair<Z3_ast, Z3_ast> ordered(const Expr& a, const Expr& b) {
   return a.id() <= b.id() ? std::pair{a.raw(), b.raw()} : std::pair{b.raw(), a.raw()};
@@ -72,44 +109,51 @@ std::pair<Z3_ast, Z3_ast> ordered(const Expr& a, const Expr& b) {
 
 }  // namespace
 
-Context::Context() : prev_(tl_ctx) {
+Context::Context() : prev_(tl_ctx), prev_obj_(tl_obj) {
   Z3_config cfg = Z3_mk_config();
   Z3_set_param_value(cfg, "model", "true");
   ctx_ = Z3_mk_context_rc(cfg);
   Z3_del_config(cfg);
   Z3_set_error_handler(ctx_, nullptr);
   tl_ctx = ctx_;
+  tl_obj = this;
 }
 
 Context::~Context() {
+  stop_host();  // a dead context's host was handed to the reaper already
   tl_ctx = prev_;
-  Z3_del_context(ctx_);
+  tl_obj = prev_obj_;
+  if (!dead_) Z3_del_context(ctx_);  // else the abandoned host deletes it
 }
-
-void Context::interrupt() { Z3_interrupt(ctx_); }
 
 Z3_context current() { return tl_ctx; }
+Context* current_context() { return tl_obj; }
+Z3_context live_context() { return RC(); }
 
 // ---- reference counting ----
+// In a dead context (see Context) reference counting does nothing: the abandoned check's thread owns
+// the Z3 context and deletes it with every term.
 Expr::Expr(const Expr& o) : a_(o.a_) {
-  if (a_) Z3_inc_ref(C(), a_);
+  if (Z3_context c = RC(); a_ && c) Z3_inc_ref(c, a_);
 }
 Expr& Expr::operator=(const Expr& o) {
-  if (o.a_) Z3_inc_ref(C(), o.a_);
-  if (a_) Z3_dec_ref(C(), a_);
+  if (Z3_context c = RC()) {
+    if (o.a_) Z3_inc_ref(c, o.a_);
+    if (a_) Z3_dec_ref(c, a_);
+  }
   a_ = o.a_;
   return *this;
 }
 Expr& Expr::operator=(Expr&& o) noexcept {
   if (this != &o) {
-    if (a_) Z3_dec_ref(tl_ctx, a_);
+    if (Z3_context c = RC(); a_ && c) Z3_dec_ref(c, a_);
     a_ = o.a_;
     o.a_ = nullptr;
   }
   return *this;
 }
 Expr::~Expr() {
-  if (a_ && tl_ctx) Z3_dec_ref(tl_ctx, a_);
+  if (Z3_context c = RC(); a_ && c) Z3_dec_ref(c, a_);
 }
 Expr Expr::wrap(Z3_ast a) {
   Expr e;
@@ -210,7 +254,8 @@ Expr Expr::operator==(const Expr& b) const {
   // where distinct NaN numerals could still be the one SMT NaN.)
   if (isBV() && Z3_is_numeral_ast(C(), a_) && Z3_is_numeral_ast(C(), b.a_)) return boolean(false);
   auto [x, y] = ordered(*this, b);
-  return wrap(Z3_mk_eq(C(), x, y));
+  Expr e = wrap(Z3_mk_eq(C(), x, y));
+  return isFP() ? folded(std::move(e), {x, y}) : e;
 }
 
 // ---- arithmetic ----
@@ -223,14 +268,14 @@ Expr Expr::operator+(const Expr& b) const {
     if (fp_const(*this) == FPConst::NegZero) return b;
   }
   auto [x, y] = ordered(*this, b);
-  if (isFP()) return wrap(Z3_mk_fpa_add(C(), rne(), x, y));
+  if (isFP()) return folded(wrap(Z3_mk_fpa_add(C(), rne(), x, y)), {x, y});
   return wrap(Z3_mk_bvadd(C(), x, y));
 }
 Expr Expr::operator-(const Expr& b) const {
   if (isFP()) {
     if (fp_const(b) == FPConst::PosZero) return *this;
     if (fp_const(*this) == FPConst::NegZero) return -b;
-    return wrap(Z3_mk_fpa_sub(C(), rne(), a_, b.a_));
+    return folded(wrap(Z3_mk_fpa_sub(C(), rne(), a_, b.a_)), {a_, b.a_});
   }
   return wrap(Z3_mk_bvsub(C(), a_, b.a_));
 }
@@ -243,7 +288,7 @@ Expr Expr::operator*(const Expr& b) const {
     if (ca == FPConst::MinusOne) return -b;
   }
   auto [x, y] = ordered(*this, b);
-  if (isFP()) return wrap(Z3_mk_fpa_mul(C(), rne(), x, y));
+  if (isFP()) return folded(wrap(Z3_mk_fpa_mul(C(), rne(), x, y)), {x, y});
   return wrap(Z3_mk_bvmul(C(), x, y));
 }
 Expr Expr::operator/(const Expr& b) const {
@@ -251,7 +296,7 @@ Expr Expr::operator/(const Expr& b) const {
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
-  return wrap(Z3_mk_fpa_div(C(), rne(), a_, b.a_));
+  return folded(wrap(Z3_mk_fpa_div(C(), rne(), a_, b.a_)), {a_, b.a_});
 }
 Expr Expr::operator-() const {
   if (isFP()) {
@@ -259,7 +304,7 @@ Expr Expr::operator-() const {
       Z3_app app = Z3_to_app(C(), a_);
       if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_FPA_NEG) return wrap(Z3_get_app_arg(C(), app, 0));
     }
-    return wrap(Z3_mk_fpa_neg(C(), a_));
+    return folded(wrap(Z3_mk_fpa_neg(C(), a_)), {a_});
   }
   return wrap(Z3_mk_bvneg(C(), a_));
 }
@@ -294,34 +339,36 @@ Expr Expr::extract(unsigned hi, unsigned lo) const {
 }
 
 // ---- floats ----
-Expr Expr::isNaN() const { return wrap(Z3_mk_fpa_is_nan(C(), a_)); }
-Expr Expr::isInf() const { return wrap(Z3_mk_fpa_is_infinite(C(), a_)); }
-Expr Expr::isZero() const { return wrap(Z3_mk_fpa_is_zero(C(), a_)); }
-Expr Expr::isNeg() const { return wrap(Z3_mk_fpa_is_negative(C(), a_)); }
-Expr Expr::abs() const { return wrap(Z3_mk_fpa_abs(C(), a_)); }
-Expr Expr::sqrt() const { return wrap(Z3_mk_fpa_sqrt(C(), rne(), a_)); }
+Expr Expr::isNaN() const { return folded(wrap(Z3_mk_fpa_is_nan(C(), a_)), {a_}); }
+Expr Expr::isInf() const { return folded(wrap(Z3_mk_fpa_is_infinite(C(), a_)), {a_}); }
+Expr Expr::isZero() const { return folded(wrap(Z3_mk_fpa_is_zero(C(), a_)), {a_}); }
+Expr Expr::isNeg() const { return folded(wrap(Z3_mk_fpa_is_negative(C(), a_)), {a_}); }
+Expr Expr::abs() const { return folded(wrap(Z3_mk_fpa_abs(C(), a_)), {a_}); }
+Expr Expr::sqrt() const { return folded(wrap(Z3_mk_fpa_sqrt(C(), rne(), a_)), {a_}); }
 Expr Expr::feq(const Expr& b) const {
   auto [x, y] = ordered(*this, b);
-  return wrap(Z3_mk_fpa_eq(C(), x, y));
+  return folded(wrap(Z3_mk_fpa_eq(C(), x, y)), {x, y});
 }
-Expr Expr::flt(const Expr& b) const { return wrap(Z3_mk_fpa_lt(C(), a_, b.a_)); }
-Expr Expr::fle(const Expr& b) const { return wrap(Z3_mk_fpa_leq(C(), a_, b.a_)); }
-Expr Expr::roundTowardZero() const { return wrap(Z3_mk_fpa_round_to_integral(C(), Z3_mk_fpa_rtz(C()), a_)); }
+Expr Expr::flt(const Expr& b) const { return folded(wrap(Z3_mk_fpa_lt(C(), a_, b.a_)), {a_, b.a_}); }
+Expr Expr::fle(const Expr& b) const { return folded(wrap(Z3_mk_fpa_leq(C(), a_, b.a_)), {a_, b.a_}); }
+Expr Expr::roundTowardZero() const {
+  return folded(wrap(Z3_mk_fpa_round_to_integral(C(), Z3_mk_fpa_rtz(C()), a_)), {a_});
+}
 Expr Expr::toFP(FPFormat f) const {
   if (format() == f) return *this;
   const Expr rm = wrap(rne());
   const SortRef s(fp_sort(f));
-  return wrap(Z3_mk_fpa_to_fp_float(C(), rm.raw(), a_, s.s));
+  return folded(wrap(Z3_mk_fpa_to_fp_float(C(), rm.raw(), a_, s.s)), {a_});
 }
 Expr Expr::sbvToFP(FPFormat f) const {
   const Expr rm = wrap(rne());
   const SortRef s(fp_sort(f));
-  return wrap(Z3_mk_fpa_to_fp_signed(C(), rm.raw(), a_, s.s));
+  return folded(wrap(Z3_mk_fpa_to_fp_signed(C(), rm.raw(), a_, s.s)), {a_});
 }
 Expr Expr::ubvToFP(FPFormat f) const {
   const Expr rm = wrap(rne());
   const SortRef s(fp_sort(f));
-  return wrap(Z3_mk_fpa_to_fp_unsigned(C(), rm.raw(), a_, s.s));
+  return folded(wrap(Z3_mk_fpa_to_fp_unsigned(C(), rm.raw(), a_, s.s)), {a_});
 }
 Expr Expr::toSBV(unsigned w) const { return wrap(Z3_mk_fpa_to_sbv(C(), Z3_mk_fpa_rtz(C()), a_, w)); }
 Expr Expr::toUBV(unsigned w) const { return wrap(Z3_mk_fpa_to_ubv(C(), Z3_mk_fpa_rtz(C()), a_, w)); }
@@ -465,7 +512,7 @@ Func::Func(std::string_view name, std::span<const Sort> domain, Sort range) {
   Z3_inc_ref(C(), Z3_func_decl_to_ast(C(), d_));
 }
 Func::~Func() {
-  if (d_ && tl_ctx) Z3_dec_ref(tl_ctx, Z3_func_decl_to_ast(tl_ctx, d_));
+  if (Z3_context c = RC(); d_ && c) Z3_dec_ref(c, Z3_func_decl_to_ast(c, d_));
 }
 Expr Func::operator()(std::span<const Expr> args) const {
   std::vector<Z3_ast> a;

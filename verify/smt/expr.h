@@ -8,9 +8,13 @@
 // sound for every builder marked "commutative" because the SMT operation is commutative on every input
 // (SMT-LIB floats have a single NaN, and our result equality ignores NaN payloads).
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,23 +26,57 @@ typedef struct _Z3_func_decl* Z3_func_decl;
 namespace ptir::smt {
 
 /// A Z3 context, current for the constructing thread until destroyed. Not copyable.
+///
+/// Z3 does not stop every phase of a check when its timeout or an interrupt asks it to (bit-blasting,
+/// its simplifier and the SAT solver's inprocessing can each run for seconds on a large formula). So
+/// a check does not run on the context's thread but on its solver host, a second thread that only
+/// runs checks of this context while the owning thread waits; the owning thread waits only as long
+/// as the check's budget allows. A check that does not stop in time is abandoned: the context is
+/// handed to the host, which finishes the check on its own, deletes the context and is joined later
+/// (at the latest when the process exits). The Context is then dead: its terms' reference counting
+/// does nothing (their memory goes with the Z3 context) and making terms throws ContextAbandoned.
 class Context {
  public:
   Context();
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
-  /// Stops a running check of this context; safe to call from any thread.
+  /// Stops a running check of this context and any Z3 call of its thread; safe to call from any
+  /// thread. Z3 keeps an interrupted context cancelled, so a check that was running when the
+  /// interrupt came ends the context (as an abandoned check does): interrupt only to stop.
   void interrupt();
   Z3_context raw() const { return ctx_; }
+  /// The context was handed to an abandoned check: no more Z3 work in it.
+  bool dead() const { return dead_.load(); }
+
+  struct Host;  ///< verify/smt/solver.cpp
 
  private:
+  friend class Solver;
+  std::shared_ptr<Host> host();  ///< the solver host, started on first use
+  void abandon();                ///< hands the context to the host, which is still running a check
+  void stop_host();              ///< ends the host thread (the destructor)
+
   Z3_context ctx_;
   Z3_context prev_;
+  Context* prev_obj_;
+  std::mutex host_m_;  ///< guards host_
+  std::shared_ptr<Host> host_;
+  std::atomic<uint64_t> interrupts_{0};  ///< interrupt() calls so far
+  std::atomic<bool> dead_{false};
+};
+
+/// Thrown when a term is made in a dead context (see Context).
+struct ContextAbandoned : std::runtime_error {
+  ContextAbandoned() : std::runtime_error("smt: the Z3 context was abandoned to a check that overran its budget") {}
 };
 
 /// The current thread's context (nullptr when none).
 Z3_context current();
+/// The current thread's Context object (nullptr when none).
+Context* current_context();
+/// The current context if it is alive (reference counting in a dead context does nothing).
+Z3_context live_context();
 
 /// An IEEE format in Z3's convention: exponent bits and significand bits including the hidden bit.
 struct FPFormat {

@@ -1,28 +1,212 @@
-// Solver and Model over Z3's C API.
+// Solver and Model over Z3's C API, and the solver hosts that run the checks.
+//
+// Why hosts: Z3's timeout and Z3_interrupt only set a flag that Z3 polls, and several phases of a
+// check poll it rarely (measured with Z3 4.8.12 on a bit-blasted float formula: bit-blasting ~0.6-2.5
+// s, the simplifier after it 0.7-1.6 s, the SAT solver's SCC/equivalence elimination ~2 s, its
+// asymmetric branching up to 5 s). A thread inside Z3_solver_check can therefore be stuck seconds
+// past its budget, and a caller waiting for it with it. So the check runs on the context's host thread
+// while the owning thread waits with a deadline; when the host does not answer in time, the owning
+// thread interrupts it and abandons it together with the Z3 context (which the host is using): the
+// host finishes its check on its own (Z3 stops at its next poll), deletes the context and is joined
+// by the reaper, when the next host is abandoned or at the latest when the process exits (before Z3's
+// own static state goes: a host returning from Z3 then touches Z3's timer pool, so it must not
+// outlive it). An interrupted context is abandoned too, since Z3 keeps it cancelled. The check runs in the same context the formula was made in: translating it
+// into another context renumbers its terms, and Z3's run time on a hard query depends on the
+// numbering (it orders operands and iterates hash tables by term id; +-25% on a corpus query).
 #include "verify/smt/solver.h"
 
 #include <z3.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <stdexcept>
+#include <thread>
 
 namespace ptir::smt {
 namespace {
 Z3_context C() {
-  Z3_context c = current();
-  if (!c) throw std::logic_error("smt: no Z3 context on this thread");
-  return c;
+  Context* cx = current_context();
+  if (!cx) throw std::logic_error("smt: no Z3 context on this thread");
+  if (cx->dead()) throw ContextAbandoned();
+  return cx->raw();
 }
+
+/// How long past its timeout a check is waited for before it is abandoned (Z3 usually answers a
+/// timeout within milliseconds, sometimes tens of them); well inside the 10% + 100 ms a budget may be
+/// exceeded by.
+std::chrono::milliseconds grace(unsigned timeout_ms) { return std::chrono::milliseconds(40 + timeout_ms / 50); }
+
+/// Set when the process exits: abandoned hosts then leave their contexts to the operating system.
+std::atomic<bool> g_exiting{false};
 }  // namespace
+
+// ---- solver hosts ----
+
+struct Context::Host {
+  enum class State : uint8_t { Idle, Busy, Done, Quit };
+
+  Z3_context ctx;  ///< the owning Context's; the host's own once abandoned
+  std::thread thread;
+  std::mutex m;
+  std::condition_variable cv;
+  State state = State::Idle;
+  bool abandoned = false;  ///< the host owns ctx: delete it after the running check
+  bool ctx_gone = false;   ///< ctx is being (or was) deleted: no more Z3_interrupt on it
+  bool finished = false;   ///< the thread has left its loop (joinable at once)
+  Z3_solver solver = nullptr;  ///< the job (made and referenced by the owning thread)
+  Z3_lbool result = Z3_L_UNDEF;
+
+  explicit Host(Z3_context c) : ctx(c) { thread = std::thread([this] { loop(); }); }
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  void loop() {
+    std::unique_lock<std::mutex> lk(m);
+    for (;;) {
+      cv.wait(lk, [&] { return state == State::Busy || state == State::Quit; });
+      if (state == State::Quit) break;
+      lk.unlock();
+      const Z3_lbool r = Z3_solver_check(ctx, solver);
+      lk.lock();
+      result = r;
+      if (abandoned) break;
+      state = State::Done;
+      cv.notify_all();
+    }
+    if (abandoned && !g_exiting) {  // delete ctx, with the abandoned Context's terms, unlocked:
+      ctx_gone = true;  // freeing a large context takes a while, and the reaper looks at `finished`
+      lk.unlock();
+      Z3_del_context(ctx);
+      lk.lock();
+    }
+    finished = true;
+  }
+};
+
+namespace {
+
+/// Abandoned hosts, joined once they finish (and all of them when the process exits: a function-local
+/// static made after Z3's own static state, so destroyed before it).
+class Reaper {
+ public:
+  void add(std::shared_ptr<Context::Host> h) {
+    std::vector<std::shared_ptr<Context::Host>> done;
+    {
+      std::lock_guard<std::mutex> g(m_);
+      for (size_t k = 0; k < zombies_.size();) {
+        bool fin;
+        {
+          std::lock_guard<std::mutex> hg(zombies_[k]->m);
+          fin = zombies_[k]->finished;
+        }
+        if (fin) {
+          done.push_back(std::move(zombies_[k]));
+          zombies_[k] = std::move(zombies_.back());
+          zombies_.pop_back();
+        } else {
+          ++k;
+        }
+      }
+      zombies_.push_back(std::move(h));
+    }
+    for (auto& z : done) z->thread.join();
+  }
+  int running() {
+    std::lock_guard<std::mutex> g(m_);
+    int n = 0;
+    for (auto& z : zombies_) {
+      std::lock_guard<std::mutex> hg(z->m);
+      n += !z->finished;
+    }
+    return n;
+  }
+  ~Reaper() {
+    g_exiting = true;
+    for (auto& z : zombies_) {
+      {
+        std::lock_guard<std::mutex> hg(z->m);
+        if (!z->ctx_gone) Z3_interrupt(z->ctx);
+      }
+      z->thread.join();
+    }
+  }
+
+ private:
+  std::mutex m_;
+  std::vector<std::shared_ptr<Context::Host>> zombies_;
+};
+
+Reaper& reaper() {
+  static Reaper r;
+  return r;
+}
+
+}  // namespace
+
+int abandoned_checks_running() { return reaper().running(); }
+
+std::shared_ptr<Context::Host> Context::host() {
+  std::lock_guard<std::mutex> g(host_m_);
+  if (!host_) host_ = std::make_shared<Host>(ctx_);
+  return host_;
+}
+
+void Context::abandon() {
+  std::shared_ptr<Host> h;
+  {
+    std::lock_guard<std::mutex> g(host_m_);
+    h.swap(host_);
+    std::lock_guard<std::mutex> hg(h->m);
+    h->abandoned = true;
+    dead_ = true;
+    if (h->state == Host::State::Done) {  // it answered after all; nothing runs: end it now
+      h->state = Host::State::Quit;
+      h->cv.notify_all();
+    }
+  }
+  reaper().add(std::move(h));
+}
+
+void Context::interrupt() {
+  std::lock_guard<std::mutex> g(host_m_);
+  if (dead_) return;  // the context may be gone
+  ++interrupts_;
+  Z3_interrupt(ctx_);
+  if (host_) {
+    std::lock_guard<std::mutex> hg(host_->m);  // wakes a waiting check()
+    host_->cv.notify_all();
+  }
+}
+
+void Context::stop_host() {
+  std::shared_ptr<Host> h;
+  {
+    std::lock_guard<std::mutex> g(host_m_);
+    h.swap(host_);
+  }
+  if (!h) return;
+  {
+    std::lock_guard<std::mutex> hg(h->m);
+    h->state = Host::State::Quit;
+    h->cv.notify_all();
+  }
+  h->thread.join();
+}
+
+// ---- Model ----
 
 Model::Model(Z3_model m) : m_(m) { Z3_model_inc_ref(C(), m_); }
 Model::~Model() {
-  if (current()) Z3_model_dec_ref(current(), m_);
+  if (Z3_context c = live_context()) Z3_model_dec_ref(c, m_);
 }
 Expr Model::eval(const Expr& e) const {
   Z3_ast out = nullptr;
   if (!Z3_model_eval(C(), m_, e.raw(), true, &out) || !out) throw std::runtime_error("z3: model evaluation failed");
   return Expr::wrap(out).simplify();
 }
+
+// ---- Solver ----
 
 Solver::Solver(unsigned timeout_ms) {
   s_ = Z3_mk_solver(C());
@@ -32,25 +216,53 @@ Solver::Solver(unsigned timeout_ms) {
   Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "timeout"), timeout_ms ? timeout_ms : 1);
   Z3_solver_set_params(C(), s_, p);
   Z3_params_dec_ref(C(), p);
+  timeout_ms_ = timeout_ms ? timeout_ms : 1;
 }
 Solver::~Solver() {
-  if (current()) Z3_solver_dec_ref(current(), s_);
+  if (Z3_context c = live_context()) Z3_solver_dec_ref(c, s_);
 }
 void Solver::add(const Expr& e) { Z3_solver_assert(C(), s_, e.raw()); }
 
 Result Solver::check() {
-  switch (Z3_solver_check(C(), s_)) {
+  using clock = std::chrono::steady_clock;
+  C();  // a live context
+  Context* cx = current_context();
+  reason_.clear();
+  const uint64_t interrupts = cx->interrupts_.load();
+  const auto start = clock::now();
+  std::shared_ptr<Context::Host> h = cx->host();
+  std::unique_lock<std::mutex> lk(h->m);
+  h->solver = s_;
+  h->state = Context::Host::State::Busy;
+  h->cv.notify_all();
+  auto done = [&] { return h->state == Context::Host::State::Done; };
+  const auto limit = start + std::chrono::milliseconds(timeout_ms_) + grace(timeout_ms_);
+  h->cv.wait_until(lk, limit, [&] { return done() || cx->interrupts_.load() != interrupts; });
+  const bool interrupted = cx->interrupts_.load() != interrupts;
+  if (interrupted || !done()) {
+    // Interrupted, or past the budget and Z3 has not stopped: Z3 keeps an interrupted context
+    // cancelled, so whether or not the check is still running, the context is finished. The host
+    // takes it (and deletes it when its check returns).
+    if (!done()) Z3_interrupt(h->ctx);
+    lk.unlock();
+    cx->abandon();
+    reason_ = interrupted ? "canceled" : "timeout";
+    return Result::Unknown;
+  }
+  h->state = Context::Host::State::Idle;
+  const Z3_lbool r = h->result;
+  lk.unlock();
+  switch (r) {
     case Z3_L_TRUE: return Result::Sat;
     case Z3_L_FALSE: return Result::Unsat;
     case Z3_L_UNDEF: break;
   }
-  // An error (e.g. an interrupt) leaves the error code set; it is an Unknown, not a failure.
-  Z3_get_error_code(C());
+  reason_ = Z3_solver_get_reason_unknown(C(), s_);
   return Result::Unknown;
 }
 
 std::unique_ptr<Model> Solver::model() const { return std::make_unique<Model>(Z3_solver_get_model(C(), s_)); }
-std::string Solver::reason_unknown() const { return Z3_solver_get_reason_unknown(C(), s_); }
+std::string Solver::reason_unknown() const { return reason_; }
 std::string Solver::to_smt2() const {
   std::string s = Z3_solver_to_string(C(), s_);
   return s + "(check-sat)\n";

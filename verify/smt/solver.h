@@ -1,4 +1,7 @@
 // One satisfiability query: a Z3 solver with a timeout, its result, and the model of a `sat` answer.
+// The timeout is a promise to the caller: check() returns within it (plus a few tens of milliseconds)
+// even when Z3 itself does not stop in time (see smt::Context: the check runs on a solver host, and
+// the context is abandoned to it when it overruns).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -27,7 +30,8 @@ class Model {
 
 enum class Result : uint8_t { Sat, Unsat, Unknown };
 
-/// A solver for one query. `timeout_ms` bounds each check; a timeout is Result::Unknown.
+/// A solver for one query. `timeout_ms` bounds each check; a timeout is Result::Unknown. Needs a
+/// current smt::Context; the assertions are terms of that context.
 class Solver {
  public:
   explicit Solver(unsigned timeout_ms);
@@ -36,6 +40,9 @@ class Solver {
   ~Solver();
 
   void add(const Expr& e);
+  /// Runs the check on the context's solver host and waits at most the timeout plus a small slack
+  /// (then Unknown, reason "timeout"), or until Context::interrupt (then Unknown, "canceled"). When
+  /// Z3 has not stopped by then, the context is abandoned to the check (Context::dead()).
   Result check();
   /// The model of the last `Sat` check.
   std::unique_ptr<Model> model() const;
@@ -46,6 +53,13 @@ class Solver {
 
  private:
   Z3_solver s_;
+  unsigned timeout_ms_;
+  std::string reason_;
 };
+
+/// Abandoned checks (see Context) still running. The process joins them when it exits (Z3 stops at
+/// its next poll of the cancel flag, which can take seconds); a tool that has printed its answer may
+/// std::_Exit instead, which runs no static destructors and so cannot race with them.
+int abandoned_checks_running();
 
 }  // namespace ptir::smt
