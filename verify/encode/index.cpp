@@ -50,6 +50,7 @@ Results encode_Take(OpEnv& env) {
   const int64_t d0 = x.type.dims[0], inner = d0 ? x.type.num_elements() / d0 : 0;
   SymTensor out = env.make();
   for (int64_t i = 0, n = idx.type.num_elements(); i < n; ++i) {
+    env.check_stop();
     const Expr v = index_value(idx.elems[i], idx.type.dtype);
     env.add_ub(!index_in_range(v, d0));
     for (int64_t j = 0; j < inner; ++j) {
@@ -69,6 +70,7 @@ Results encode_Gather(OpEnv& env) {
   if (env.out().dims != idx.type.dims || env.dtype() != x.type.dtype) env.fail("result type must be idx's dims");
   SymTensor out = env.make();
   for (int64_t i = 0, n = idx.type.num_elements(); i < n; ++i) {
+    env.check_stop();
     const Expr v = index_value(idx.elems[i], idx.type.dtype);
     env.add_ub(!index_in_range(v, x.type.dims[axis]));
     out.elems.push_back(mux(v, line(x, unravel(i, idx.type.dims), axis)));
@@ -91,6 +93,7 @@ Results encode_ScatterReduce(OpEnv& env) {
   const DType t = x.type.dtype;
   SymTensor out{x.type, x.elems};
   for (int64_t i = 0, n = idx.type.num_elements(); i < n; ++i) {
+    env.check_stop();
     const Expr v = index_value(idx.elems[i], idx.type.dtype);
     env.add_ub(!index_in_range(v, x.type.dims[axis]));
     std::vector<int64_t> q = unravel(i, idx.type.dims);
@@ -120,6 +123,7 @@ Results encode_DynamicSlice(OpEnv& env) {
     nt.dims[d] = size;
     SymTensor next{nt, {}};
     for (int64_t i = 0, n = nt.num_elements(); i < n; ++i) {
+      env.check_stop();
       std::vector<int64_t> idx = unravel(i, nt.dims);
       std::vector<Expr> opts;
       const int64_t base = idx[d];
@@ -156,11 +160,13 @@ Results encode_DynamicUpdateSlice(OpEnv& env) {
   for (int64_t n : ranges) combos *= n;
   // For each possible (clamped) start, the elements that start's window covers.
   for (int64_t s = 0; s < combos; ++s) {
+    env.check_stop();
     const std::vector<int64_t> st = unravel(s, ranges);
     std::vector<Expr> eqs;
     for (int d = 0; d < r; ++d) eqs.push_back(c[d] == index_const(st[d]));
     const Expr here = Expr::all(eqs);
     for (int64_t u = 0, n = upd.type.num_elements(); u < n; ++u) {
+      if ((u & 255) == 0) env.check_stop();
       std::vector<int64_t> q = unravel(u, upd.type.dims);
       for (int d = 0; d < r; ++d) q[d] += st[d];
       Expr& o = out.elems[ravel(q, x.type.dims)];
@@ -202,6 +208,7 @@ Results encode_ScatterAdd(OpEnv& env) {
   const DType t = x.type.dtype;
   SymTensor out{x.type, x.elems};
   for (int64_t ui = 0, n = upd.type.num_elements(); ui < n; ++ui) {
+    env.check_stop();
     const std::vector<int64_t> u = unravel(ui, upd.type.dims);
     int64_t base = 0;
     for (size_t k = 0, d = 0; k < usd.size(); ++k, ++d) {
@@ -226,6 +233,7 @@ Results encode_ScatterAdd(OpEnv& env) {
     if (!possible) continue;
     const Expr fit = Expr::all(fits);
     for (int64_t q = 0, m = x.type.num_elements(); q < m; ++q) {
+      env.check_stop();
       const std::vector<int64_t> qi = unravel(q, x.type.dims);
       std::vector<Expr> at;
       bool reachable = true;

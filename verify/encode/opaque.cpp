@@ -11,17 +11,26 @@ namespace ptir::verify::enc {
 namespace {
 
 /// A canonical text of an attribute set (sorted by name), for the function's name.
+/// Appends `text` length-prefixed, so that no two different sequences of strings give one key.
+void put(std::string& key, std::string_view text) {
+  key += std::to_string(text.size());
+  key += ':';
+  key += text;
+}
+
+/// An injective spelling of an attribute set (sorted by name): every variable-length part is
+/// length-prefixed, so attributes whose strings contain brackets or separators cannot collide.
 std::string attrs_key(const AttrSet& attrs) {
   std::vector<const Attr*> sorted;
   for (const Attr& a : attrs.attrs) sorted.push_back(&a);
   std::sort(sorted.begin(), sorted.end(), [](const Attr* a, const Attr* b) { return a->name < b->name; });
-  std::string s;
+  std::string s = std::to_string(sorted.size()) + "#";
   for (const Attr* a : sorted) {
-    s += a->name + "[" + std::to_string(static_cast<int>(a->value.kind)) + ":";
+    put(s, a->name);
+    s += "k" + std::to_string(static_cast<int>(a->value.kind)) + "n" + std::to_string(a->value.ints.size()) + ":";
     for (int64_t v : a->value.ints) s += std::to_string(v) + ",";
-    s += a->value.text;
-    if (a->value.kind == AttrKind::Literal || a->value.kind == AttrKind::Scalar) s += print_literal(a->value.lit);
-    s += "]";
+    put(s, a->value.text);
+    put(s, a->value.kind == AttrKind::Literal || a->value.kind == AttrKind::Scalar ? print_literal(a->value.lit) : "");
   }
   return s;
 }

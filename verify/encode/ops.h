@@ -31,6 +31,11 @@ struct OpEnv {
   /// An empty result tensor of result type k, to be filled.
   SymTensor make(size_t k = 0) const;
   [[noreturn]] void fail(std::string_view what) const;
+  /// Throws EncodeStopped once the check has run out of time: called inside the loops of encoders
+  /// whose work grows faster than their output (dynamic windows, scatters, top_k ranks).
+  void check_stop() const {
+    if (opts.stop && opts.stop->load(std::memory_order_relaxed)) throw EncodeStopped();
+  }
 };
 
 // ---- row-major index helpers ----

@@ -33,6 +33,7 @@ Results encode_TopK(OpEnv& env) {
     }
     std::vector<Expr> rank(len);
     for (int64_t i = 0; i < len; ++i) {
+      env.check_stop();
       Expr count = Expr::bv(0, rw);
       for (int64_t j = 0; j < len; ++j) {
         if (j == i) continue;
