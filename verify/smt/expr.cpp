@@ -375,14 +375,13 @@ Expr Expr::toUBV(unsigned w) const { return wrap(Z3_mk_fpa_to_ubv(C(), Z3_mk_fpa
 Expr Expr::toIEEE() const { return wrap(Z3_mk_fpa_to_ieee_bv(C(), a_)); }
 
 // ---- inspection ----
-unsigned Expr::id() const { return Z3_get_ast_id(C(), a_); }
-bool Expr::isTrue() const { return Z3_get_bool_value(C(), a_) == Z3_L_TRUE; }
-bool Expr::isFalse() const { return Z3_get_bool_value(C(), a_) == Z3_L_FALSE; }
-Expr Expr::simplify() const { return wrap(Z3_simplify(C(), a_)); }
-
-Expr Expr::canonical() const {
-  std::vector<Z3_ast> from, to, stack{a_};
-  std::vector<Expr> hold;  // the new constants, alive until the substitution holds them
+namespace {
+/// Visits every application node of the DAG under `root` once, depth first. `visit(t, app, n)` returns
+/// true to descend into the n arguments; `first_arg_first` fixes the visiting order where names are
+/// handed out in it.
+template <typename F>
+void for_each_app(Z3_ast root, bool first_arg_first, F&& visit) {
+  std::vector<Z3_ast> stack{root};
   std::vector<bool> seen;
   while (!stack.empty()) {
     Z3_ast t = stack.back();
@@ -393,20 +392,46 @@ Expr Expr::canonical() const {
     seen[id] = true;
     Z3_app app = Z3_to_app(C(), t);
     const unsigned n = Z3_get_app_num_args(C(), app);
-    if (n == 0) {
-      if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_UNINTERPRETED) {
-        const std::string name = "!k" + std::to_string(from.size());
-        const Z3_symbol sym = Z3_mk_string_symbol(C(), name.c_str());
-        from.push_back(t);
-        hold.push_back(wrap(Z3_mk_const(C(), sym, Z3_get_sort(C(), t))));
-        to.push_back(hold.back().raw());
-      }
-      continue;
+    if (!visit(t, app, n)) continue;
+    if (first_arg_first) {
+      for (unsigned k = n; k-- > 0;) stack.push_back(Z3_get_app_arg(C(), app, k));
+    } else {
+      for (unsigned k = 0; k < n; ++k) stack.push_back(Z3_get_app_arg(C(), app, k));
     }
-    for (unsigned k = n; k-- > 0;) stack.push_back(Z3_get_app_arg(C(), app, k));  // first argument first
   }
-  if (from.empty()) return *this;
-  return wrap(Z3_substitute(C(), a_, static_cast<unsigned>(from.size()), from.data(), to.data()));
+}
+
+bool is_uninterpreted(Z3_app app) { return Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_UNINTERPRETED; }
+
+/// Collects substitutions of terms by fresh constants named PREFIX0, PREFIX1, ... and applies them.
+struct FreshConstants {
+  std::vector<Z3_ast> from, to;
+  std::vector<Expr> hold;  // the new constants, alive until the substitution holds them
+  void replace(Z3_ast t, const char* prefix) {
+    const std::string name = prefix + std::to_string(from.size());
+    from.push_back(t);
+    hold.push_back(Expr::wrap(Z3_mk_const(C(), Z3_mk_string_symbol(C(), name.c_str()), Z3_get_sort(C(), t))));
+    to.push_back(hold.back().raw());
+  }
+  Expr apply(const Expr& e) const {
+    if (from.empty()) return e;
+    return Expr::wrap(Z3_substitute(C(), e.raw(), static_cast<unsigned>(from.size()), from.data(), to.data()));
+  }
+};
+}  // namespace
+
+unsigned Expr::id() const { return Z3_get_ast_id(C(), a_); }
+bool Expr::isTrue() const { return Z3_get_bool_value(C(), a_) == Z3_L_TRUE; }
+bool Expr::isFalse() const { return Z3_get_bool_value(C(), a_) == Z3_L_FALSE; }
+Expr Expr::simplify() const { return wrap(Z3_simplify(C(), a_)); }
+
+Expr Expr::canonical() const {
+  FreshConstants fresh;
+  for_each_app(a_, /*first_arg_first=*/true, [&](Z3_ast t, Z3_app app, unsigned n) {
+    if (n == 0 && is_uninterpreted(app)) fresh.replace(t, "!k");
+    return n > 0;
+  });
+  return fresh.apply(*this);
 }
 
 std::vector<Expr> Expr::disjuncts() const {
@@ -429,49 +454,24 @@ std::vector<Expr> Expr::disjuncts() const {
 
 std::vector<unsigned> Expr::constants() const {
   std::vector<unsigned> out;
-  std::vector<Z3_ast> stack{a_};
-  std::vector<bool> seen;
-  while (!stack.empty()) {
-    Z3_ast t = stack.back();
-    stack.pop_back();
-    const unsigned id = Z3_get_ast_id(C(), t);
-    if (id >= seen.size()) seen.resize(id * 2 + 1, false);
-    if (seen[id] || Z3_get_ast_kind(C(), t) != Z3_APP_AST) continue;
-    seen[id] = true;
-    Z3_app app = Z3_to_app(C(), t);
-    const unsigned n = Z3_get_app_num_args(C(), app);
-    if (n == 0 && Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_UNINTERPRETED) out.push_back(id);
-    for (unsigned k = 0; k < n; ++k) stack.push_back(Z3_get_app_arg(C(), app, k));
-  }
+  for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app app, unsigned n) {
+    if (n == 0 && is_uninterpreted(app)) out.push_back(Z3_get_ast_id(C(), t));
+    return true;
+  });
   std::sort(out.begin(), out.end());
   return out;
 }
 
 Expr Expr::abstractFunctions() const {
-  std::vector<Z3_ast> from, to, stack{a_};
-  std::vector<Expr> hold;
-  std::vector<bool> seen;
-  while (!stack.empty()) {
-    Z3_ast t = stack.back();
-    stack.pop_back();
-    const unsigned id = Z3_get_ast_id(C(), t);
-    if (id >= seen.size()) seen.resize(id * 2 + 1, false);
-    if (seen[id] || Z3_get_ast_kind(C(), t) != Z3_APP_AST) continue;
-    seen[id] = true;
-    Z3_app app = Z3_to_app(C(), t);
-    const unsigned n = Z3_get_app_num_args(C(), app);
-    if (n > 0 && Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_UNINTERPRETED) {
-      const std::string name = "!uf" + std::to_string(from.size());
-      const Z3_symbol sym = Z3_mk_string_symbol(C(), name.c_str());
-      from.push_back(t);
-      hold.push_back(wrap(Z3_mk_const(C(), sym, Z3_get_sort(C(), t))));
-      to.push_back(hold.back().raw());
-      continue;  // the whole application is replaced, its arguments with it
+  FreshConstants fresh;
+  for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app app, unsigned n) {
+    if (n > 0 && is_uninterpreted(app)) {
+      fresh.replace(t, "!uf");
+      return false;  // the whole application is replaced, its arguments with it
     }
-    for (unsigned k = 0; k < n; ++k) stack.push_back(Z3_get_app_arg(C(), app, k));
-  }
-  if (from.empty()) return *this;
-  return wrap(Z3_substitute(C(), a_, static_cast<unsigned>(from.size()), from.data(), to.data()));
+    return true;
+  });
+  return fresh.apply(*this);
 }
 
 std::optional<uint64_t> Expr::numeral() const {
