@@ -9,6 +9,7 @@
 
 #include "ir/verifier.h"
 #include "patterns/passes.h"
+#include "rewriter/rules/rules.h"
 #include "rewriter/debug_log.h"
 #include "rewriter/instrument.h"
 #include "rewriter/pass.h"
@@ -49,7 +50,10 @@ constexpr const char* kHelp =
     "  --enable-patterns=A,B   keep only these patterns (plus those selected by --enable-labels)\n"
     "  --disable-labels=A,B    drop the patterns carrying any of these labels\n"
     "  --enable-labels=A,B     keep only patterns carrying one of these labels (plus --enable-patterns)\n"
-    "  --list-patterns         print the canonicalization patterns (name, benefit, roots, labels), exit\n"
+    "  --list-patterns         print the canonicalization patterns (name, benefit, roots, labels, and where\n"
+    "                          each comes from: C++ or FILE:LINE of a rule), exit\n"
+    "  --rules FILE            also load the rules of FILE (docs/rules.md) into canonicalize, no rebuild\n"
+    "                          needed; repeatable; a malformed file is reported as FILE:LINE:COL: error\n"
     "  --validate              after the pipeline, check with Z3 that the output refines the input, every\n"
     "                          function against its namesake (the program verdict is the weakest)\n"
     "                          (bit-exact IEEE; counterexamples replayed in the interpreter) and print\n"
@@ -76,10 +80,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int list_patterns(const PatternFilter& filter) {
+int list_patterns(const CanonicalizeOptions& canon) {
   PatternSet set;
-  populate_canonicalization_patterns(set);
-  FrozenPatternSet frozen = std::move(set).freeze(filter);
+  populate_canonicalization_patterns(set, canon.rule_files);
+  FrozenPatternSet frozen = std::move(set).freeze(canon.filter);
   for (const Pattern* p : frozen.all()) {
     std::string roots, labels;
     if (p->matches_any_op()) roots = "*";
@@ -91,8 +95,8 @@ int list_patterns(const PatternFilter& filter) {
       if (!labels.empty()) labels += ',';
       labels += l;
     }
-    std::printf("%-32s benefit %-3u roots %-s  labels %s\n", std::string(p->debug_name()).c_str(), p->benefit(),
-                roots.c_str(), labels.c_str());
+    std::printf("%-32s benefit %-3u roots %-14s labels %-24s from %s\n", std::string(p->debug_name()).c_str(),
+                p->benefit(), roots.c_str(), labels.c_str(), std::string(p->origin()).c_str());
   }
   return kExitOk;
 }
@@ -109,6 +113,14 @@ struct OptFlags {
 /// Reads the options into `f`; returns an exit code on a usage error.
 std::optional<int> read_flags(const Args& a, OptFlags& f) {
   if (auto v = a.get("pipeline")) f.pipeline = *v;
+  for (const std::string& path : a.all("rules")) {
+    auto loaded = rules::load_rule_file(path);
+    if (auto* e = std::get_if<rules::RuleError>(&loaded)) {
+      std::fprintf(stderr, "%s\n", e->format().c_str());
+      return kExitBadInput;
+    }
+    f.canon.rule_files.push_back(std::make_shared<const rules::RuleFile>(std::move(std::get<rules::RuleFile>(loaded))));
+  }
   f.checks = a.has("expensive-checks");
   f.debug = a.has("debug-rewrites");
   f.print_after = a.has("print-ir-after-all");
@@ -160,19 +172,19 @@ int validate(const Program& before, const Program& after, const OptFlags& f, Tim
 
 int cmd_opt(int argc, char** argv) {
   Args a = split_args(argc, argv, {"pipeline", "seed", "disable-patterns", "enable-patterns", "disable-labels",
-                                   "enable-labels", "validate-timeout-ms"});
+                                   "enable-labels", "validate-timeout-ms", "rules"});
   if (a.has("help")) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
   if (!check_known(a, "opt", {"pipeline", "expensive-checks", "debug-rewrites", "print-ir-after-all", "stats",
                               "timing", "seed", "disable-patterns", "enable-patterns", "disable-labels",
-                              "enable-labels", "list-patterns", "validate", "validate-timeout-ms",
+                              "enable-labels", "list-patterns", "validate", "validate-timeout-ms", "rules",
                               "require-proof"}))
     return kExitUsage;
   OptFlags f;
   if (auto code = read_flags(a, f)) return *code;
-  if (a.has("list-patterns")) return list_patterns(f.canon.filter);
+  if (a.has("list-patterns")) return list_patterns(f.canon);
   if (a.positional.size() != 1) {
     std::fprintf(stderr, "usage: ptir opt FILE [--pipeline=STR] [options] (see 'ptir opt --help')\n");
     return kExitUsage;
