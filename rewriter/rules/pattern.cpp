@@ -264,6 +264,7 @@ RulePattern::RulePattern(std::shared_ptr<const CompiledRule> rule)
 RulePattern::~RulePattern() = default;
 
 const Rule& RulePattern::rule() const { return *rule_->rule; }
+std::shared_ptr<const RuleFile> RulePattern::file() const { return rule_->file; }
 
 bool RulePattern::matches(const Program& p, InstId root) const {
   if (p.op(root) != rule_->source.op) return false;
