@@ -312,6 +312,9 @@ class Generator {
       if (!fresh && it->second != want) throw GenFail{"type capture conflict"};
     }
     for (size_t i = 0; i < k; ++i) g.operands.push_back(gen(*n.operands[i], in[i], /*fixed=*/true));
+    // A commutative op is matched in both operand orders, so instances come in both orders too: a C++
+    // pattern that only looks at one side is caught.
+    if (has_trait(n.op, OpTrait::Commutative) && k == 2 && coin(r_)) std::swap(g.operands[0], g.operands[1]);
     // Operands chosen by captures may have other types than planned: the result type stays `want` for
     // elementwise ops only when the operands agree; the verifier rejects what does not fit.
     g.type = want;

@@ -2,6 +2,7 @@
 #include "verify/prove/prove.h"
 
 #include <chrono>
+#include <optional>
 
 #include "ir/interp.h"
 #include "ir/text.h"
@@ -161,6 +162,35 @@ Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOp
   return best;
 }
 
+/// Total elements of the instance's inputs: the size shrinking minimises.
+int64_t elements(const Program& p) {
+  int64_t n = 0;
+  for (ValueId v : p.body(p.entry()).params) n += p.type_of(v).num_elements();
+  return n;
+}
+
+/// Looks for a smaller failing instance: ranks and dims from the smallest up, a few seeds each; returns
+/// the first that fails and is smaller (fewer input elements) than the one found.
+std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const Subject& s, const rules::RulePattern* rule,
+                                                                         const FrozenPatternSet& one, const ProveOptions& o,
+                                                                         int rank, Perturb pert, size_t insts, int64_t size) {
+  for (int d = 0; d <= o.max_dim; ++d)
+    for (int r = 0; r <= rank; ++r)
+      for (int t = 0; t < 12; ++t) {
+        std::string why;
+        const int i = 100000 + (d * 16 + r) * 64 + t;  // instance ids past the main loop's
+        Attempt a = generate(s, rule, o, i, r, d, pert, &why);
+        if (!a.inst.program || elements(*a.inst.program) >= size) continue;
+        Checked c = check_instance(*a.inst.program, one, o, mix(o.seed, i));
+        if (c.outcome != Outcome::Refuted) continue;
+        std::string how = "root rank " + std::to_string(r) + ", dims <= " + std::to_string(d) + ", " +
+                          std::to_string(elements(*a.inst.program)) + " input elements instead of " + std::to_string(size);
+        (void)insts;
+        return std::make_pair(std::make_pair(std::move(a), std::move(c)), how);
+      }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const char* status_word(Status s) {
@@ -222,9 +252,14 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     }
     if (c.outcome == Outcome::Refuted) {
       rep.status = Status::Refuted;
-      rep.detail = "instance " + std::to_string(i) + (near ? " (near miss)" : "") + ":\n" +
-                   print_program(*a.inst.program) + "rewritten by " + s.name + " to:\n" + print_program(*c.rewritten) +
-                   c.detail;
+      std::string head = "instance " + std::to_string(i) + (near ? " (near miss)" : "");
+      if (auto smaller = shrink(s, rule, one, o, rank, pert, a.inst.program->num_live_insts(), elements(*a.inst.program))) {
+        head += ", shrunk to the smallest failing instance found (" + smaller->second + ")";
+        a = std::move(smaller->first.first);
+        c = std::move(smaller->first.second);
+      }
+      rep.detail = head + ":\n" + print_program(*a.inst.program) + "rewritten by " + s.name + " to:\n" +
+                   print_program(*c.rewritten) + c.detail;
       rep.ms = ms_since(start);
       return rep;
     }
