@@ -12,10 +12,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 
+#include "verify/budget.h"
 #include "verify/encode/encode.h"
 #include "verify/precondition.h"
 #include "verify/replay.h"
@@ -477,6 +479,14 @@ void Checker::worker(bool main) {
         if (g >= groups_.size()) break;
         run_group(g, e);
       }
+    } catch (const std::bad_alloc&) {
+      if (!stop_) {
+        {
+          std::lock_guard<std::mutex> g(m_);
+          if (error_.empty()) error_ = "out of memory";
+        }
+        stop_all();
+      }
     } catch (const smt::ContextAbandoned&) {
       // a safety net (jobs stop at a dead context): the queries left are undecided, so no proof
     } catch (const std::exception& ex) {
@@ -502,7 +512,15 @@ void Checker::worker(bool main) {
 }
 
 Verdict Checker::run() {
-  plan();
+  try {
+    plan();
+  } catch (const std::bad_alloc&) {
+    jobs_.clear();
+    out_.clear();
+    Verdict v;
+    v.v = Unknown{"memory budget: out of memory planning " + std::to_string(opts_.memory_mb) + " MB (--memory-mb)"};
+    return v;
+  }
   std::thread dog([this] { watchdog(); });
   worker(true);  // the main thread is worker 0 and starts the helpers
   for (std::thread& t : helpers_) t.join();
@@ -533,7 +551,10 @@ Verdict Checker::verdict() {
     return v;
   }
   if (!error_.empty()) {
-    v.v = Unknown{"cannot encode: " + error_};
+    if (error_.find("out of memory") != std::string::npos)
+      v.v = Unknown{"memory budget of " + std::to_string(opts_.memory_mb) + " MB exhausted (--memory-mb): " + error_};
+    else
+      v.v = Unknown{"cannot encode: " + error_};
     return v;
   }
   const Outcome& pre = out_[0];
@@ -574,6 +595,18 @@ std::string signature_mismatch(const Program& src, BodyId sb, const Program& tgt
       return "result " + std::to_string(k) + " is " + to_string(src.type(a.result_types[k])) + " in the source, " +
              to_string(tgt.type(b.result_types[k])) + " in the target";
   return "";
+}
+
+/// Why the pair is too large to encode within the memory budget (nullopt: it fits).
+std::optional<std::string> over_budget(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
+                                       const CheckOptions& opts) {
+  if (opts.memory_mb == 0) return std::nullopt;
+  const EncodingEstimate e = estimate_encoding(src, sb, tgt, tb, opts.threads, opts.while_unroll);
+  if (e.bytes <= (opts.memory_mb << 20)) return std::nullopt;
+  return "budget: the encoding would need about " + megabytes(e.bytes) + " (" + std::to_string(e.terms) +
+         " terms, " + std::to_string(e.queries) + " element queries; largest: " + e.largest +
+         "), over the memory budget of " + std::to_string(opts.memory_mb) +
+         " MB (--memory-mb); not checked symbolically, only by the interpreter fast pass";
 }
 
 }  // namespace
@@ -617,6 +650,13 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     }
     source_defined = fp.source_defined;
   }
+  if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
+    v.v = Unknown{*why};
+    v.log.push_back({0, "budget", "", *why, 0});
+    v.ms = ms_since(start);
+    return v;
+  }
+  smt::set_memory_limit_mb(opts.memory_mb);
   Checker c(src, sb, tgt, tb, opts, source_defined, start);
   Verdict rest = c.run();
   rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());
