@@ -127,7 +127,11 @@ int cmd_run(int argc, char** argv) {
   }
   if (auto v = a.get("timeout-ms")) {
     auto n = parse_u64_option("run", "timeout-ms", *v);
-    if (!n || *n == 0 || *n > 86400000) return kExitUsage;
+    if (!n) return kExitUsage;
+    if (*n == 0 || *n > 86400000) {
+      std::fprintf(stderr, "ptir run: --timeout-ms needs a value from 1 to 86400000, got %s\n", v->c_str());
+      return kExitUsage;
+    }
     io.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*n);
   }
   if (a.positional.size() != 1 || (a.has("inputs") && a.has("random"))) {

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -452,7 +453,21 @@ void Checker::worker(bool main) {
   // worker then encodes again in a new context, asks again the queries the dead context left (only
   // the worker whose context died queues them), and goes on with the remaining groups.
   for (bool first = true;; first = false) {
-    smt::Context ctx;
+    std::unique_ptr<smt::Context> made;
+    try {
+      made = std::make_unique<smt::Context>();
+    } catch (const std::exception& ex) {  // out of memory (Z3's cap or the process's)
+      {
+        std::lock_guard<std::mutex> g(m_);
+        if (error_.empty()) error_ = std::string(ex.what()).find("out of memory") != std::string::npos ||
+                                             dynamic_cast<const std::bad_alloc*>(&ex)
+                                         ? "out of memory making a Z3 context"
+                                         : ex.what();
+      }
+      stop_all();
+      return;
+    }
+    smt::Context& ctx = *made;
     {
       std::lock_guard<std::mutex> g(m_);
       live_.push_back(&ctx);
@@ -552,7 +567,9 @@ Verdict Checker::verdict() {
   }
   if (!error_.empty()) {
     if (error_.find("out of memory") != std::string::npos)
-      v.v = Unknown{"memory budget of " + std::to_string(opts_.memory_mb) + " MB exhausted (--memory-mb): " + error_};
+      v.v = Unknown{opts_.memory_mb ? "memory budget of " + std::to_string(opts_.memory_mb) +
+                                          " MB exhausted (--memory-mb): " + error_
+                                    : "out of memory (no --memory-mb budget): " + error_};
     else
       v.v = Unknown{"cannot encode: " + error_};
     return v;

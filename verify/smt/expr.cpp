@@ -122,9 +122,12 @@ std::pair<Z3_ast, Z3_ast> ordered(const Expr& a, const Expr& b) {
 
 Context::Context() : prev_(tl_ctx), prev_obj_(tl_obj) {
   Z3_config cfg = Z3_mk_config();
+  if (!cfg) throw std::runtime_error("z3: out of memory making a context");
   Z3_set_param_value(cfg, "model", "true");
   ctx_ = Z3_mk_context_rc(cfg);
   Z3_del_config(cfg);
+  // Past Z3's memory cap (set_memory_limit_mb) there is no context: say so rather than crash.
+  if (!ctx_) throw std::runtime_error("z3: out of memory making a context");
   Z3_set_error_handler(ctx_, nullptr);
   tl_ctx = ctx_;
   tl_obj = this;
