@@ -1,6 +1,7 @@
 // The reference interpreter: executes every op on concrete tensors, bit-exact per docs/semantics.md.
 // Z3-free; used by `ptir run`, expensive checks, counterexample replay and the fuzzers.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -37,6 +38,13 @@ struct InterpOptions {
   std::optional<FastMath> fastmath{};
   /// Under nsz: signs chosen for zero results (an element not listed keeps the IEEE default sign).
   const ZeroSigns* zero_signs = nullptr;
+  /// Memory budget of the tensors a run holds at once (values live in its frames, the results being
+  /// made, and splats expanded for a kernel); 0: no limit. An instruction that would go past it is
+  /// not run: the run stops with RunStatus::Error and a message naming the budget.
+  uint64_t max_bytes = 0;
+  /// Time budget: checked before every instruction (and so every loop iteration); a run past it stops
+  /// with RunStatus::Error and a message naming the budget. Default: no limit.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 enum class RunStatus : uint8_t {

@@ -286,13 +286,10 @@ class Parser {
   }
 
   Tensor build_literal(const RawDense& raw, const TensorType& type, size_t at) {
-    Tensor t(type);
     int64_t n = type.num_elements();
-    if (raw.splat) {
-      uint64_t bits = convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype);
-      for (int64_t i = 0; i < n; ++i) t.set_bits(i, bits);
-      return t;
-    }
+    // `dense<x>` stays one stored element, whatever the type's size (docs/text-format.md).
+    if (raw.splat) return Tensor::filled(type, convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype));
+    Tensor t(type);
     // Compare the written nesting with the type's dims.
     bool ok = raw.shape == type.dims;
     if (!ok && n == 0 && !raw.shape.empty() && raw.shape.back() == 0 &&
@@ -304,6 +301,7 @@ class Parser {
       fail_at(at, "literal of shape [" + shp + "] does not match its type " + to_string(type));
     }
     for (int64_t i = 0; i < n; ++i) t.set_bits(i, convert_elem(raw.elems[i], raw.elem_offsets[i], type.dtype));
+    t.compact();  // one canonical form per value: a list of equal elements is the splat it prints as
     return t;
   }
 

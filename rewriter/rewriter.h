@@ -147,6 +147,8 @@ class ProgramRewriter {
   void erase_inst(InstId i);
   /// Creates `constant value[lit]` before `at` and returns its result.
   ValueId materialize_constant(InstId at, const Tensor& lit);
+  /// Names value v (text only: no listener hears of it, the program's meaning is unchanged).
+  void set_name(ValueId v, std::string_view name) { p_.set_name(v, std::string(name)); }
 
   /// In-place update: start_update(i), then set_operand/set_attrs, then finalize_update or cancel_update.
   void start_update(InstId i);

@@ -11,11 +11,14 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 
+#include "verify/budget.h"
 #include "verify/encode/encode.h"
 #include "verify/fastmath.h"
 #include "verify/precondition.h"
@@ -494,7 +497,21 @@ void Checker::worker(bool main) {
   // worker then encodes again in a new context, asks again the queries the dead context left (only
   // the worker whose context died queues them), and goes on with the remaining groups.
   for (bool first = true;; first = false) {
-    smt::Context ctx;
+    std::unique_ptr<smt::Context> made;
+    try {
+      made = std::make_unique<smt::Context>();
+    } catch (const std::exception& ex) {  // out of memory (Z3's cap or the process's)
+      {
+        std::lock_guard<std::mutex> g(m_);
+        if (error_.empty()) error_ = std::string(ex.what()).find("out of memory") != std::string::npos ||
+                                             dynamic_cast<const std::bad_alloc*>(&ex)
+                                         ? "out of memory making a Z3 context"
+                                         : ex.what();
+      }
+      stop_all();
+      return;
+    }
+    smt::Context& ctx = *made;
     {
       std::lock_guard<std::mutex> g(m_);
       live_.push_back(&ctx);
@@ -521,6 +538,14 @@ void Checker::worker(bool main) {
         if (g >= groups_.size()) break;
         run_group(g, e);
       }
+    } catch (const std::bad_alloc&) {
+      if (!stop_) {
+        {
+          std::lock_guard<std::mutex> g(m_);
+          if (error_.empty()) error_ = "out of memory";
+        }
+        stop_all();
+      }
     } catch (const smt::ContextAbandoned&) {
       // a safety net (jobs stop at a dead context): the queries left are undecided, so no proof
     } catch (const std::exception& ex) {
@@ -546,7 +571,15 @@ void Checker::worker(bool main) {
 }
 
 Verdict Checker::run() {
-  plan();
+  try {
+    plan();
+  } catch (const std::bad_alloc&) {
+    jobs_.clear();
+    out_.clear();
+    Verdict v;
+    v.v = Unknown{"memory budget: out of memory planning " + std::to_string(opts_.memory_mb) + " MB (--memory-mb)"};
+    return v;
+  }
   std::thread dog([this] { watchdog(); });
   worker(true);  // the main thread is worker 0 and starts the helpers
   for (std::thread& t : helpers_) t.join();
@@ -577,7 +610,12 @@ Verdict Checker::verdict() {
     return v;
   }
   if (!error_.empty()) {
-    v.v = Unknown{"cannot encode: " + error_};
+    if (error_.find("out of memory") != std::string::npos)
+      v.v = Unknown{opts_.memory_mb ? "memory budget of " + std::to_string(opts_.memory_mb) +
+                                          " MB exhausted (--memory-mb): " + error_
+                                    : "out of memory (no --memory-mb budget): " + error_};
+    else
+      v.v = Unknown{"cannot encode: " + error_};
     return v;
   }
   if (!fm_unknown_.empty()) {
@@ -628,6 +666,18 @@ std::string signature_mismatch(const Program& src, BodyId sb, const Program& tgt
   return "";
 }
 
+/// Why the pair is too large to encode within the memory budget (nullopt: it fits).
+std::optional<std::string> over_budget(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
+                                       const CheckOptions& opts) {
+  if (opts.memory_mb == 0) return std::nullopt;
+  const EncodingEstimate e = estimate_encoding(src, sb, tgt, tb, opts.threads, opts.while_unroll);
+  if (e.bytes <= (opts.memory_mb << 20)) return std::nullopt;
+  return "budget: the encoding would need about " + megabytes(e.bytes) + " (" + std::to_string(e.terms) +
+         " terms, " + std::to_string(e.queries) + " element queries; largest: " + e.largest +
+         "), over the memory budget of " + std::to_string(opts.memory_mb) +
+         " MB (--memory-mb); not checked symbolically, only by the interpreter fast pass";
+}
+
 }  // namespace
 
 const char* verdict_word(const Verdict& v) {
@@ -674,6 +724,13 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
       return v;
     }
   }
+  if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
+    v.v = Unknown{*why};
+    v.log.push_back({0, "budget", "", *why, 0});
+    v.ms = ms_since(start);
+    return v;
+  }
+  smt::set_memory_limit_mb(opts.memory_mb);
   Checker c(src, sb, tgt, tb, opts, source_defined, start);
   Verdict rest = c.run();
   rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <new>
 
 namespace ptir::verify {
 namespace {
@@ -45,10 +46,14 @@ namespace {
 std::optional<Refuted> replay_counting(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
                                        std::vector<Tensor> inputs, const CheckOptions& opts,
                                        int64_t max_while_iterations, bool* source_ok, const FastMathPlan& plan,
-                                       const ZeroSigns* tgt_signs, std::string* why_not) {
+                                       const ZeroSigns* tgt_signs, std::string* why_not,
+                                       std::chrono::steady_clock::time_point deadline =
+                                           std::chrono::steady_clock::time_point::max()) {
   InterpOptions io;
+  io.deadline = deadline;  // a run stopped by it is an Error: skipped, no verdict
   io.kernels = opts.kernels;
   io.max_while_iterations = max_while_iterations;
+  io.max_bytes = opts.memory_mb << 20;  // a run over it is an Error: no verdict either way
   Refuted r;
   r.src = run_body(src, sb, inputs, io);
   if (r.src.status != RunStatus::Ok) return std::nullopt;
@@ -104,19 +109,23 @@ FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
     const uint64_t seed = mix(opts.seed * 1000003u + static_cast<uint64_t>(run));
     const double bias = kBias[(run / 5) % std::size(kBias)];
     std::vector<Tensor> in;
-    switch (run % 5) {
-      case 0: in = random_inputs(src, sb, seed, bias); break;
-      case 1: in = random_inputs_avoiding_ub(src, sb, seed, bias); break;
-      case 2: in = random_inputs_avoiding_ub(src, sb, seed, 0.0), dense_floats(in, seed); break;
-      case 3: in = random_inputs_avoiding_ub(src, sb, seed, 0.0), pooled(in, seed); break;
-      default: in = random_inputs_avoiding_ub(src, sb, seed, 0.1); break;
+    try {
+      switch (run % 5) {
+        case 0: in = random_inputs(src, sb, seed, bias); break;
+        case 1: in = random_inputs_avoiding_ub(src, sb, seed, bias); break;
+        case 2: in = random_inputs_avoiding_ub(src, sb, seed, 0.0), dense_floats(in, seed); break;
+        case 3: in = random_inputs_avoiding_ub(src, sb, seed, 0.0), pooled(in, seed); break;
+        default: in = random_inputs_avoiding_ub(src, sb, seed, 0.1); break;
+      }
+    } catch (const std::bad_alloc&) {
+      break;  // inputs too large to draw: no run, no verdict
     }
     // A loop that runs long on a random input stops early: such a run is skipped, not a verdict.
     ++out.runs;
     // A difference that another choice of the source may answer is no verdict: Z3 goes on.
     std::string why;
     out.refuted = replay_counting(src, sb, tgt, tb, std::move(in), opts, 4096, &out.source_defined, plan, nullptr,
-                                  &why);
+                                  &why, start + std::chrono::milliseconds(static_cast<int64_t>(budget_ms) + 1));
     if (out.unconfirmed.empty() && !why.empty())
       out.unconfirmed = "fast pass run " + std::to_string(run) + ": " + why;
     if (out.refuted) {

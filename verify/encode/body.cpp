@@ -221,6 +221,10 @@ SymInputs symbolic_inputs(const Program& p, BodyId b) {
 
 SymTensor constant_tensor(const Tensor& t) {
   SymTensor s{t.type, {}};
+  if (t.splat) {  // one term, shared by every element
+    s.elems.assign(t.size(), sem::constant(t.dtype(), t.bits(0)));
+    return s;
+  }
   s.elems.reserve(t.size());
   for (int64_t i = 0, n = t.size(); i < n; ++i) s.elems.push_back(sem::constant(t.dtype(), t.bits(i)));
   return s;
