@@ -76,6 +76,16 @@ RunResult eval_detached(OpCode op, const AttrSet& attrs, std::span<const Tensor>
   return eval_inst(q, i, args, o);
 }
 
+/// Literals up to this many elements are printed in full in a failure report; larger ones are summarized.
+constexpr int64_t kFullLiteral = 64;
+
+std::string short_literal(const Tensor& t) {
+  if (t.size() <= kFullLiteral) return print_literal(t);
+  std::string s = to_string(t.type) + " (" + std::to_string(t.size()) + " elements; first 8: ";
+  for (int64_t k = 0; k < 8; ++k) s += (k ? ", " : "") + format_elem(t.dtype(), t.bits(k));
+  return s + ", ...)";
+}
+
 Tensor window_of(const Tensor& t, int64_t start, int64_t w) {
   Tensor out(TensorType{t.dtype(), {w}});
   for (int64_t k = 0; k < w; ++k) out.set_bits(k, t.bits(start + k));
@@ -96,7 +106,12 @@ class Replay {
   ReplayReport run(std::string_view pattern, InstId root) {
     collect_pairs();
     if (pairs_.empty()) return std::move(rep_);
-    build_cones();
+    // A boundary value computed from a value the other side reads would be fed an input the program can
+    // never produce: such values are replayed instead, until none is left.
+    for (int round = 0; round < 4; ++round) {
+      build_cones();
+      if (!force_more()) break;
+    }
     if (!rep_.skipped.empty()) return std::move(rep_);
     decide_window();
     int randoms = o_.random_trials, edges = o_.edge_trials;
@@ -168,7 +183,64 @@ class Replay {
   /// Walks back from both sides of every pair. Changed instructions are always replayed; an unchanged
   /// producer is replayed when it is shallow and cheap, else its value is a boundary input. The decision
   /// is per value, so both sides see the same boundary.
+  /// Marks for replay every unchanged value on a path (at most kSearchDepth levels) from a boundary value
+  /// back to a value only one side reads or computes (fold_transpose_pair: the new side reads %x, the
+  /// old side's boundary value %t1 is transpose(%x)). True when something was added.
+  bool force_more() {
+    constexpr int kSearchDepth = 4;
+    constexpr size_t kSearchNodes = 64;
+    // The values only one side reads or computes: what the rewrite newly relates to the rest. (A value
+    // both sides read is fed the same input on both, so its relation to other inputs cannot matter
+    // unless the pattern looked deeper than the cones, which cone_depth covers.)
+    std::unordered_set<ValueId> side[2];
+    for (int v = 0; v < 2; ++v)
+      for (InstId i : cone_[v]) {
+        for (uint32_t k = 0; k < p_.num_results(i); ++k) side[v].insert(p_.result(i, k));
+        for (uint32_t k = 0; k < p_.num_operands(i); ++k) side[v].insert(operand(i, k, static_cast<View>(v)));
+      }
+    for (const auto& [a, b] : pairs_) {
+      side[kOld].insert(a);
+      side[kNew].insert(b);
+    }
+    std::unordered_set<ValueId> known;
+    for (int v = 0; v < 2; ++v)
+      for (ValueId x : side[v])
+        if (!side[1 - v].count(x)) known.insert(x);
+    if (known.empty()) return false;
+    bool added = false;
+    for (ValueId leaf : leaves_) {
+      if (p_.def_inst(leaf) == kNone) continue;
+      // Depth-first search from the leaf through unchanged producers; parent links give the path back.
+      std::unordered_map<ValueId, ValueId> parent{{leaf, kNone}};
+      std::vector<std::pair<ValueId, int>> stack{{leaf, 0}};
+      while (!stack.empty() && parent.size() < kSearchNodes) {
+        auto [v, depth] = stack.back();
+        stack.pop_back();
+        InstId d = p_.def_inst(v);
+        if (d == kNone || depth >= kSearchDepth) continue;
+        for (uint32_t k = 0; k < p_.num_operands(d); ++k) {
+          ValueId u = p_.operand(d, k);
+          if (p_.value(u).kind == ValueKind::Literal || !parent.emplace(u, v).second) continue;
+          if (known.count(u)) {
+            for (ValueId w = v; w != kNone; w = parent[w]) added |= force_.insert(w).second;
+            continue;
+          }
+          stack.emplace_back(u, depth + 1);
+        }
+      }
+    }
+    return added;
+  }
+
   void build_cones() {
+    leaves_.clear();
+    leaf_index_.clear();
+    expand_.clear();
+    shared_.clear();
+    for (int v = 0; v < 2; ++v) {
+      cone_[v].clear();
+      pos_[v].clear();
+    }
     struct Item {
       ValueId v;
       View view;
@@ -196,7 +268,7 @@ class Replay {
       if (!flags(d)) {
         auto [e, fresh] = expand_.emplace(it.v, false);
         if (fresh)
-          e->second = p_.op(d) == OpCode::Constant ||
+          e->second = p_.op(d) == OpCode::Constant || force_.count(it.v) ||
                       (it.depth < o_.cone_depth && unchanged < o_.max_unchanged &&
                        !has_trait(p_.op(d), OpTrait::Regions) && work_of(p_, d) <= o_.max_expand_work);
         if (!e->second) {
@@ -381,11 +453,15 @@ class Replay {
            std::to_string(total_);
     s += "\n  input:";
     for (size_t j = 0; j < leaves_.size(); ++j)
-      s += "\n    " + value_label(p_, leaves_[j]) + " = " + print_literal(inputs_[j]);
+      s += "\n    " + value_label(p_, leaves_[j]) + " = " + short_literal(inputs_[j]);
     if (leaves_.empty()) s += "\n    (no boundary values)";
     std::string idx = std::to_string(k);
-    s += "\n  before: result " + idx + " = " + (a ? print_literal(*a) : "no result: " + why_[kOld]);
-    s += "\n  after:  result " + idx + " = " + (b ? print_literal(*b) : "no result: " + why_[kNew]);
+    int64_t at = a && b && a->type == b->type ? first_difference(*a, *b) : -1;
+    s += "\n  before: result " + idx + " = " + (a ? short_literal(*a) : "no result: " + why_[kOld]);
+    s += "\n  after:  result " + idx + " = " + (b ? short_literal(*b) : "no result: " + why_[kNew]);
+    if (at >= 0 && a->size() > kFullLiteral)
+      s += "\n  first difference at element " + std::to_string(at) + ": before " +
+           format_elem(a->dtype(), a->bits(at)) + ", after " + format_elem(b->dtype(), b->bits(at));
     return s;
   }
 
@@ -402,6 +478,7 @@ class Replay {
   std::vector<std::vector<Tensor>> results_[2];  ///< parallel to cone_
   std::unordered_map<InstId, size_t> pos_[2];      ///< instruction -> position in cone_
   std::unordered_set<InstId> shared_;
+  std::unordered_set<ValueId> force_;  ///< unchanged values that must be replayed, not fed
   std::vector<Tensor> args_;
   std::string why_[2];
   std::vector<Tensor> inputs_;
