@@ -230,6 +230,12 @@ int cmd_opt(int argc, char** argv) {
   PipelineResult r = pm.run(rw);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "ptir opt: warning: %s\n", w.c_str());
   if (f.stats) std::fputs(format_statistics(pm).c_str(), stderr);
+  if (f.stats && f.checks)
+    std::fprintf(stderr, "expensive-checks\n  (S) %8lld replayed - rewrites replayed at their boundary\n"
+                         "  (S) %8lld runs - one-side evaluations\n  (S) %8lld windowed - replayed on a window\n"
+                         "  (S) %8lld unreplayable - rewrites part of which could not be replayed\n",
+                 (long long)r.replayed_rewrites, (long long)r.replay_runs, (long long)r.replay_windowed,
+                 (long long)r.replay_unreplayable);
   if (!r.ok) {
     std::fprintf(stderr, "ptir opt: %s\n", r.error.c_str());
     if (f.timing) std::fputs(timing.format().c_str(), stderr);
