@@ -48,7 +48,8 @@ bool cond(Gen& g, BodyCtx& b) {
 bool while_loop(Gen& g, BodyCtx& b) {
   const DType ct = g.index_dtype();
   const TensorType counter{ct, {}};
-  std::vector<std::string> init = {g.c().chance(3, 4) ? g.int_literal(counter, 0, 0) : g.operand(b, counter)};
+  // A literal start: a parameter could start the count at MIN and run 2^31 times.
+  std::vector<std::string> init = {g.int_literal(counter, -1, 1)};
   std::vector<TensorType> state = {counter};
   pick_values(g, b, static_cast<int>(g.c().range(0, 2)), init, state);
   const int64_t n = g.c().range(0, 3);
@@ -108,7 +109,7 @@ bool scan(Gen& g, BodyCtx& b) {
 bool rng(Gen& g, BodyCtx& b, OpCode op) {
   auto d = g.pick_dtype(Cls::Float);
   if (!d) return false;
-  g.emit(b, std::string(mnemonic(op)) + " seed[" + std::to_string(g.c().range(-2, 1000)) + "]",
+  g.emit(b, std::string(mnemonic(op)) + " seed[" + std::to_string(g.c().chance(1, 2) ? g.c().range(0, 2) : g.c().range(-2, 1000)) + "]",
          TensorType{*d, g.random_dims()});
   return true;
 }

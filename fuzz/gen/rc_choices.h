@@ -13,8 +13,10 @@ class RcChoices final : public Choices {
  public:
   int64_t range(int64_t lo, int64_t hi) override {
     if (lo == hi) return lo;
-    if (hi == INT64_MAX) return lo + *rc::gen::inRange<int64_t>(0, hi - lo);
-    return *rc::gen::inRange<int64_t>(lo, hi + 1);
+    // Full size: RapidCheck's size ramp would otherwise make most early programs trivial; shrinking
+    // still moves every choice towards lo.
+    if (hi == INT64_MAX) return lo + *rc::gen::resize(100, rc::gen::inRange<int64_t>(0, hi - lo));
+    return *rc::gen::resize(100, rc::gen::inRange<int64_t>(lo, hi + 1));
   }
   uint64_t bits(int nbits) override {
     const uint64_t v = *rc::gen::arbitrary<uint64_t>();
