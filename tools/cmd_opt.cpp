@@ -52,6 +52,8 @@ constexpr const char* kHelp =
     "  --enable-labels=A,B     keep only patterns carrying one of these labels (plus --enable-patterns)\n"
     "  --list-patterns         print the canonicalization patterns (name, benefit, roots, labels, and where\n"
     "                          each comes from: C++ or FILE:LINE of a rule), exit\n"
+    "  --no-fold               canonicalize without fold hooks (identity folds and constant folding), so\n"
+    "                          only patterns rewrite: the golden tests of the library isolate each pattern\n"
     "  --rules FILE            also load the rules of FILE (docs/rules.md) into canonicalize, no rebuild\n"
     "                          needed; repeatable; a malformed file is reported as FILE:LINE:COL: error\n"
     "  --validate              after the pipeline, check with Z3 that the output refines the input, every\n"
@@ -146,6 +148,7 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
   if (auto v = a.get("enable-patterns")) f.canon.filter.enabled_names = split_list(*v);
   if (auto v = a.get("disable-labels")) f.canon.filter.disabled_labels = split_list(*v);
   if (auto v = a.get("enable-labels")) f.canon.filter.enabled_labels = split_list(*v);
+  if (a.has("no-fold")) f.canon.greedy.fold = false;
   f.canon.greedy.random_order_seed = f.seed;
   f.canon.greedy.check_seed = f.seed ? f.seed : 1;
   return std::nullopt;
@@ -180,7 +183,7 @@ int cmd_opt(int argc, char** argv) {
   if (!check_known(a, "opt", {"pipeline", "expensive-checks", "debug-rewrites", "print-ir-after-all", "stats",
                               "timing", "seed", "disable-patterns", "enable-patterns", "disable-labels",
                               "enable-labels", "list-patterns", "validate", "validate-timeout-ms", "rules",
-                              "require-proof"}))
+                              "require-proof", "no-fold"}))
     return kExitUsage;
   OptFlags f;
   if (auto code = read_flags(a, f)) return *code;

@@ -220,6 +220,7 @@ class Compiler {
         r.slot = use(n.name, true, n.loc).second;
         return r;
       case Node::Kind::Splat:
+        r.number = n.number;
         return r;
       case Node::Kind::Const: {
         const LitHelperSpec* h = find_lit_helper(n.helper);

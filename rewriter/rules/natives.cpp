@@ -147,6 +147,18 @@ bool p_num_elements_is(const Program& p, const Captures& c, std::span<const Arg>
   return arg_type(p, c, a[0]).num_elements() == a[1].i;
 }
 
+/// The op defining %r has no `accum` attribute, or casting its first operand's dtype to the accum dtype
+/// and back is exact (so a one-element or empty reduction gives the same bits as without the casts).
+bool p_exact_accum(const Program& p, const Captures& c, std::span<const Arg> a) {
+  const ValueId r = c.value[a[0].slot];
+  const InstId i = p.def_inst(r);
+  if (i == kNone) return false;
+  const AttrValue* acc = p.attrs_of(i).find("accum");
+  if (!acc) return true;
+  if (acc->ints.empty() || p.num_operands(i) == 0) return false;
+  return widens_exactly(p.type_of(p.operand(i, 0)).dtype, static_cast<DType>(acc->ints[0]));
+}
+
 // ---- attribute helpers ----
 std::optional<std::vector<int64_t>> h_compose_perm(const Captures& c, std::span<const Arg> a) {
   const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
@@ -165,6 +177,14 @@ std::optional<std::vector<int64_t>> h_inverse_perm(const Captures& c, std::span<
     if (k < 0 || k >= static_cast<int64_t>(r.size()) || r[k] != -1) return std::nullopt;
     r[k] = static_cast<int64_t>(i);
   }
+  return r;
+}
+
+std::optional<std::vector<int64_t>> h_add_ints(const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
+  if (!pa || !qa || pa->ints.size() != qa->ints.size()) return std::nullopt;
+  std::vector<int64_t> r(pa->ints.size());
+  for (size_t i = 0; i < r.size(); ++i) r[i] = pa->ints[i] + qa->ints[i];
   return r;
 }
 
@@ -223,10 +243,13 @@ const PredicateSpec kPredicates[] = {
     {"is_pow2", {P::Lit}, p_is_pow2,
      "a float splat of a finite power of two whose reciprocal is exactly representable"},
     {"is_splat", {P::Lit}, p_is_splat, "the literal is non-empty with all elements bit-identical"},
+    {"exact_accum", {P::Value}, p_exact_accum,
+     "the op defining %r has no accum, or its operand's dtype round-trips exactly through the accum dtype"},
 };
 const AttrHelperSpec kAttrHelpers[] = {
     {"compose_perm", {P::Attr, P::Attr}, h_compose_perm, "r[i] = p[q[i]]: transpose by p then q is transpose by r"},
     {"inverse_perm", {P::Attr}, h_inverse_perm, "the inverse permutation"},
+    {"add_ints", {P::Attr, P::Attr}, h_add_ints, "r[i] = a[i] + b[i] (two integer lists of one length)"},
 };
 const LitHelperSpec kLitHelpers[] = {
     {"reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},
