@@ -6,6 +6,7 @@
 #include "rewriter/canonicalize.h"
 #include "rewriter/cse.h"
 #include "rewriter/dce.h"
+#include "rewriter/rules/termination.h"
 
 namespace ptir {
 
@@ -14,6 +15,13 @@ void populate_canonicalization_patterns(PatternSet& set,
   populate_rule_library(set);
   populate_seed_patterns(set);
   for (const auto& f : extra) rules::add_rule_patterns(set, f);
+}
+
+std::string canonicalization_termination_errors(const CanonicalizeOptions& opts) {
+  PatternSet set;
+  populate_canonicalization_patterns(set, opts.rule_files);
+  const FrozenPatternSet frozen = std::move(set).freeze(opts.filter);
+  return rules::termination_errors(frozen.all());
 }
 
 PassRegistry default_pass_registry(const CanonicalizeOptions& opts) {

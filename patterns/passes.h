@@ -1,6 +1,7 @@
 // The passes `ptir opt` pipelines can name, wired to the pattern library.
 #pragma once
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,11 @@ struct CanonicalizeOptions {
 /// then the rules of `extra` files.
 void populate_canonicalization_patterns(PatternSet& set,
                                         const std::vector<std::shared_ptr<const rules::RuleFile>>& extra = {});
+
+/// The termination check (rewriter/rules/termination.h) of the pattern set `canonicalize` is built from
+/// under `opts` (filter applied): one "ORIGIN: error: rules may cycle: ..." line per undeclared cycle,
+/// empty when there is none. `ptir opt` refuses to run when it is not empty.
+std::string canonicalization_termination_errors(const CanonicalizeOptions& opts);
 
 /// A registry with `canonicalize` (canonicalization patterns + folding + DCE), `cse` and `dce`.
 PassRegistry default_pass_registry(const CanonicalizeOptions& opts = {});

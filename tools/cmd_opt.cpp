@@ -192,6 +192,12 @@ int cmd_opt(int argc, char** argv) {
     std::fprintf(stderr, "usage: ptir opt FILE [--pipeline=STR] [options] (see 'ptir opt --help')\n");
     return kExitUsage;
   }
+  // A rule set that may rewrite forever is refused before anything runs (the driver's cap stays as the
+  // runtime guard for what the check does not model).
+  if (std::string cycles = canonicalization_termination_errors(f.canon); !cycles.empty()) {
+    std::fputs(cycles.c_str(), stderr);
+    return kExitBadInput;
+  }
 
   PassManager pm(PassManagerOptions{.expensive_checks = f.checks,
                                     .check_options = CheckOptions{.seed = f.canon.greedy.check_seed}});
