@@ -3,10 +3,9 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace ptir {
 namespace {
