@@ -179,8 +179,10 @@ class Builder {
       }
       attrs.attrs.push_back(Attr{a.name, std::move(v)});
     }
+    // Captured values carry their own type; so do ops and literals with an explicit or derived one.
+    auto self_typed = [](const RNode& o) { return o.kind == Node::Kind::Value || o.type_source != TypeSource::Context; };
     for (const RNode& o : n.operands)
-      if (o.type_source != TypeSource::Context && !plan(o, kNone)) return false;
+      if (self_typed(o) && !plan(o, kNone)) return false;
     if (n.type_source == TypeSource::Elementwise) {
       const TypeId from = plan_.type[n.operands[n.from].id];
       if (from == kNone) return false;
@@ -205,7 +207,7 @@ class Builder {
     // type of the typed operand; other elementwise operands have the result's type.
     for (size_t k = 0; k < n.operands.size(); ++k) {
       const RNode& o = n.operands[k];
-      if (o.type_source != TypeSource::Context) continue;
+      if (self_typed(o)) continue;
       TypeId ot = t;
       if (n.op == OpCode::Select && k == 0) {
         TensorType tt = p_.type(t);

@@ -313,8 +313,18 @@ Expr Expr::operator-(const Expr& b) const {
   }
   return wrap(Z3_mk_bvsub(C(), a_, b.a_));
 }
+/// The operand of an fp.neg application, or null.
+Z3_ast negated_operand(Z3_ast a) {
+  if (Z3_get_ast_kind(C(), a) != Z3_APP_AST) return nullptr;
+  Z3_app app = Z3_to_app(C(), a);
+  return Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_FPA_NEG ? Z3_get_app_arg(C(), app, 0) : nullptr;
+}
+
 Expr Expr::operator*(const Expr& b) const {
   if (isFP()) {
+    // (-a) * (-b) = a * b: the product's sign is the XOR of the operands' signs and its magnitude
+    // theirs, so flipping both changes nothing (NaN stays NaN).
+    if (Z3_ast na = negated_operand(a_), nb = negated_operand(b.a_); na && nb) return wrap(na) * wrap(nb);
     const FPConst cb = fp_const(b), ca = fp_const(*this);
     if (cb == FPConst::One) return *this;
     if (ca == FPConst::One) return b;
@@ -327,6 +337,8 @@ Expr Expr::operator*(const Expr& b) const {
 }
 Expr Expr::operator/(const Expr& b) const {
   if (!isFP()) throw std::logic_error("smt: '/' is for floats; use sdiv/udiv");
+  // (-a) / (-b) = a / b, for the same reason as the product.
+  if (Z3_ast na = negated_operand(a_), nb = negated_operand(b.a_); na && nb) return wrap(na) / wrap(nb);
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
