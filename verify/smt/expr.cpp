@@ -322,9 +322,11 @@ Z3_ast negated_operand(Z3_ast a) {
 
 Expr Expr::operator*(const Expr& b) const {
   if (isFP()) {
-    // (-a) * (-b) = a * b: the product's sign is the XOR of the operands' signs and its magnitude
-    // theirs, so flipping both changes nothing (NaN stays NaN).
-    if (Z3_ast na = negated_operand(a_), nb = negated_operand(b.a_); na && nb) return wrap(na) * wrap(nb);
+    // Negations move out of a product: (-a) * b = a * (-b) = -(a * b). The product's sign is the XOR of
+    // the operands' signs and round-to-nearest-even is symmetric in sign, so this is exact (NaN stays
+    // NaN); (-a) * (-b) becomes -(-(a * b)) = a * b.
+    if (Z3_ast na = negated_operand(a_)) return -(wrap(na) * b);
+    if (Z3_ast nb = negated_operand(b.a_)) return -(*this * wrap(nb));
     const FPConst cb = fp_const(b), ca = fp_const(*this);
     if (cb == FPConst::One) return *this;
     if (ca == FPConst::One) return b;
@@ -337,8 +339,9 @@ Expr Expr::operator*(const Expr& b) const {
 }
 Expr Expr::operator/(const Expr& b) const {
   if (!isFP()) throw std::logic_error("smt: '/' is for floats; use sdiv/udiv");
-  // (-a) / (-b) = a / b, for the same reason as the product.
-  if (Z3_ast na = negated_operand(a_), nb = negated_operand(b.a_); na && nb) return wrap(na) / wrap(nb);
+  // (-a) / b = a / (-b) = -(a / b), for the same reason as the product.
+  if (Z3_ast na = negated_operand(a_)) return -(wrap(na) / b);
+  if (Z3_ast nb = negated_operand(b.a_)) return -(*this / wrap(nb));
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
