@@ -354,7 +354,10 @@ bool RulePattern::match_and_rewrite(InstId root, ProgramRewriter& rw) const {
       rw.report_error("rule " + rule_->rule->name + " built an invalid " + std::string(mnemonic(p.op(i))) + ": " + e);
       break;
     }
+  // The new value means what the root meant: it keeps the root's name (`%mean`, not `%t0`).
+  const std::string name(p.name(rw.result(root, 0)));
   rw.replace_op(root, with);
+  if (!name.empty() && !b.created().empty() && p.name(with).empty()) rw.set_name(with, name);
   return true;
 }
 

@@ -1,6 +1,7 @@
 /// The SMT value type: numerals read back bit-exactly, commutative builders normalise their operands,
 /// numeral comparisons fold, canonical renaming identifies alpha-equivalent formulas and nothing else,
 /// and a timeout is an Unknown.
+#include <cmath>
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -155,6 +156,38 @@ TEST(SmtExpr, NegatedOperandPairsFoldForF16Pairs) {
   EXPECT_TRUE((x / (-y)).same(-(x / y)));
   EXPECT_FALSE(((-x) / y).same(x / y));
   EXPECT_FALSE(((-x) * y).same(x * y));
+}
+
+/// x / 2^k is built as x * 2^-k when 2^-k is representable: checked in the interpreter for every f16 x
+/// and every f16 power of two (normal and subnormal, both signs) whose reciprocal is finite, and the
+/// builder leaves x / 3 and x / 2^-24 (reciprocal 2^24 overflows f16) alone.
+TEST(SmtExpr, DivisionByAPowerOfTwoIsAProductForEveryF16) {
+  const std::string T = "tensor<f16, 65536>";
+  Tensor x(TensorType{DType::F16, {65536}});
+  for (int64_t i = 0; i < 65536; ++i) x.set_bits(i, static_cast<uint64_t>(i));
+  int checked = 0;
+  for (int e = -24; e <= 15; ++e)
+    for (double sgn : {1.0, -1.0}) {
+      const double c = sgn * std::ldexp(1.0, e), r = 1.0 / c;
+      if (std::fabs(r) > 65504 || std::fabs(r) < std::ldexp(1.0, -24)) continue;
+      auto lit = [&](double v) { return "dense<" + format_elem(DType::F16, double_to_float(DType::F16, v)) + "> : " + T; };
+      auto run = [&](const std::string& op) {
+        auto parsed = parse_program("func @f(%x: " + T + ") -> " + T + " {\n  %r = " + op + " -> " + T + "\n  return %r\n}\n");
+        EXPECT_TRUE(parsed.ok()) << parsed.error;
+        RunResult rr = run_program(*parsed.program, std::vector<Tensor>{x});
+        return rr.results.at(0);
+      };
+      EXPECT_EQ(first_difference(run("div %x, " + lit(c)), run("mul %x, " + lit(r))), -1) << "c = " << c;
+      ++checked;
+    }
+  EXPECT_GE(checked, 60);
+  Context ctx;
+  const FPFormat f = fp_format(DType::F16);
+  const Expr v = Expr::var("x", Sort::floating(f));
+  EXPECT_TRUE((v / Expr::fpBits(0x4800, f)).same(v * Expr::fpBits(0x3000, f)));  // x / 8 = x * 0.125
+  EXPECT_TRUE((v / Expr::fpBits(0xB400, f)).same(v * Expr::fpBits(0xC400, f)));  // x / -0.25 = x * -4
+  EXPECT_FALSE((v / Expr::fpBits(0x4200, f)).same(v * Expr::fpBits(0x3555, f))); // x / 3 stays a division
+  EXPECT_FALSE((v / Expr::fpBits(0x0001, f)).same(v));                            // 1/2^-24 overflows
 }
 
 TEST(SmtExpr, NumeralComparisonsFold) {

@@ -1,4 +1,5 @@
 // The Expr value type over Z3's C API (Z3 4.8.12: rounding-mode arithmetic is C-API only).
+#include <optional>
 #include "verify/smt/expr.h"
 
 #include <z3.h>
@@ -81,6 +82,37 @@ FPConst fp_const(const Expr& e) {
   if (*bits == one) return FPConst::One;
   if (*bits == (one | sign)) return FPConst::MinusOne;
   return FPConst::Other;
+}
+
+/// For the bits of a power of two 2^e (either sign) whose reciprocal 2^-e is finite and representable
+/// (normal or subnormal) in format `f`: the bits of the reciprocal, with the same sign. Then x / 2^e and
+/// x * 2^-e round the same real number, so they are equal for every x (zeros, infinities, NaN too).
+std::optional<uint64_t> pow2_reciprocal(uint64_t bits, FPFormat f) {
+  const unsigned fb = f.sbits - 1;
+  const uint64_t fmask = (uint64_t{1} << fb) - 1, emask = (uint64_t{1} << f.ebits) - 1;
+  const uint64_t sign = (bits >> (f.ebits + fb)) & 1;
+  const uint64_t E = (bits >> fb) & emask, M = bits & fmask;
+  const int64_t bias = (int64_t{1} << (f.ebits - 1)) - 1;
+  int64_t e = 0;
+  if (E == emask) return std::nullopt;  // inf, NaN
+  if (E == 0) {
+    if (M == 0 || (M & (M - 1)) != 0) return std::nullopt;
+    e = (1 - bias) - static_cast<int64_t>(fb) + __builtin_ctzll(M);
+  } else {
+    if (M != 0) return std::nullopt;
+    e = static_cast<int64_t>(E) - bias;
+  }
+  const int64_t r = -e;
+  if (r > bias) return std::nullopt;  // the reciprocal overflows
+  uint64_t out = 0;
+  if (r >= 1 - bias) {
+    out = static_cast<uint64_t>(r + bias) << fb;
+  } else {
+    const int64_t shift = r - ((1 - bias) - static_cast<int64_t>(fb));
+    if (shift < 0) return std::nullopt;  // below the smallest subnormal
+    out = uint64_t{1} << shift;
+  }
+  return out | (sign << (f.ebits + fb));
 }
 
 /// Whether a term is a value: a Bool, bit-vector or float literal (NaN, infinities and zeros included).
@@ -345,6 +377,10 @@ Expr Expr::operator/(const Expr& b) const {
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
+  // x / 2^k = x * 2^-k when 2^-k is representable: one canonical term for both spellings.
+  if (Z3_is_numeral_ast(C(), b.a_) && !is_value(a_))
+    if (auto bits = b.numeral())
+      if (auto r = pow2_reciprocal(*bits, b.format())) return *this * Expr::fpBits(*r, b.format());
   return folded(wrap(Z3_mk_fpa_div(C(), rne(), a_, b.a_)), {a_, b.a_});
 }
 Expr Expr::operator-() const {
