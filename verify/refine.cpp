@@ -164,7 +164,7 @@ void Checker::plan() {
 
 Encoded Checker::encode() const {
   Encoded e;
-  e.in = symbolic_inputs(src_, sb_);
+  e.in = symbolic_inputs(src_, sb_, &stop_);
   const EncodeOptions eo{.while_unroll = opts_.while_unroll, .stop = &stop_};
   e.src = encode_body(src_, sb_, e.in.tensors, eo);
   e.tgt = encode_body(tgt_, tb_, e.in.tensors, eo);
@@ -669,7 +669,7 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
   }
   if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
     v.v = Unknown{*why};
-    v.log.push_back({0, "budget", "", *why, 0});
+    v.log.push_back({0, "memory budget", "", "estimate over the budget: no encoding", 0});
     v.ms = ms_since(start);
     return v;
   }
