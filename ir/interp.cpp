@@ -44,6 +44,7 @@ struct Exec {
   const InterpOptions& opts;
   std::vector<std::unique_ptr<Plan>> plans;  ///< by BodyId, built on first use
   std::vector<BodyId> active;                ///< bodies being run, outermost first
+  FastMath fm{};                             ///< the flags in force (the run's function's)
   uint64_t live = 0;                         ///< bytes of the tensors held by every frame of the run
 };
 
@@ -247,14 +248,18 @@ Status run_inst(Exec& ex, InstId i, Args args, Out& out) {
   }
   Call c{p, i, p.op(i), p.attrs_of(i), args, ex};
   const OpInfo& info = op_info(c.op);
+  const bool governed = !ex.fm.none() && fastmath_governs(c.op);
   Status st;
   if (static_cast<int>(args.size()) < info.min_operands ||
       (info.max_operands >= 0 && static_cast<int>(args.size()) > info.max_operands))
     st = c.fail("wrong number of operands (" + std::to_string(args.size()) + ")");
   else if (info.num_results >= 0 && static_cast<int>(out.size()) != info.num_results)
     st = c.fail("wrong number of results (" + std::to_string(out.size()) + ")");
-  else
-    st = dispatch(c, out);
+  else {
+    if (governed) st = fastmath_operands(c, ex.fm);
+    if (st.ok()) st = dispatch(c, out);
+    if (st.ok() && governed) st = fastmath_results(c, ex.fm, ex.opts.zero_signs, out);
+  }
   if (!st.ok() && st.at == kNone) st.at = i;
   return st;
 }
@@ -387,6 +392,7 @@ RunResult run_body(const Program& p, BodyId b, std::span<const Tensor> inputs, c
   return interp::guarded([&] {
     if (b >= p.num_bodies()) return interp::to_result(Status::error("no body to run"), {});
     Exec ex{p, opts, {}, {}};
+    ex.fm = opts.fastmath ? *opts.fastmath : p.fastmath_of(b);
     ex.plans.resize(p.num_bodies());
     std::vector<Tensor> results;
     Status st = interp::run_region(ex, b, std::vector<Tensor>(inputs.begin(), inputs.end()), results);
@@ -422,6 +428,7 @@ RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands
       argp.push_back(&operands[k]);
     }
     Exec ex{p, opts, {}, {}};
+    ex.fm = opts.fastmath ? *opts.fastmath : p.fastmath_of(p.inst(i).body);
     ex.plans.resize(p.num_bodies());
     std::vector<Tensor> out;
     Status st = interp::dense_args(ex, i, argp, scratch);

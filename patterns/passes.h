@@ -1,10 +1,14 @@
 // The passes `ptir opt` pipelines can name, wired to the pattern library.
 #pragma once
+#include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "rewriter/greedy.h"
 #include "rewriter/pattern.h"
 #include "rewriter/pipeline.h"
+#include "rewriter/rules/ast.h"
 
 namespace ptir {
 
@@ -14,11 +18,20 @@ inline constexpr std::string_view kDefaultPipeline = "fixpoint(4){canonicalize,c
 /// How `canonicalize` is built: which patterns and which driver settings.
 struct CanonicalizeOptions {
   PatternFilter filter;
+  /// Rule files loaded at run time (`--rules FILE`), added after the built-in library.
+  std::vector<std::shared_ptr<const rules::RuleFile>> rule_files{};
   GreedyConfig greedy = {.expensive_checks = false};
 };
 
-/// All canonicalization patterns (today: the seed patterns).
-void populate_canonicalization_patterns(PatternSet& set);
+/// All canonicalization patterns: the built-in rule library (patterns/rules/*.rules), the C++ patterns,
+/// then the rules of `extra` files.
+void populate_canonicalization_patterns(PatternSet& set,
+                                        const std::vector<std::shared_ptr<const rules::RuleFile>>& extra = {});
+
+/// The termination check (rewriter/rules/termination.h) of the pattern set `canonicalize` is built from
+/// under `opts` (filter applied): one "ORIGIN: error: rules may cycle: ..." line per undeclared cycle,
+/// empty when there is none. `ptir opt` refuses to run when it is not empty.
+std::string canonicalization_termination_errors(const CanonicalizeOptions& opts);
 
 /// A registry with `canonicalize` (canonicalization patterns + folding + DCE), `cse` and `dce`.
 PassRegistry default_pass_registry(const CanonicalizeOptions& opts = {});

@@ -294,7 +294,14 @@ GreedyResult apply_patterns_and_fold_greedily(ProgramRewriter& rw, const FrozenP
     rw.add_listener(checks.get());
   }
   GreedyResult r = GreedyDriver(rw, patterns, config, c).run();
-  if (checks) rw.remove_listener(checks.get());
+  if (checks) {
+    if (!checks->failed()) checks->finish();
+    if (checks->failed() && r.diagnostic.empty()) {
+      r.converged = false;
+      r.diagnostic = checks->report();
+    }
+    rw.remove_listener(checks.get());
+  }
   return r;
 }
 

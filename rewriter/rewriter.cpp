@@ -82,6 +82,8 @@ void ProgramRewriter::replace_all_uses(ValueId from, ValueId to) {
   for (InstId u : users_of(from)) scratch_.push_back(u);
   std::sort(scratch_.begin(), scratch_.end());
   scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+  for (InstId u : scratch_)
+    for (RewriteListener* l : listeners_) l->notify_before_modify(u);
   p_.replace_all_uses(from, to);
   ++mutations_;
   freed(from);
@@ -122,6 +124,7 @@ ValueId ProgramRewriter::materialize_constant(InstId at, const Tensor& lit) {
 }
 
 void ProgramRewriter::start_update(InstId i) {
+  for (RewriteListener* l : listeners_) l->notify_before_modify(i);
   PendingUpdate u{i, p_.inst(i).attrs, {}};
   for (ValueId v : operands(i)) u.operands.push_back(v);
   pending_.push_back(std::move(u));

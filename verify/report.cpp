@@ -235,3 +235,71 @@ std::string format_json(const Verdict& v, const Program& src, BodyId sb, const R
 }
 
 }  // namespace ptir::verify
+
+namespace ptir::verify {
+
+std::string program_scope(const ProgramVerdict& v) {
+  const size_t n = v.src_functions;
+  const std::string of = std::to_string(n) + " function" + (n == 1 ? "" : "s");
+  if (!v.only.empty())
+    return "function @" + v.only + " only, by request (the program has " + of +
+           (n > 1 ? "; the others were not checked)" : ")") + ", at the shapes and dtypes its signature declares";
+  if (v.functions.empty()) return "no function";
+  std::string s = n == 1 ? "function " : "all " + of + ": ";
+  for (size_t k = 0; k < v.functions.size(); ++k) s += (k ? ", @" : "@") + v.functions[k].name;
+  return s + (n == 1 ? ", at the shapes and dtypes its signature declares"
+                     : ", at the shapes and dtypes their signatures declare");
+}
+
+std::string program_summary_line(const ProgramVerdict& v) {
+  if (!v.errors.empty()) {
+    std::string s = "ERROR: ";
+    for (size_t k = 0; k < v.errors.size(); ++k) s += (k ? "; " : "") + v.errors[k];
+    return s;
+  }
+  if (v.functions.size() == 1) return summary_line(v.functions[0].verdict) + " [" + program_scope(v) + "]";
+  const int kind = v.kind();
+  for (const FunctionVerdict& f : v.functions)
+    if (static_cast<int>(f.verdict.v.index()) == kind && kind != 0)
+      return "@" + f.name + ": " + summary_line(f.verdict) + " [" + program_scope(v) + "]";
+  return std::string(verdict_word(v)) + " (" + fmt_ms(v.ms) + ") [" + program_scope(v) + "]";
+}
+
+std::string format_program_text(const ProgramVerdict& v, const Program& src, const ReportOptions& ro) {
+  const std::string scope = "checked: " + program_scope(v) + "\n";
+  if (!v.errors.empty()) {
+    std::string s;
+    for (const std::string& e : v.errors) s += "ERROR: " + e + "\n";
+    return s + "the programs are not comparable: a program refines another only when both define the same "
+               "functions (by name)\n";
+  }
+  if (v.functions.size() == 1) {
+    const FunctionVerdict& f = v.functions[0];
+    return format_text(f.verdict, src, f.src, ro) + scope;
+  }
+  std::string head = std::string(verdict_word(v)) + ": the program verdict is the weakest of " +
+                     std::to_string(v.functions.size()) + " functions:";
+  for (size_t k = 0; k < v.functions.size(); ++k)
+    head += std::string(k ? ", @" : " @") + v.functions[k].name + " " + verdict_word(v.functions[k].verdict);
+  std::string s = head + " (" + fmt_ms(v.ms) + ")\n" + scope;
+  for (const FunctionVerdict& f : v.functions) s += "\n== function @" + f.name + "\n" + format_text(f.verdict, src, f.src, ro);
+  return s;
+}
+
+std::string format_program_json(const ProgramVerdict& v, const Program& src, const ReportOptions& ro) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.3f", v.ms);
+  std::string s = "{\"verdict\": " + json_str(verdict_word(v)) + ", \"time_ms\": " + b +
+                  ", \"scope\": " + json_str(program_scope(v)) + ", \"errors\": [";
+  for (size_t k = 0; k < v.errors.size(); ++k) s += (k ? ", " : "") + json_str(v.errors[k]);
+  s += "], \"functions\": [";
+  for (size_t k = 0; k < v.functions.size(); ++k) {
+    const FunctionVerdict& f = v.functions[k];
+    std::string one = format_json(f.verdict, src, f.src, ro);
+    while (!one.empty() && one.back() == '\n') one.pop_back();
+    s += std::string(k ? ", " : "") + "{\"name\": " + json_str(f.name) + ", " + one.substr(1);
+  }
+  return s + "]}\n";
+}
+
+}  // namespace ptir::verify

@@ -200,8 +200,28 @@ Expr Expr::fpBits(uint64_t bits, FPFormat f) {
 Expr Expr::nan(FPFormat f) { return wrap(Z3_mk_fpa_nan(C(), fp_sort(f))); }
 Expr Expr::inf(FPFormat f, bool negative) { return wrap(Z3_mk_fpa_inf(C(), fp_sort(f), negative)); }
 Expr Expr::zero(FPFormat f, bool negative) { return wrap(Z3_mk_fpa_zero(C(), fp_sort(f), negative)); }
+/// A Z3 symbol that keeps every byte of `name`. Z3 takes C strings, so a NUL byte (which PTIR strings
+/// may hold, written \x00) would cut the name and merge distinct keys into one symbol; bytes outside
+/// printable ASCII and the backslash are written \xHH, which is injective.
+static Z3_symbol symbol(std::string_view name) {
+  std::string s;
+  s.reserve(name.size());
+  for (char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7F && c != '\\') {
+      s += ch;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      s += "\\x";
+      s += hex[c >> 4];
+      s += hex[c & 15];
+    }
+  }
+  return Z3_mk_string_symbol(C(), s.c_str());
+}
+
 Expr Expr::var(std::string_view name, Sort s) {
-  const Z3_symbol sym = Z3_mk_string_symbol(C(), std::string(name).c_str());
+  const Z3_symbol sym = symbol(name);
   return wrap(Z3_mk_const(C(), sym, to_z3(s)));
 }
 Expr Expr::fromIEEE(const Expr& bits, FPFormat f) { return wrap(Z3_mk_fpa_to_fp_bv(C(), bits.a_, fp_sort(f))); }
@@ -520,7 +540,7 @@ Func::Func(std::string_view name, std::span<const Sort> domain, Sort range) {
     dom.push_back(held.back().s);
   }
   held.emplace_back(to_z3(range));
-  const Z3_symbol sym = Z3_mk_string_symbol(C(), std::string(name).c_str());
+  const Z3_symbol sym = symbol(name);
   d_ = Z3_mk_func_decl(C(), sym, static_cast<unsigned>(dom.size()), dom.data(), held.back().s);
   chk(nullptr);
   Z3_inc_ref(C(), Z3_func_decl_to_ast(C(), d_));
