@@ -1,4 +1,4 @@
-// default_pass_registry: canonicalize, cse, dce.
+// default_pass_registry: canonicalize, cse, dce, hoist-params and the named pipelines.
 #include "patterns/passes.h"
 
 #include "patterns/library.h"
@@ -24,7 +24,8 @@ std::string canonicalization_termination_errors(const CanonicalizeOptions& opts)
   return rules::termination_errors(frozen.all());
 }
 
-PassRegistry default_pass_registry(const CanonicalizeOptions& opts) {
+PassRegistry default_pass_registry(const CanonicalizeOptions& opts, const HoistOptions& hoist,
+                                   std::shared_ptr<HoistLog> hoist_log) {
   PassRegistry r;
   r.add("canonicalize", "greedy pattern rewriting with folding and dead-code removal", [opts] {
     PatternSet set;
@@ -33,6 +34,13 @@ PassRegistry default_pass_registry(const CanonicalizeOptions& opts) {
   });
   r.add("cse", "merge identical pure instructions", [] { return std::make_unique<CSEPass>(); });
   r.add("dce", "erase dead pure instructions", [] { return std::make_unique<DCEPass>(); });
+  // One log for every hoist-params the registry makes: a later run skips earlier prologues.
+  if (!hoist_log) hoist_log = std::make_shared<HoistLog>();
+  r.add("hoist-params", "move computations of the selected parameters into a prologue function",
+        [hoist, hoist_log] { return std::make_unique<HoistParamsPass>(hoist, hoist_log); });
+  r.add_pipeline("default", "what ptir opt runs when no pipeline is given", std::string(kDefaultPipeline));
+  r.add_pipeline("gptrs", "gpt.rs's optimizer: pre fixed point, param-only hoisting, post fixed point with CSE, DCE",
+                 std::string(kGptrsPipeline));
   return r;
 }
 

@@ -35,7 +35,8 @@ const char* kHelp =
     "  REFUTED        an instance where the rewrite changes the meaning: the instance, the rewritten\n"
     "                 program and the counterexample are printed\n"
     "  NOT EXERCISED  the pattern never fired on its instances (an error)\n"
-    "  ERROR          no instance could be generated, or the pattern has no instance template\n\n"
+    "  ERROR          no instance could be generated, or the pattern has no instance template\n"
+    "  UNKNOWN        some instance was neither proved nor decided by the campaign (fails too)\n\n"
     "options:\n"
     "  --rules FILE      prove the rules of FILE instead of the library (repeatable); no rebuild needed\n"
     "  --pattern NAME    only this pattern (repeatable)      --label L   only patterns with label L\n"
@@ -50,7 +51,8 @@ const char* kHelp =
     "  --json FILE       write the results as JSON        --junit FILE write them as JUnit XML\n"
     "  --list            list the patterns that would be proved, with where they come from, and exit\n"
     "  --list-natives    list the rule language's predicates and helpers, and exit\n\n"
-    "exit codes: 0 nothing REFUTED, NOT EXERCISED or ERROR (and, with --require-proof, nothing TESTED);\n"
+    "exit codes: 0 nothing REFUTED, NOT EXERCISED, ERROR or UNKNOWN (and, with --require-proof, nothing\n"
+    "TESTED);\n"
     "1 otherwise or a bad rule file (FILE:LINE:COL: error: ...); 2 usage error.\n";
 
 std::string xml_escape(const std::string& s) {
@@ -85,7 +87,7 @@ std::string json_escape(const std::string& s) {
 
 bool failing(const prove::Report& r, bool require_proof) {
   return r.status == prove::Status::Refuted || r.status == prove::Status::NotExercised ||
-         r.status == prove::Status::Error || (require_proof && r.status == prove::Status::Tested);
+         r.status == prove::Status::Error || r.status == prove::Status::Unknown || (require_proof && r.status == prove::Status::Tested);
 }
 
 std::string write_json(const std::vector<prove::Report>& rs, const prove::ProveOptions& o, double secs) {
@@ -242,7 +244,7 @@ int cmd_prove(int argc, char** argv) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const bool require = a.has("require-proof");
-  int counts[5] = {0, 0, 0, 0, 0};
+  int counts[6] = {0, 0, 0, 0, 0, 0};
   int instances = 0, fired = 0, near = 0, near_fired = 0;
   std::printf("%-34s %-14s %9s %11s %8s  %s\n", "pattern", "verdict", "fired", "near(fired)", "time", "from");
   for (const auto& r : reports) {
@@ -254,9 +256,10 @@ int cmd_prove(int argc, char** argv) {
     std::printf("%-34s %-14s %9s %11s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status), f, n, r.ms / 1000,
                 r.origin.c_str());
   }
-  std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR; %d instances "
-              "(%d fired, %d near misses of which %d fired); %.1f s\n",
-              reports.size(), counts[0], counts[1], counts[2], counts[3], counts[4], instances, fired, near, near_fired, secs);
+  std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN; "
+              "%d instances (%d fired, %d near misses of which %d fired); %.1f s\n",
+              reports.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], instances, fired, near,
+              near_fired, secs);
   std::printf("scope: root ranks 0-%d, dims 0-%d (operands may be larger where a shape rule needs), every dtype the "
               "constraints admit, seed %llu, Z3 budget %u ms per instance, %d interpreter runs before TESTED%s\n",
               o.max_rank, o.max_dim, static_cast<unsigned long long>(o.seed), o.timeout_ms, o.campaign_runs,

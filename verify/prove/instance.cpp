@@ -430,6 +430,7 @@ Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt1
   }
   auto p = std::make_unique<Program>();
   const BodyId b = p->add_body("main", false);
+  p->body(b).fastmath.bits = opts.fastmath;  // the rule's assumptions: the function promises them
   std::vector<ValueId> ids(g.vals.size(), kNone);
   int params = 0;
   for (size_t i = 0; i < g.vals.size(); ++i) {

@@ -9,6 +9,7 @@
 #include "rewriter/greedy.h"
 #include "rewriter/rules/rules.h"
 #include "verify/prove/instance.h"
+#include "verify/fastmath.h"
 #include "verify/refine.h"
 #include "verify/report.h"
 
@@ -42,7 +43,7 @@ const rules::RulePattern* as_rule(const FrozenPatternSet& s) {
 }
 
 /// The outcome of running and checking one instance.
-enum class Outcome : uint8_t { NotFired, Proved, Tested, Refuted };
+enum class Outcome : uint8_t { NotFired, Proved, Tested, Refuted, Unknown };
 
 struct Checked {
   Outcome outcome = Outcome::NotFired;
@@ -51,25 +52,28 @@ struct Checked {
   int solver_calls = 0;
 };
 
-/// Interpreter campaign: >= runs edge-biased inputs; a difference (source defined) is a counterexample.
-std::string campaign(const Program& src, const Program& tgt, int runs, uint64_t seed) {
-  const BodyId sb = src.entry(), tb = tgt.entry();
-  for (int k = 0; k < runs; ++k) {
-    std::vector<Tensor> in = random_inputs(src, sb, mix(seed, k), k % 2 ? 0.6 : 0.25);
-    RunResult a = run_body(src, sb, in);
-    if (a.status != RunStatus::Ok) continue;  // undefined behaviour frees the target
-    RunResult b = run_body(tgt, tb, in);
-    if (b.status != RunStatus::Ok) return "the target fails (" + b.message + ") where the source is defined";
-    for (size_t r = 0; r < a.results.size(); ++r)
-      if (!results_equal(a.results[r], b.results[r])) {
-        std::string s = "interpreter counterexample (run " + std::to_string(k) + "):\n";
-        for (size_t i = 0; i < in.size(); ++i) s += "  input " + std::to_string(i) + ": " + print_literal(in[i]) + "\n";
-        s += "  source result " + std::to_string(r) + ": " + print_literal(a.results[r]) + "\n";
-        s += "  target result " + std::to_string(r) + ": " + print_literal(b.results[r]) + "\n";
-        return s;
-      }
+/// Interpreter campaign (verify/fastmath.h): >= runs edge-biased inputs, each target run checked
+/// against every behaviour the source allows (its nsz zero signs and reassoc orders included). Returns
+/// "" when TESTED; else why not, with `refuted` set when an input refutes.
+std::string campaign(const Program& src, const Program& tgt, int runs, uint64_t seed, bool* refuted) {
+  verify::Campaign c = verify::reassoc_campaign(src, src.entry(), tgt, tgt.entry(), runs, seed);
+  *refuted = c.refuting.has_value();
+  if (c.refuting) {
+    std::string s = "interpreter counterexample (no behaviour the source allows matches the target's):\n";
+    for (size_t i = 0; i < c.refuting->size(); ++i)
+      s += "  input " + std::to_string(i) + ": " + print_literal((*c.refuting)[i]) + "\n";
+    RunResult a = run_body(src, src.entry(), *c.refuting), b = run_body(tgt, tgt.entry(), *c.refuting);
+    for (size_t r = 0; r < a.results.size() && a.status == RunStatus::Ok; ++r)
+      s += "  source result " + std::to_string(r) + ": " + print_literal(a.results[r]) + "\n";
+    if (b.status != RunStatus::Ok) s += "  target: " + b.message + "\n";
+    for (size_t r = 0; r < b.results.size() && b.status == RunStatus::Ok; ++r)
+      s += "  target result " + std::to_string(r) + ": " + print_literal(b.results[r]) + "\n";
+    return s;
   }
-  return "";
+  if (c.tested()) return "";
+  if (!c.undecided.empty()) return "the campaign could not decide: " + c.undecided;
+  return "the campaign ran " + std::to_string(c.inputs) + " inputs (" + std::to_string(c.skipped) +
+         " skipped: source UB or not runnable), too few to count as TESTED";
 }
 
 Checked check_instance(const Program& inst, const FrozenPatternSet& one, const ProveOptions& o, uint64_t seed) {
@@ -103,10 +107,11 @@ Checked check_instance(const Program& inst, const FrozenPatternSet& one, const P
     c.detail = "the rewritten program cannot be compared with the instance: " + verify::program_summary_line(v) + "\n";
     return c;
   }
-  std::string cex = campaign(inst, *c.rewritten, o.campaign_runs, seed);
-  if (!cex.empty()) {
-    c.outcome = Outcome::Refuted;
-    c.detail = cex;
+  bool refuted = false;
+  std::string why = campaign(inst, *c.rewritten, o.campaign_runs, seed, &refuted);
+  if (refuted || !why.empty()) {
+    c.outcome = refuted ? Outcome::Refuted : Outcome::Unknown;
+    c.detail = "Z3: " + verify::program_summary_line(v) + "\n" + why;
     return c;
   }
   c.outcome = Outcome::Tested;
@@ -200,6 +205,7 @@ const char* status_word(Status s) {
     case Status::Refuted: return "REFUTED";
     case Status::NotExercised: return "NOT EXERCISED";
     case Status::Error: return "ERROR";
+    case Status::Unknown: return "UNKNOWN";
   }
   return "?";
 }
@@ -229,7 +235,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
   }
   const rules::RulePattern* rule = as_rule(one);
   std::string why;
-  std::vector<std::string> tested;
+  std::vector<std::string> tested, unknown;
   for (int i = 0; i < o.instances; ++i) {
     const int rank = i % (o.max_rank + 1);
     const Perturb pert = perturbation(i);
@@ -246,6 +252,10 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     rep.shapes.insert(a.inst.shape);
     rep.dtypes.insert(a.inst.shape.substr(7, a.inst.shape.find_first_of(",>") - 7));
     if (c.outcome == Outcome::Proved) ++rep.proved;
+    if (c.outcome == Outcome::Unknown) {
+      ++rep.unknown;
+      if (unknown.size() < 3) unknown.push_back(a.inst.shape + ": " + c.detail);
+    }
     if (c.outcome == Outcome::Tested) {
       ++rep.tested;
       if (tested.size() < 3) tested.push_back(a.inst.shape + ": " + c.detail);
@@ -268,6 +278,9 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     rep.status = rep.instances == 0 ? Status::Error : Status::NotExercised;
     rep.detail = rep.instances == 0 ? "no well-typed instance could be generated (" + why + ")"
                                     : "the pattern never fired on " + std::to_string(rep.instances) + " instances";
+  } else if (rep.unknown > 0) {
+    rep.status = Status::Unknown;
+    for (const std::string& t : unknown) rep.detail += t + "\n";
   } else if (rep.tested > 0) {
     rep.status = Status::Tested;
     for (const std::string& t : tested) rep.detail += t + "\n";

@@ -16,7 +16,9 @@
 namespace ptir::prove {
 
 /// Per-pattern verdict, strongest first.
-enum class Status : uint8_t { Proved, Tested, Refuted, NotExercised, Error };
+/// UNKNOWN: some instance was neither proved by Z3 nor passed the interpreter campaign (e.g. the
+/// source's association orders were too many to enumerate): never a pass.
+enum class Status : uint8_t { Proved, Tested, Refuted, NotExercised, Error, Unknown };
 const char* status_word(Status s);
 
 /// What the prover is given about one pattern.
@@ -46,7 +48,7 @@ struct Report {
   int fired = 0;          ///< instances where the pattern fired (every one checked)
   int near_misses = 0;    ///< perturbed or constraint-failing instances
   int near_fired = 0;     ///< near misses where it fired anyway (then proved like any other)
-  int proved = 0, tested = 0;
+  int proved = 0, tested = 0, unknown = 0;
   int solver_calls = 0;
   std::set<std::string> dtypes, shapes;
   double ms = 0;
