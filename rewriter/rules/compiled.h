@@ -2,6 +2,7 @@
 // tree with its type sources. Built once at load time (rewriter/rules/compile.cpp); the matcher
 // (rewriter/rules/pattern.cpp) only walks it.
 #pragma once
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct MNode {
   int type_slot = -1;   ///< `: $T` type slot, -1 if none
   int as_slot = -1;     ///< `as %r` value slot
   Number number;        ///< Splat
+  /// Splat: the number's bits per dtype (bit 63 of `splat_ok` set when representable), computed once.
+  std::array<uint64_t, kNumDTypes> splat_bits{};
+  uint32_t splat_ok = 0;  ///< bit d: representable in dtype d
   bool commutative = false;
   int swap_bit = -1;    ///< bit of the swap mask for this commutative op
   struct MAttr {

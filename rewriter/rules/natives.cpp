@@ -136,8 +136,9 @@ bool p_is_pow2(const Program&, const Captures& c, std::span<const Arg> a) {
   if (!std::isfinite(v) || v == 0) return false;
   int e = 0;
   if (std::frexp(std::fabs(v), &e) != 0.5) return false;
+  // The reciprocal must be finite and exact: 1 / 2^-1074 overflows to inf in every dtype.
   const double r = 1.0 / v;
-  return float_to_double(t->dtype(), double_to_float(t->dtype(), r)) == r;
+  return std::isfinite(r) && float_to_double(t->dtype(), double_to_float(t->dtype(), r)) == r;
 }
 bool p_is_splat(const Program&, const Captures& c, std::span<const Arg> a) {
   const Tensor* t = c.lit[a[0].slot];
@@ -195,7 +196,7 @@ std::optional<Tensor> l_reciprocal(const Program&, const Captures& c, std::span<
   const double v = float_to_double(t.dtype, s->bits(0));
   const double r = 1.0 / v;
   const uint64_t b = double_to_float(t.dtype, r);
-  if (float_to_double(t.dtype, b) != r) return std::nullopt;  // only exact reciprocals
+  if (!std::isfinite(r) || float_to_double(t.dtype, b) != r) return std::nullopt;  // only finite, exact reciprocals
   Tensor out(t);
   for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, b);
   return out;

@@ -20,11 +20,13 @@ enum class CapKind : uint8_t { Value, Type, Attr, Lit };
 inline constexpr int kMaxCaptures = 16;
 
 /// What a match has bound, by capture slot.
+/// Left uninitialized on purpose: a match writes a slot before any read (the matcher tracks which
+/// slots are bound), and zeroing 384 bytes per attempt was a third of a failed match's cost.
 struct Captures {
-  std::array<ValueId, kMaxCaptures> value{};
-  std::array<TypeId, kMaxCaptures> type{};
-  std::array<const AttrValue*, kMaxCaptures> attr{};
-  std::array<const Tensor*, kMaxCaptures> lit{};
+  std::array<ValueId, kMaxCaptures> value;
+  std::array<TypeId, kMaxCaptures> type;
+  std::array<const AttrValue*, kMaxCaptures> attr;
+  std::array<const Tensor*, kMaxCaptures> lit;
 };
 
 /// What a predicate or helper parameter accepts.

@@ -1,6 +1,8 @@
 // RulePattern: runs a compiled rule in the greedy driver. Matching walks the source tree once per
 // operand order of its commutative ops (2^k orders, k small); the rewrite first plans every result type,
 // attribute and literal, and only then edits the IR, so a rule that does not apply changes nothing.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -34,12 +36,14 @@ struct Matcher {
     return true;
   }
 
-  static bool splat_matches(const Tensor* t, const Number& n) {
-    if (!t || t->size() == 0 || !t->is_splat()) return false;
+  static bool splat_matches(const Tensor* t, const MNode& m) {
+    if (!t || t->size() == 0) return false;
     const DType d = t->dtype();
-    if (std::isnan(n.value)) return is_float(d) && float_is_nan(d, t->bits(0));
-    auto bits = number_bits(d, n.value, n.is_float);
-    return bits && *bits == t->bits(0);
+    if (!((m.splat_ok >> static_cast<int>(d)) & 1)) return false;
+    const uint64_t b = t->bits(0);
+    // Compare the first element before scanning for splat-ness: most literals fail right there.
+    if (std::isnan(m.number.value) ? !float_is_nan(d, b) : b != m.splat_bits[static_cast<int>(d)]) return false;
+    return t->is_splat();
   }
 
   bool attr_matches(const MNode::MAttr& a, const AttrValue* v) {
@@ -65,7 +69,7 @@ struct Matcher {
     if (m.as_slot >= 0 && !bind_value(m.as_slot, v)) return false;
     switch (m.kind) {
       case Node::Kind::Value: return bind_value(m.slot, v);
-      case Node::Kind::Splat: return splat_matches(p.constant_of(v), m.number);
+      case Node::Kind::Splat: return splat_matches(p.constant_of(v), m);
       case Node::Kind::Const: {
         const Tensor* t = p.constant_of(v);
         if (!t) return false;
@@ -95,9 +99,38 @@ bool constraints_hold(const CompiledRule& r, const Program& p, const Captures& c
   return true;
 }
 
+/// Whether value `v` can be what leaf-or-op node `m` asks for, looking one level deep only.
+bool shallow_fits(const MNode& m, const Program& p, ValueId v) {
+  switch (m.kind) {
+    case Node::Kind::Value: return true;
+    case Node::Kind::Splat:
+    case Node::Kind::Const: return p.constant_of(v) != nullptr;
+    case Node::Kind::Op: {
+      const InstId i = p.def_inst(v);
+      return i != kNone && p.op(i) == m.op;
+    }
+  }
+  return false;
+}
+
+/// A cheap test that rejects most non-matching roots before any full walk: every operand pattern of
+/// the root must fit its operand (either operand, for a commutative root).
+bool quick_reject(const MNode& m, const Program& p, InstId root) {
+  if (p.num_operands(root) != m.operands.size()) return true;
+  if (m.commutative) {
+    const ValueId a = p.operand(root, 0), b = p.operand(root, 1);
+    const MNode &x = m.operands[0], &y = m.operands[1];
+    return !((shallow_fits(x, p, a) && shallow_fits(y, p, b)) || (shallow_fits(x, p, b) && shallow_fits(y, p, a)));
+  }
+  for (uint32_t k = 0; k < m.operands.size(); ++k)
+    if (!shallow_fits(m.operands[k], p, p.operand(root, k))) return true;
+  return false;
+}
+
 /// Tries every operand order; on success `c` holds the bindings.
 bool match_rule(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
   if (p.num_results(root) != 1) return false;
+  if (quick_reject(r.source, p, root)) return false;
   const ValueId v = p.result(root, 0);
   const unsigned orders = 1u << r.num_swaps;
   for (unsigned s = 0; s < orders; ++s) {
@@ -109,19 +142,36 @@ bool match_rule(const CompiledRule& r, const Program& p, InstId root, Captures& 
 }
 
 /// The plan of one rewrite: every result node's type, attributes and literal, computed before any edit.
+/// Small results (nearly all rules) live in inline arrays: no allocation on the rewrite path.
 struct Plan {
-  std::vector<TypeId> type;
-  std::vector<AttrSetId> attrs;
-  std::vector<ValueId> literal;
+  static constexpr int kInline = 16;
+  std::array<TypeId, kInline> type_in;
+  std::array<AttrSetId, kInline> attrs_in;
+  std::array<ValueId, kInline> literal_in;
+  std::vector<TypeId> type_heap;
+  std::vector<AttrSetId> attrs_heap;
+  std::vector<ValueId> literal_heap;
+  TypeId* type = nullptr;
+  AttrSetId* attrs = nullptr;
+  ValueId* literal = nullptr;
+  void reset(int n) {
+    if (n <= kInline) {
+      type = type_in.data(), attrs = attrs_in.data(), literal = literal_in.data();
+    } else {
+      type_heap.assign(n, kNone), attrs_heap.assign(n, 0), literal_heap.assign(n, kNone);
+      type = type_heap.data(), attrs = attrs_heap.data(), literal = literal_heap.data();
+    }
+    std::fill(type, type + n, kNone);
+    std::fill(attrs, attrs + n, 0);
+    std::fill(literal, literal + n, kNone);
+  }
 };
 
 class Builder {
  public:
   Builder(const CompiledRule& r, ProgramRewriter& rw, const Captures& c, InstId root)
       : r_(r), rw_(rw), p_(rw.program()), c_(c), root_(root) {
-    plan_.type.assign(r.num_result_nodes, kNone);
-    plan_.attrs.assign(r.num_result_nodes, 0);
-    plan_.literal.assign(r.num_result_nodes, kNone);
+    plan_.reset(r.num_result_nodes);
   }
 
   /// Fills the plan; false when a helper does not apply or a type cannot be formed.
@@ -179,8 +229,10 @@ class Builder {
       }
       attrs.attrs.push_back(Attr{a.name, std::move(v)});
     }
+    // Captured values carry their own type; so do ops and literals with an explicit or derived one.
+    auto self_typed = [](const RNode& o) { return o.kind == Node::Kind::Value || o.type_source != TypeSource::Context; };
     for (const RNode& o : n.operands)
-      if (o.type_source != TypeSource::Context && !plan(o, kNone)) return false;
+      if (self_typed(o) && !plan(o, kNone)) return false;
     if (n.type_source == TypeSource::Elementwise) {
       const TypeId from = plan_.type[n.operands[n.from].id];
       if (from == kNone) return false;
@@ -205,7 +257,7 @@ class Builder {
     // type of the typed operand; other elementwise operands have the result's type.
     for (size_t k = 0; k < n.operands.size(); ++k) {
       const RNode& o = n.operands[k];
-      if (o.type_source != TypeSource::Context) continue;
+      if (self_typed(o)) continue;
       TypeId ot = t;
       if (n.op == OpCode::Select && k == 0) {
         TensorType tt = p_.type(t);
@@ -221,6 +273,7 @@ class Builder {
 
   /// Emits the planned ops before the root and returns the replacement value.
   ValueId emit(const RNode& n) {
+    if (n.kind == Node::Kind::Value) return c_.value[n.slot];
     switch (n.kind) {
       case Node::Kind::Value: return c_.value[n.slot];
       case Node::Kind::Splat:
@@ -281,6 +334,14 @@ bool RulePattern::match_and_rewrite(InstId root, ProgramRewriter& rw) const {
     return rw.notify_match_failure("the function lacks the fast-math flags the rule assumes");
   Captures c;
   if (!match_rule(*rule_, p, root, c)) return rw.notify_match_failure("the source pattern or a constraint does not match");
+  // The most common result, a captured value, needs no plan: only its type must be the root's.
+  if (rule_->result.kind == Node::Kind::Value) {
+    const ValueId with = c.value[rule_->result.slot];
+    if (rw.type_id(with) != rw.type_id(rw.result(root, 0)))
+      return rw.notify_match_failure("the result's type differs from the root's");
+    rw.replace_op(root, with);
+    return true;
+  }
   Builder b(*rule_, rw, c, root);
   if (!b.plan(rule_->result, kNone)) return rw.notify_match_failure("a result type, attribute or literal cannot be formed");
   if (b.planned_type(rule_->result) != rw.type_id(rw.result(root, 0)))

@@ -313,8 +313,20 @@ Expr Expr::operator-(const Expr& b) const {
   }
   return wrap(Z3_mk_bvsub(C(), a_, b.a_));
 }
+/// The operand of an fp.neg application, or null.
+Z3_ast negated_operand(Z3_ast a) {
+  if (Z3_get_ast_kind(C(), a) != Z3_APP_AST) return nullptr;
+  Z3_app app = Z3_to_app(C(), a);
+  return Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_FPA_NEG ? Z3_get_app_arg(C(), app, 0) : nullptr;
+}
+
 Expr Expr::operator*(const Expr& b) const {
   if (isFP()) {
+    // Negations move out of a product: (-a) * b = a * (-b) = -(a * b). The product's sign is the XOR of
+    // the operands' signs and round-to-nearest-even is symmetric in sign, so this is exact (NaN stays
+    // NaN); (-a) * (-b) becomes -(-(a * b)) = a * b.
+    if (Z3_ast na = negated_operand(a_)) return -(wrap(na) * b);
+    if (Z3_ast nb = negated_operand(b.a_)) return -(*this * wrap(nb));
     const FPConst cb = fp_const(b), ca = fp_const(*this);
     if (cb == FPConst::One) return *this;
     if (ca == FPConst::One) return b;
@@ -327,6 +339,9 @@ Expr Expr::operator*(const Expr& b) const {
 }
 Expr Expr::operator/(const Expr& b) const {
   if (!isFP()) throw std::logic_error("smt: '/' is for floats; use sdiv/udiv");
+  // (-a) / b = a / (-b) = -(a / b), for the same reason as the product.
+  if (Z3_ast na = negated_operand(a_)) return -(wrap(na) / b);
+  if (Z3_ast nb = negated_operand(b.a_)) return -(*this / wrap(nb));
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
