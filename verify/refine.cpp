@@ -168,7 +168,7 @@ void Checker::plan() {
 
 Encoded Checker::encode() const {
   Encoded e;
-  e.in = symbolic_inputs(src_, sb_);
+  e.in = symbolic_inputs(src_, sb_, &stop_);
   // The source keeps the IEEE default zero signs (one allowed choice: a proof exhibits it); every
   // zero sign the target's nsz allows is checked (free variables).
   EncodeOptions eo;
@@ -726,7 +726,7 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
   }
   if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
     v.v = Unknown{*why};
-    v.log.push_back({0, "budget", "", *why, 0});
+    v.log.push_back({0, "memory budget", "", "estimate over the budget: no encoding", 0});
     v.ms = ms_since(start);
     return v;
   }

@@ -1,6 +1,7 @@
 // Replay and the interpreter fast pass.
 #include "verify/replay.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <new>
@@ -122,10 +123,13 @@ FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
     }
     // A loop that runs long on a random input stops early: such a run is skipped, not a verdict.
     ++out.runs;
-    // A difference that another choice of the source may answer is no verdict: Z3 goes on.
+    // A difference that another choice of the source may answer is no verdict: Z3 goes on. The first
+    // run may take up to half the check's budget (on large tensors it is the only search there is);
+    // later runs stop with the fast pass's own budget.
+    const double run_ms = run == 0 ? std::max(budget_ms, opts.timeout_ms / 2.0) : budget_ms;
     std::string why;
     out.refuted = replay_counting(src, sb, tgt, tb, std::move(in), opts, 4096, &out.source_defined, plan, nullptr,
-                                  &why, start + std::chrono::milliseconds(static_cast<int64_t>(budget_ms) + 1));
+                                  &why, start + std::chrono::milliseconds(static_cast<int64_t>(run_ms) + 1));
     if (out.unconfirmed.empty() && !why.empty())
       out.unconfirmed = "fast pass run " + std::to_string(run) + ": " + why;
     if (out.refuted) {

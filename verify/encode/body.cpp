@@ -192,7 +192,7 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
   return out;
 }
 
-SymInputs symbolic_inputs(const Program& p, BodyId b) {
+SymInputs symbolic_inputs(const Program& p, BodyId b, const std::atomic<bool>* stop) {
   SymInputs in;
   const Body& body = p.body(b);
   for (size_t k = 0; k < body.params.size(); ++k) {
@@ -201,6 +201,7 @@ SymInputs symbolic_inputs(const Program& p, BodyId b) {
     std::vector<smt::Expr> bits;
     const std::string base = "in" + std::to_string(k) + "%" + std::string(p.name(body.params[k]));
     for (int64_t i = 0, n = t.num_elements(); i < n; ++i) {
+      if ((i & 1023) == 1023 && stop && stop->load(std::memory_order_relaxed)) throw EncodeStopped();
       const std::string name = base + "[" + std::to_string(i) + "]";
       if (is_float(t.dtype)) {
         smt::FPFormat f = sem::fp_format(t.dtype);

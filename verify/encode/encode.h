@@ -88,7 +88,8 @@ struct SymInputs {
   std::vector<SymTensor> tensors;
   std::vector<std::vector<smt::Expr>> bits;
 };
-SymInputs symbolic_inputs(const Program& p, BodyId b);
+/// `stop`: when set to true, making the inputs stops with EncodeStopped (a large input takes seconds).
+SymInputs symbolic_inputs(const Program& p, BodyId b, const std::atomic<bool>* stop = nullptr);
 
 /// A concrete tensor as numerals.
 SymTensor constant_tensor(const Tensor& t);

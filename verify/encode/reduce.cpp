@@ -35,6 +35,7 @@ Results reduce(OpEnv& env, sem::Fold kind) {
   const sem::Folder f{kind, sem::accum_of(env.attrs, x.type.dtype)};
   SymTensor out = env.make();
   for (const auto& g : reduce_groups(env, x.type, env.attrs.ints("axes"), env.attrs.bool_or("keepdims", false))) {
+    env.check_stop();
     Expr acc = f.identity();
     for (size_t k = 0; k < g.size(); ++k) {
       Expr v = f.load(x.elems[g[k]], x.type.dtype);
@@ -60,6 +61,7 @@ Results encode_Argmax(OpEnv& env) {
   const auto groups = reduce_groups(env, x.type, {axis}, env.attrs.bool_or("keepdims", false));
   SymTensor out = env.make();
   for (const auto& g : groups) {
+    env.check_stop();
     if (g.empty()) env.fail("argmax over an empty axis");
     Expr best = x.elems[g[0]], at = Expr::bv(0, 64);
     for (size_t k = 1; k < g.size(); ++k) {
