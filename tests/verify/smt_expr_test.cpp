@@ -190,6 +190,36 @@ TEST(SmtExpr, DivisionByAPowerOfTwoIsAProductForEveryF16) {
   EXPECT_FALSE((v / Expr::fpBits(0x0001, f)).same(v));                            // 1/2^-24 overflows
 }
 
+/// x - x and x / x of one term are built as if-then-else terms (x - x: NaN for NaN/inf, else +0;
+/// x / x: NaN for NaN/inf/zero, else 1): checked for every f16 in the interpreter and in Z3, whose
+/// evaluation of the folded term on each numeral must give the interpreter's bits.
+TEST(SmtExpr, SelfSubtractionAndDivisionFoldForEveryF16) {
+  const std::string T = "tensor<f16, 65536>";
+  Tensor x(TensorType{DType::F16, {65536}});
+  for (int64_t i = 0; i < 65536; ++i) x.set_bits(i, static_cast<uint64_t>(i));
+  auto run = [&](const std::string& op) {
+    auto parsed = parse_program("func @f(%x: " + T + ") -> " + T + " {\n  %r = " + op + " -> " + T + "\n  return %r\n}\n");
+    EXPECT_TRUE(parsed.ok()) << parsed.error;
+    return run_program(*parsed.program, std::vector<Tensor>{x}).results.at(0);
+  };
+  const Tensor sub = run("sub %x, %x"), div = run("div %x, %x");
+  for (int64_t i = 0; i < 65536; ++i) {
+    const bool nan_or_inf = float_is_nan(DType::F16, i) || float_is_inf(DType::F16, i);
+    const uint64_t want_sub = nan_or_inf ? 0x7E00 : 0x0000;
+    const uint64_t want_div = nan_or_inf || float_is_zero(DType::F16, i) ? 0x7E00 : 0x3C00;
+    ASSERT_TRUE(float_is_nan(DType::F16, sub.bits(i)) ? float_is_nan(DType::F16, want_sub) : sub.bits(i) == want_sub) << i;
+    ASSERT_TRUE(float_is_nan(DType::F16, div.bits(i)) ? float_is_nan(DType::F16, want_div) : div.bits(i) == want_div) << i;
+  }
+  Context ctx;
+  const FPFormat f = fp_format(DType::F16);
+  const Expr v = Expr::var("x", Sort::floating(f));
+  const Expr one = Expr::fpBits(0x3C00, f);
+  EXPECT_TRUE((v - v).same(Expr::ite(v.isNaN() || v.isInf(), Expr::nan(f), Expr::zero(f, false))));
+  EXPECT_TRUE((v / v).same(Expr::ite(v.isNaN() || v.isInf() || v.isZero(), Expr::nan(f), one)));
+  const Expr w = Expr::var("w", Sort::floating(f));
+  EXPECT_FALSE((v - w).same(Expr::zero(f, false)));
+}
+
 TEST(SmtExpr, NumeralComparisonsFold) {
   Context ctx;
   EXPECT_TRUE((Expr::bv(3, 66) == Expr::bv(4, 66)).isFalse());

@@ -341,6 +341,8 @@ Expr Expr::operator-(const Expr& b) const {
   if (isFP()) {
     if (fp_const(b) == FPConst::PosZero) return *this;
     if (fp_const(*this) == FPConst::NegZero) return -b;
+    // x - x is +0 for every finite x (round to nearest) and NaN for NaN and infinities.
+    if (a_ == b.a_ && !is_value(a_)) return ite(isNaN() || isInf(), nan(format()), zero(format(), false));
     return folded(wrap(Z3_mk_fpa_sub(C(), rne(), a_, b.a_)), {a_, b.a_});
   }
   return wrap(Z3_mk_bvsub(C(), a_, b.a_));
@@ -377,6 +379,10 @@ Expr Expr::operator/(const Expr& b) const {
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
+  // x / x is exactly 1 for every finite non-zero x, and NaN for zeros, infinities and NaN.
+  if (a_ == b.a_ && !is_value(a_))
+    return ite(isNaN() || isInf() || isZero(), nan(format()),
+               fpBits(((uint64_t{1} << (format().ebits - 1)) - 1) << (format().sbits - 1), format()));
   // x / 2^k = x * 2^-k when 2^-k is representable: one canonical term for both spellings.
   if (Z3_is_numeral_ast(C(), b.a_) && !is_value(a_))
     if (auto bits = b.numeral())
