@@ -24,6 +24,10 @@ Expr pow2(DType t, int k) { return constant(t, round_to_float(t, false, 1, k)); 
 
 /// Truncates toward zero, then saturates; NaN gives 0 (as ir/interp/cast.cpp float_to_int).
 Expr float_to_int(const Expr& x, DType from, DType to) {
+  // Z3 4.8.12 fails to bit-blast fp.to_sbv/fp.to_ubv from some 16-bit formats ("invalid zero_extend
+  // application"); widening to f32 first is exact (every bf16 and f16 value, inf and NaN included, is an
+  // f32 value), so the result is the same.
+  if (from == DType::BF16 || from == DType::F16) return float_to_int(x.toFP(fp_format(DType::F32)), DType::F32, to);
   const bool sgn = is_signed_int(to);
   const int w = sgn ? dtype_bits(to) - 1 : dtype_bits(to);
   const smt::FPFormat f = x.format();
