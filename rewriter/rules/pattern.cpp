@@ -124,6 +124,11 @@ class Builder {
     plan_.literal.assign(r.num_result_nodes, kNone);
   }
 
+  /// A literal operand with no explicit type: typed by its parent after the parent's type is known.
+  static bool context_typed(const RNode& o) {
+    return (o.kind == Node::Kind::Splat || o.kind == Node::Kind::Const) && o.type_source == TypeSource::Context;
+  }
+
   /// Fills the plan; false when a helper does not apply or a type cannot be formed.
   bool plan(const RNode& n, TypeId context) {
     TypeId t = kNone;
@@ -179,8 +184,10 @@ class Builder {
       }
       attrs.attrs.push_back(Attr{a.name, std::move(v)});
     }
+    // Values and ops carry their own type (an op without an explicit type derives it); only literals
+    // wait for their context.
     for (const RNode& o : n.operands)
-      if (o.type_source != TypeSource::Context && !plan(o, kNone)) return false;
+      if (!context_typed(o) && !plan(o, kNone)) return false;
     if (n.type_source == TypeSource::Elementwise) {
       const TypeId from = plan_.type[n.operands[n.from].id];
       if (from == kNone) return false;
@@ -205,7 +212,7 @@ class Builder {
     // type of the typed operand; other elementwise operands have the result's type.
     for (size_t k = 0; k < n.operands.size(); ++k) {
       const RNode& o = n.operands[k];
-      if (o.type_source != TypeSource::Context) continue;
+      if (!context_typed(o)) continue;
       TypeId ot = t;
       if (n.op == OpCode::Select && k == 0) {
         TensorType tt = p_.type(t);
