@@ -20,7 +20,9 @@ using detail::ints_attr;
 /// reduction reads x again). Float sums are NOT merged: that changes the fold order.
 class MergeReduceChain final : public Pattern {
  public:
-  MergeReduceChain() : Pattern("merge_reduce_chain", kRoots, 3) {}
+  MergeReduceChain() : Pattern("merge_reduce_chain", kRoots, 3) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     const ValueId y = rw.operand(root, 0);
     const InstId in = rw.inst_of(y);
@@ -74,7 +76,9 @@ class MergeReduceChain final : public Pattern {
 /// The same for a transposed rhs. One op fewer when the transpose has no other use, never more.
 class DotAbsorbTranspose final : public Pattern {
  public:
-  DotAbsorbTranspose() : Pattern("dot_general_absorb_transpose", kOnly<OpCode::DotGeneral>, 2) {}
+  DotAbsorbTranspose() : Pattern("dot_general_absorb_transpose", kOnly<OpCode::DotGeneral>, 2) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     for (int side = 0; side < 2; ++side)
       if (try_side(root, side, rw)) return true;

@@ -37,7 +37,9 @@ ValueId make_slice(ProgramRewriter& rw, InstId at, ValueId x, std::vector<int64_
 /// so the program loses an op)
 class ConcatFlatten final : public Pattern {
  public:
-  ConcatFlatten() : Pattern("concat_flatten", kOnly<OpCode::Concat>, 2) {}
+  ConcatFlatten() : Pattern("concat_flatten", kOnly<OpCode::Concat>, 2) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     const int64_t axis = rw.attrs(root).int_or("axis", 0);
     std::vector<ValueId> ops;
@@ -64,7 +66,9 @@ class ConcatFlatten final : public Pattern {
 /// (the elements read are xk's, shifted by xk's offset along a; xk itself when the window is all of it)
 class SliceOfConcat final : public Pattern {
  public:
-  SliceOfConcat() : Pattern("slice_of_concat", kOnly<OpCode::Slice>, 2) {}
+  SliceOfConcat() : Pattern("slice_of_concat", kOnly<OpCode::Slice>, 2) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     const InstId c = rw.inst_of(rw.operand(root, 0));
     if (c == kNone || rw.op(c) != OpCode::Concat) return rw.notify_match_failure("operand is not a concat");
@@ -94,7 +98,9 @@ class SliceOfConcat final : public Pattern {
 /// Only slices with no other use merge (the program loses an op); a single remaining operand is the result.
 class ConcatAdjacentSlices final : public Pattern {
  public:
-  ConcatAdjacentSlices() : Pattern("concat_adjacent_slices", kOnly<OpCode::Concat>, 3) {}
+  ConcatAdjacentSlices() : Pattern("concat_adjacent_slices", kOnly<OpCode::Concat>, 3) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     const int64_t a = rw.attrs(root).int_or("axis", 0);
     std::vector<ValueId> ops(rw.operands(root).begin(), rw.operands(root).end());
@@ -136,7 +142,9 @@ class ConcatAdjacentSlices final : public Pattern {
 /// otherwise only when the broadcast has no other use (two ops for two, over fewer elements).
 class SliceOfBroadcast final : public Pattern {
  public:
-  SliceOfBroadcast() : Pattern("slice_of_broadcast", kOnly<OpCode::Slice>, 2) {}
+  SliceOfBroadcast() : Pattern("slice_of_broadcast", kOnly<OpCode::Slice>, 2) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     const ValueId b = rw.operand(root, 0);
     const InstId bi = rw.inst_of(b);
@@ -168,7 +176,9 @@ class SliceOfBroadcast final : public Pattern {
 /// of the padded tensor on every axis (no padding value is read)
 class SliceOfPad final : public Pattern {
  public:
-  SliceOfPad() : Pattern("slice_of_pad", kOnly<OpCode::Slice>, 2) {}
+  SliceOfPad() : Pattern("slice_of_pad", kOnly<OpCode::Slice>, 2) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     const InstId pi = rw.inst_of(rw.operand(root, 0));
     if (pi == kNone || rw.op(pi) != OpCode::Pad) return rw.notify_match_failure("operand is not a pad");
