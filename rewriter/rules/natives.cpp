@@ -188,6 +188,14 @@ std::optional<std::vector<int64_t>> h_add_ints(const Captures& c, std::span<cons
   return r;
 }
 
+std::optional<std::vector<int64_t>> h_mul_ints(const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
+  if (!pa || !qa || pa->ints.size() != qa->ints.size()) return std::nullopt;
+  std::vector<int64_t> r(pa->ints.size());
+  for (size_t i = 0; i < r.size(); ++i) r[i] = pa->ints[i] * qa->ints[i];
+  return r;
+}
+
 // ---- literal helpers ----
 std::optional<Tensor> l_reciprocal(const Program&, const Captures& c, std::span<const Arg> a, const TensorType& t) {
   const Tensor* s = c.lit[a[0].slot];
@@ -250,6 +258,7 @@ const AttrHelperSpec kAttrHelpers[] = {
     {"compose_perm", {P::Attr, P::Attr}, h_compose_perm, "r[i] = p[q[i]]: transpose by p then q is transpose by r"},
     {"inverse_perm", {P::Attr}, h_inverse_perm, "the inverse permutation"},
     {"add_ints", {P::Attr, P::Attr}, h_add_ints, "r[i] = a[i] + b[i] (two integer lists of one length)"},
+    {"mul_ints", {P::Attr, P::Attr}, h_mul_ints, "r[i] = a[i] * b[i] (two integer lists of one length)"},
 };
 const LitHelperSpec kLitHelpers[] = {
     {"reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},
