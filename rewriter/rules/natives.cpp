@@ -137,7 +137,9 @@ bool p_is_pow2(const Program&, const Captures& c, std::span<const Arg> a) {
   int e = 0;
   if (std::frexp(std::fabs(v), &e) != 0.5) return false;
   const double r = 1.0 / v;
-  return float_to_double(t->dtype(), double_to_float(t->dtype(), r)) == r;
+  // f64 subnormals below 2^-1023 have no finite reciprocal: r is inf there, and inf == inf must not
+  // count as exact (x / 2^-1074 is not x * inf).
+  return std::isfinite(r) && float_to_double(t->dtype(), double_to_float(t->dtype(), r)) == r;
 }
 bool p_is_splat(const Program&, const Captures& c, std::span<const Arg> a) {
   const Tensor* t = c.lit[a[0].slot];
@@ -202,6 +204,7 @@ std::optional<Tensor> l_reciprocal(const Program&, const Captures& c, std::span<
   if (!s || s->size() == 0 || !s->is_splat() || !ptir::is_float(t.dtype) || s->dtype() != t.dtype) return std::nullopt;
   const double v = float_to_double(t.dtype, s->bits(0));
   const double r = 1.0 / v;
+  if (!std::isfinite(r)) return std::nullopt;  // 1/0 and f64 subnormals below 2^-1023
   const uint64_t b = double_to_float(t.dtype, r);
   if (float_to_double(t.dtype, b) != r) return std::nullopt;  // only exact reciprocals
   Tensor out(t);

@@ -84,8 +84,12 @@ std::optional<uint64_t> exact_pow2_reciprocal(DType t, const Expr& c) {
   const double v = float_to_double(t, *bits);
   int e = 0;
   if (!std::isfinite(v) || v == 0 || std::frexp(std::fabs(v), &e) != 0.5) return std::nullopt;
-  const uint64_t r = double_to_float(t, 1.0 / v);
-  if (float_to_double(t, r) != 1.0 / v) return std::nullopt;
+  // 1/v must be finite in double too: f64's smallest subnormal 2^-1074 has no finite reciprocal, and
+  // an inf == inf comparison would call it exact.
+  const double inv = 1.0 / v;
+  if (!std::isfinite(inv)) return std::nullopt;
+  const uint64_t r = double_to_float(t, inv);
+  if (float_to_double(t, r) != inv) return std::nullopt;
   return r;
 }
 
