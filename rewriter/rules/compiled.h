@@ -2,7 +2,9 @@
 // tree with its type sources. Built once at load time (rewriter/rules/compile.cpp); the matcher
 // (rewriter/rules/pattern.cpp) only walks it.
 #pragma once
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,9 @@ struct MNode {
   int type_slot = -1;   ///< `: $T` type slot, -1 if none
   int as_slot = -1;     ///< `as %r` value slot
   Number number;        ///< Splat
+  /// Splat: the number's bits per dtype (number_bits), computed once at load time; nullopt where the
+  /// number is not exactly representable (a NaN number matches any NaN and is handled apart).
+  std::array<std::optional<uint64_t>, kNumDTypes> splat_bits{};
   bool commutative = false;
   int swap_bit = -1;    ///< bit of the swap mask for this commutative op
   struct MAttr {

@@ -19,12 +19,14 @@ enum class CapKind : uint8_t { Value, Type, Attr, Lit };
 /// The most captures of one kind a rule may bind.
 inline constexpr int kMaxCaptures = 16;
 
-/// What a match has bound, by capture slot.
+/// What a match has bound, by capture slot. Left uninitialized on purpose (a match attempt is on the
+/// driver's hot path): the matcher tracks which slots are bound, and a checked rule reads only slots its
+/// source binds.
 struct Captures {
-  std::array<ValueId, kMaxCaptures> value{};
-  std::array<TypeId, kMaxCaptures> type{};
-  std::array<const AttrValue*, kMaxCaptures> attr{};
-  std::array<const Tensor*, kMaxCaptures> lit{};
+  std::array<ValueId, kMaxCaptures> value;
+  std::array<TypeId, kMaxCaptures> type;
+  std::array<const AttrValue*, kMaxCaptures> attr;
+  std::array<const Tensor*, kMaxCaptures> lit;
 };
 
 /// What a predicate or helper parameter accepts.

@@ -34,12 +34,13 @@ struct Matcher {
     return true;
   }
 
-  static bool splat_matches(const Tensor* t, const Number& n) {
-    if (!t || t->size() == 0 || !t->is_splat()) return false;
+  static bool splat_matches(const Tensor* t, const MNode& m) {
+    if (!t || t->size() == 0) return false;
     const DType d = t->dtype();
-    if (std::isnan(n.value)) return is_float(d) && float_is_nan(d, t->bits(0));
-    auto bits = number_bits(d, n.value, n.is_float);
-    return bits && *bits == t->bits(0);
+    // The first element decides most literals; only then scan for splat-ness.
+    if (std::isnan(m.number.value)) return is_float(d) && float_is_nan(d, t->bits(0)) && t->is_splat();
+    const std::optional<uint64_t>& bits = m.splat_bits[static_cast<int>(d)];
+    return bits && *bits == t->bits(0) && t->is_splat();
   }
 
   bool attr_matches(const MNode::MAttr& a, const AttrValue* v) {
@@ -65,7 +66,7 @@ struct Matcher {
     if (m.as_slot >= 0 && !bind_value(m.as_slot, v)) return false;
     switch (m.kind) {
       case Node::Kind::Value: return bind_value(m.slot, v);
-      case Node::Kind::Splat: return splat_matches(p.constant_of(v), m.number);
+      case Node::Kind::Splat: return splat_matches(p.constant_of(v), m);
       case Node::Kind::Const: {
         const Tensor* t = p.constant_of(v);
         if (!t) return false;
@@ -95,9 +96,36 @@ bool constraints_hold(const CompiledRule& r, const Program& p, const Captures& c
   return true;
 }
 
+/// Whether operand value `v` can match source node `m` judging by its defining op alone (a cheap
+/// first look: op nodes need an instruction of their op, splat/const nodes a constant).
+bool operand_may_match(const MNode& m, const Program& p, ValueId v) {
+  switch (m.kind) {
+    case Node::Kind::Value: return true;
+    case Node::Kind::Splat:
+    case Node::Kind::Const: return p.constant_of(v) != nullptr;
+    case Node::Kind::Op: {
+      const InstId d = p.def_inst(v);
+      return d != kNone && p.op(d) == m.op;
+    }
+  }
+  return true;
+}
+
+/// Rejects most non-matches before any capture is bound: the root's operand count and the kinds of
+/// its direct operands (in either order for a commutative root).
+bool root_may_match(const MNode& m, const Program& p, InstId root) {
+  const uint32_t n = p.num_operands(root);
+  if (n != m.operands.size()) return false;
+  bool direct = true;
+  for (uint32_t k = 0; direct && k < n; ++k) direct = operand_may_match(m.operands[k], p, p.operand(root, k));
+  if (direct || !m.commutative) return direct;
+  return operand_may_match(m.operands[0], p, p.operand(root, 1)) && operand_may_match(m.operands[1], p, p.operand(root, 0));
+}
+
 /// Tries every operand order; on success `c` holds the bindings.
 bool match_rule(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
   if (p.num_results(root) != 1) return false;
+  if (!root_may_match(r.source, p, root)) return false;
   const ValueId v = p.result(root, 0);
   const unsigned orders = 1u << r.num_swaps;
   for (unsigned s = 0; s < orders; ++s) {
@@ -262,6 +290,7 @@ RulePattern::RulePattern(std::shared_ptr<const CompiledRule> rule)
               static_cast<PatternBenefit>(rule->rule->benefit >= 0 ? rule->rule->benefit : rule->num_source_ops)),
       rule_(std::move(rule)) {
   root_op_[0] = rule_->source.op;
+  assumes_ = rule_->rule->assumes;
   for (const std::string& l : rule_->rule->labels) add_label(l);
   add_label("rules");
   if (rule_->rule->bounded) set_has_bounded_recursion();
@@ -274,7 +303,7 @@ const Rule& RulePattern::rule() const { return *rule_->rule; }
 
 bool RulePattern::matches(const Program& p, InstId root) const {
   if (p.op(root) != rule_->source.op) return false;
-  const uint8_t need = rule_->rule->assumes;
+  const uint8_t need = assumes_;
   if (need && (function_assumptions(p, p.inst(root).body) & need) != need) return false;
   Captures c;
   return match_rule(*rule_, p, root, c);
@@ -282,7 +311,7 @@ bool RulePattern::matches(const Program& p, InstId root) const {
 
 bool RulePattern::match_and_rewrite(InstId root, ProgramRewriter& rw) const {
   const Program& p = rw.program();
-  const uint8_t need = rule_->rule->assumes;
+  const uint8_t need = assumes_;
   if (need && (function_assumptions(p, p.inst(root).body) & need) != need)
     return rw.notify_match_failure("the function lacks the fast-math flags the rule assumes");
   Captures c;
