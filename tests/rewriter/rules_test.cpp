@@ -162,6 +162,44 @@ func @main(%f: tensor<f32, 2>) -> tensor<f32, 2> {
   EXPECT_EQ(n, 0) << out;
 }
 
+TEST(RuleMatching, DocumentedNumberAndAttributeEdges) {
+  // docs/rules.md: `splat(0)` is +0.0 only; `splat(0.1)` is no f32 value but is f64's nearest to 0.1;
+  // an attribute the instruction does not carry does not match, default or not; a variadic op matches
+  // only its written operand count. (Rules that only forward a value: sound whatever they match here
+  // is not the point, so expensive checks are off in this test.)
+  auto loaded = rules::load_rule_text(
+      "rule z : maximum(%x, splat(0)) as %m => %m\n"
+      "rule p : maximum(%x, splat(0.1)) as %m => %m\n"
+      "rule k : reduce_sum(%x) {keepdims = false} as %m => %m\n"
+      "rule c : concat(%x, %y) {axis = 0} as %m => %m",
+      "t.rules");
+  ASSERT_TRUE(std::holds_alternative<rules::RuleFile>(loaded));
+  auto file = std::make_shared<const rules::RuleFile>(std::move(std::get<rules::RuleFile>(loaded)));
+  PatternSet s;
+  rules::add_rule_patterns(s, file);
+  auto p = parse(R"(
+func @main(%a: tensor<f32, 2>, %b: tensor<f64, 2>) -> (tensor<f32, 2>, tensor<f32, 2>, tensor<f32, 2>, tensor<f64, 2>, tensor<f32>, tensor<f32>, tensor<f32, 4>, tensor<f32, 6>) {
+  %z1 = maximum %a, dense<0.0> : tensor<f32, 2> -> tensor<f32, 2>
+  %z2 = maximum %a, dense<-0.0> : tensor<f32, 2> -> tensor<f32, 2>
+  %p1 = maximum %a, dense<0.1> : tensor<f32, 2> -> tensor<f32, 2>
+  %p2 = maximum %b, dense<0.1> : tensor<f64, 2> -> tensor<f64, 2>
+  %k1 = reduce_sum %a axes[0] -> tensor<f32>
+  %k2 = reduce_sum %a axes[0] keepdims[false] -> tensor<f32>
+  %c2 = concat %a, %a axis[0] -> tensor<f32, 4>
+  %c3 = concat %a, %a, %a axis[0] -> tensor<f32, 6>
+  return %z1, %z2, %p1, %p2, %k1, %k2, %c2, %c3
+}
+)");
+  std::vector<std::string> matched;
+  for (const auto& pat : s.patterns()) {
+    const auto* rp = dynamic_cast<const rules::RulePattern*>(pat.get());
+    ASSERT_NE(rp, nullptr);
+    for (const char* n : {"z1", "z2", "p1", "p2", "k1", "k2", "c2", "c3"})
+      if (rp->matches(*p, testing::inst_named(*p, n))) matched.push_back(std::string(rp->rule().name) + ":" + n);
+  }
+  EXPECT_EQ(matched, (std::vector<std::string>{"z:z1", "p:p2", "k:k2", "c:c2"}));
+}
+
 TEST(RuleMatching, AttributesAndConstraints) {
   int64_t n = 0;
   std::string out = run_rules(
