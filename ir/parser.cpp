@@ -286,13 +286,10 @@ class Parser {
   }
 
   Tensor build_literal(const RawDense& raw, const TensorType& type, size_t at) {
-    Tensor t(type);
     int64_t n = type.num_elements();
-    if (raw.splat) {
-      uint64_t bits = convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype);
-      for (int64_t i = 0; i < n; ++i) t.set_bits(i, bits);
-      return t;
-    }
+    // `dense<x>` stays one stored element, whatever the type's size (docs/text-format.md).
+    if (raw.splat) return Tensor::filled(type, convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype));
+    Tensor t(type);
     // Compare the written nesting with the type's dims.
     bool ok = raw.shape == type.dims;
     if (!ok && n == 0 && !raw.shape.empty() && raw.shape.back() == 0 &&
@@ -304,6 +301,7 @@ class Parser {
       fail_at(at, "literal of shape [" + shp + "] does not match its type " + to_string(type));
     }
     for (int64_t i = 0; i < n; ++i) t.set_bits(i, convert_elem(raw.elems[i], raw.elem_offsets[i], type.dtype));
+    t.compact();  // one canonical form per value: a list of equal elements is the splat it prints as
     return t;
   }
 
@@ -521,6 +519,7 @@ class Parser {
     }
     if (!try_arrow()) fail("expected '->' and the result types" + describe_found());
     p_.body(b).result_types = parse_type_list();
+    if (peek_ident() == "attributes") parse_body_attributes(b);
     expect('{', "to open the body");
     while (true) {
       skip_ws();
@@ -539,6 +538,31 @@ class Parser {
       parse_stmt(b, sm);
     }
     expect('}', "to close the body after 'return'");
+  }
+
+  /// `attributes[fastmath[FLAG, ...]]` after a function's result types (docs/text-format.md).
+  void parse_body_attributes(BodyId b) {
+    const size_t at = pos_;
+    pos_ += 10;  // "attributes"
+    if (p_.body(b).is_region) fail_at(at, "a region takes no attributes: it inherits its function's fast-math flags");
+    expect('[', "after 'attributes'");
+    skip_ws();
+    const size_t kat = pos_;
+    if (ident("'fastmath'") != "fastmath") fail_at(kat, "unknown function attribute (expected 'fastmath')");
+    expect('[', "after 'fastmath'");
+    FastMath fm;
+    do {
+      skip_ws();
+      const size_t fat = pos_;
+      const std::string_view f = ident("a fast-math flag (nnan, ninf, nsz, reassoc)");
+      auto flag = parse_fastmath_flag(f);
+      if (!flag) fail_at(fat, "unknown fast-math flag '" + std::string(f) + "' (expected nnan, ninf, nsz or reassoc)");
+      if (fm.has(*flag)) fail_at(fat, "duplicate fast-math flag '" + std::string(f) + "'");
+      fm.set(*flag);
+    } while (try_char(','));
+    expect(']', "to close the fast-math flags");
+    expect(']', "to close the function attributes");
+    p_.body(b).fastmath = fm;
   }
 
   void record(SourceMap& sm, InstId i, size_t at) {

@@ -191,6 +191,7 @@ class Printer {
     }
     out_ += ") -> ";
     append_types(body.result_types);
+    if (!body.fastmath.none()) out_ += " attributes[fastmath[" + fastmath_list(body.fastmath) + "]]";
     out_ += " {\n";
     p_.for_each_inst(b, [&](InstId i) { print_inst(i); });
     out_ += "}\n";

@@ -128,7 +128,7 @@ class DotAbsorbTranspose final : public Pattern {
 }  // namespace
 
 namespace detail {
-std::vector<PatternTemplate> reduce_dot_templates() {
+std::vector<std::pair<std::string, std::string>> reduce_dot_templates() {
   return {
       {"merge_reduce_chain", "reduce_max(reduce_max(%x) {axes = $a}) {axes = $b}"},
       {"merge_reduce_chain", "reduce_min(reduce_min(%x) {axes = $a}) {axes = $b}"},
@@ -142,19 +142,6 @@ std::vector<PatternTemplate> reduce_dot_templates() {
 void populate_reduce_dot_patterns(PatternSet& set) {
   set.add_with_label<MergeReduceChain>("reduce").set_origin("C++ patterns/reduce_dot.cpp");
   set.add_with_label<DotAbsorbTranspose>("dot").set_origin("C++ patterns/reduce_dot.cpp");
-}
-
-std::vector<PatternTemplate> cpp_pattern_templates() {
-  std::vector<PatternTemplate> out = detail::slice_concat_templates();
-  for (PatternTemplate& t : detail::reduce_dot_templates()) out.push_back(std::move(t));
-  // The seed patterns of patterns/seed.cpp.
-  out.push_back({"remove_noop_cast", "cast(%x)"});
-  out.push_back({"fuse_unary_through_broadcast", "neg(broadcast_to(%x))"});
-  out.push_back({"fuse_unary_through_broadcast", "exp(broadcast_to(%x))"});
-  out.push_back({"fold_transpose_pair", "transpose(transpose(%x) {perm = $p}) {perm = $q}"});
-  out.push_back({"fold_mul_by_one", "mul(%x, splat(1))"});
-  out.push_back({"fold_add_neg_zero", "add(%x, splat(-0.0))"});
-  return out;
 }
 
 }  // namespace ptir

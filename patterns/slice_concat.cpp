@@ -205,7 +205,7 @@ class SliceOfPad final : public Pattern {
 }  // namespace
 
 namespace detail {
-std::vector<PatternTemplate> slice_concat_templates() {
+std::vector<std::pair<std::string, std::string>> slice_concat_templates() {
   return {
       {"concat_flatten", "concat(concat(%x, %y) {axis = $a}, %z) {axis = $a}"},
       {"concat_flatten", "concat(%z, concat(%x, %y) {axis = $a}) {axis = $a}"},

@@ -14,8 +14,8 @@ namespace {
 constexpr int kProved = 0, kRefuted = 1, kUnknown = 2, kError = 3;
 
 const char* kHelp =
-    "usage: ptir check-equiv SRC TGT [--func NAME] [--timeout-ms N] [--emit-smt2 FILE] [--json]\n"
-    "                                [--unroll N] [--threads N] [--no-fast-pass]\n\n"
+    "usage: ptir check-equiv SRC TGT [--func NAME] [--timeout-ms N] [--memory-mb N] [--emit-smt2 FILE]\n"
+    "                                [--json] [--unroll N] [--threads N] [--no-fast-pass] [--full]\n\n"
     "Checks that program TGT refines program SRC: both define the same functions (by name) with the same\n"
     "signatures, and for every function and every input on which SRC's function has no undefined\n"
     "behaviour, TGT's has none and returns equal results (all NaNs are equal, +0.0 and -0.0 differ). The\n"
@@ -25,11 +25,15 @@ const char* kHelp =
     "The first output line starts with the verdict:\n"
     "  PROVED   Z3 showed refinement for all inputs of the given shapes\n"
     "  REFUTED  a concrete input, replayed in the interpreter, breaks it; the input tensors, both results\n"
-    "           and the differing output element are printed as PTIR literals\n"
-    "  UNKNOWN  timeout, loop bound, or a counterexample that did not replay (never a pass)\n\n"
+    "           and the differing output element are printed as PTIR literals (tensors of more than 64\n"
+    "           elements as a summary: type, count of differing elements, the first few; --full prints all)\n"
+    "  UNKNOWN  timeout, memory budget, loop bound, or a counterexample that did not replay (never a pass)\n\n"
     "options:\n"
     "  --func NAME      check only function @NAME (the report says the others were not checked)\n"
-    "  --timeout-ms N   budget of the whole check, shared by the functions (default 10000)\n"
+    "  --timeout-ms N   budget of the whole check, encoding included, shared by the functions (default 10000)\n"
+    "  --memory-mb N    memory budget (default 4096; 0 = none): a check estimated larger is UNKNOWN at\n"
+    "                   once, Z3 and the interpreter runs are capped at it\n"
+    "  --full           print REFUTED tensors in full, however large\n"
     "  --emit-smt2 FILE write every solver query in SMT-LIB 2\n"
     "  --json           print the verdict as one JSON object\n"
     "  --unroll N       while iterations to encode (default 16)\n"
@@ -40,12 +44,12 @@ const char* kHelp =
 }  // namespace
 
 int cmd_check_equiv(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"timeout-ms", "emit-smt2", "unroll", "threads", "func"});
+  Args a = split_args(argc, argv, {"timeout-ms", "memory-mb", "emit-smt2", "unroll", "threads", "func"});
   if (a.has("help")) {
     std::fputs(kHelp, stdout);
     return kProved;
   }
-  if (!check_known(a, "check-equiv", {"timeout-ms", "emit-smt2", "json", "unroll", "threads", "no-fast-pass", "func"}))
+  if (!check_known(a, "check-equiv", {"timeout-ms", "memory-mb", "emit-smt2", "json", "unroll", "threads", "no-fast-pass", "full", "func"}))
     return kError;
   if (a.positional.size() != 2) {
     std::fprintf(stderr, "usage: ptir check-equiv SRC TGT [--timeout-ms N] [--emit-smt2 FILE] [--json]\n");
@@ -56,6 +60,11 @@ int cmd_check_equiv(int argc, char** argv) {
     auto n = parse_u64_option("check-equiv", "timeout-ms", *v);
     if (!n || *n == 0 || *n > 86400000) return kError;
     opts.timeout_ms = static_cast<unsigned>(*n);
+  }
+  if (auto v = a.get("memory-mb")) {
+    auto n = parse_u64_option("check-equiv", "memory-mb", *v);
+    if (!n || *n > (uint64_t{1} << 30)) return kError;
+    opts.memory_mb = *n;
   }
   if (auto v = a.get("unroll")) {
     auto n = parse_u64_option("check-equiv", "unroll", *v);
@@ -107,7 +116,9 @@ int cmd_check_equiv(int argc, char** argv) {
       return kError;
     }
   }
-  const std::string out = a.has("json") ? verify::format_program_json(v, sp) : verify::format_program_text(v, sp);
+  const verify::ReportOptions ro{.full = a.has("full")};
+  const std::string out =
+      a.has("json") ? verify::format_program_json(v, sp, ro) : verify::format_program_text(v, sp, ro);
   std::fwrite(out.data(), 1, out.size(), stdout);
   switch (v.kind()) {
     case 0: return kProved;

@@ -28,6 +28,9 @@ namespace ptir::verify {
 /// Options of one refinement check.
 struct CheckOptions {
   unsigned timeout_ms = 10000;         ///< budget of the whole check; queries that run out are UNKNOWN
+  /// Memory budget in MB (0: none): an encoding estimated larger is not built (UNKNOWN at once, saying
+  /// so; verify/budget.h), Z3 is capped at it (running out is UNKNOWN), and so are interpreter runs.
+  uint64_t memory_mb = 4096;
   int while_unroll = 16;               ///< while iterations encoded; a loop that may run longer is UNKNOWN
   unsigned threads = 2;                ///< solver threads, one Z3 context each
   int fast_pass_runs = 64;             ///< interpreter runs on edge/random inputs before Z3 (0: skip)

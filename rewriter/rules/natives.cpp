@@ -211,6 +211,15 @@ std::optional<Tensor> l_reciprocal(const Program&, const Captures& c, std::span<
   for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, b);
   return out;
 }
+std::optional<Tensor> l_reciprocal_rounded(const Program&, const Captures& c, std::span<const Arg> a,
+                                           const TensorType& t) {
+  const Tensor* s = c.lit[a[0].slot];
+  if (!s || s->size() == 0 || !s->is_splat() || !ptir::is_float(t.dtype) || s->dtype() != t.dtype) return std::nullopt;
+  const uint64_t b = double_to_float(t.dtype, 1.0 / float_to_double(t.dtype, s->bits(0)));
+  Tensor out(t);
+  for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, b);
+  return out;
+}
 std::optional<Tensor> l_lowest(const Program&, const Captures&, std::span<const Arg>, const TensorType& t) {
   Tensor out(t);
   const uint64_t b = ptir::is_float(t.dtype) ? float_inf(t.dtype, true)
@@ -265,6 +274,8 @@ const AttrHelperSpec kAttrHelpers[] = {
 };
 const LitHelperSpec kLitHelpers[] = {
     {"reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},
+    {"reciprocal_rounded", {P::Lit}, l_reciprocal_rounded,
+     "1/c of a float splat rounded to the dtype, exact or not (states the unsound x/c -> x*(1/c); the library uses reciprocal)"},
     {"lowest", {P::TypeLike}, l_lowest, "-inf (floats), the minimum integer, false: the empty reduce_max"},
     {"highest", {P::TypeLike}, l_highest, "+inf (floats), the maximum integer, true: the empty reduce_min"},
 };

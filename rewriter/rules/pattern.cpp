@@ -300,6 +300,7 @@ RulePattern::RulePattern(std::shared_ptr<const CompiledRule> rule)
 RulePattern::~RulePattern() = default;
 
 const Rule& RulePattern::rule() const { return *rule_->rule; }
+std::shared_ptr<const RuleFile> RulePattern::file() const { return rule_->file; }
 
 bool RulePattern::matches(const Program& p, InstId root) const {
   if (p.op(root) != rule_->source.op) return false;
@@ -342,10 +343,11 @@ void add_rule_patterns(PatternSet& set, std::shared_ptr<const RuleFile> file) {
   }
 }
 
-uint8_t function_assumptions(const Program&, BodyId) {
-  // Fast-math flags on functions land with the text-format change (docs/semantics.md); until a
-  // function can carry them, no assumption holds and rules that need one never fire.
-  return 0;
+uint8_t function_assumptions(const Program& p, BodyId b) {
+  // rules::Assume and FastMathFlag share their bit positions (nnan 1, ninf 2, nsz 4, reassoc 8).
+  static_assert(kNNaN == 1u << static_cast<int>(FastMathFlag::NNaN) && kNInf == 1u << static_cast<int>(FastMathFlag::NInf) &&
+                kNSZ == 1u << static_cast<int>(FastMathFlag::NSZ) && kReassoc == 1u << static_cast<int>(FastMathFlag::Reassoc));
+  return p.fastmath_of(b).bits;
 }
 
 std::string describe_natives() {

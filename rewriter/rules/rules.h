@@ -38,6 +38,8 @@ class RulePattern final : public Pattern {
   /// True when the rule's source DAG and constraints match at `root` (no IR change).
   bool matches(const Program& p, InstId root) const;
   const Rule& rule() const;
+  /// The file the rule comes from (shared: keeps the rule's AST alive).
+  std::shared_ptr<const RuleFile> file() const;
 
  private:
   std::shared_ptr<const CompiledRule> rule_;

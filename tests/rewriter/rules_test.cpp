@@ -3,7 +3,7 @@
 // result building (derived types, helpers, literals), and the built-in library and C++ templates load.
 #include <gtest/gtest.h>
 
-#include "patterns/cpp_patterns.h"
+#include "patterns/templates.h"
 #include "patterns/library.h"
 #include "patterns/passes.h"
 #include "rewriter/greedy.h"
@@ -284,14 +284,15 @@ TEST(RuleLibrary, EveryCppTemplateParsesAsARuleSource) {
   const auto templates = cpp_pattern_templates();
   EXPECT_GE(templates.size(), 10u);
   int k = 0;
-  for (const PatternTemplate& t : templates) EXPECT_EQ(load_error(t.rule_text(k++)), "") << t.pattern << ": " << t.source;
+  for (const auto& [pattern, source] : templates)
+    EXPECT_EQ(load_error("rule t" + std::to_string(k++) + " : " + source + " => %x"), "") << pattern << ": " << source;
   // Every C++ pattern of the canonicalization set that is not a rule declares at least one template.
   PatternSet s;
   populate_canonicalization_patterns(s);
   for (const auto& p : s.patterns()) {
     if (dynamic_cast<const rules::RulePattern*>(p.get())) continue;
     bool found = false;
-    for (const PatternTemplate& t : templates) found = found || t.pattern == p->debug_name();
+    for (const auto& t : templates) found = found || t.first == p->debug_name();
     EXPECT_TRUE(found) << p->debug_name() << " declares no instance template";
   }
 }

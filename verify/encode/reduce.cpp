@@ -83,7 +83,10 @@ Results encode_SegmentReduce(OpEnv& env) {
   std::vector<int64_t> odims = x.type.dims;
   odims[0] = n;
   if (n < 0 || odims != env.out().dims || env.dtype() != x.type.dtype) env.fail("result type does not match");
-  const int64_t rows = x.type.dims[0], inner = x.type.num_elements() / std::max<int64_t>(rows, 1);
+  // inner = product of x.dims[1:], computed directly: with 0 rows, num_elements / rows would say 0.
+  const int64_t rows = x.type.dims[0];
+  int64_t inner = 1;
+  for (size_t d = 1; d < x.type.dims.size(); ++d) inner *= x.type.dims[d];
   std::vector<Expr> id;
   for (int64_t r = 0; r < rows; ++r) {
     id.push_back(index_value(ids.elems[r], ids.type.dtype));
