@@ -1,6 +1,7 @@
 // default_pass_registry: canonicalize, cse, dce, hoist-params and the named pipelines.
 #include "patterns/passes.h"
 
+#include "patterns/cpp_patterns.h"
 #include "patterns/library.h"
 #include "patterns/seed.h"
 #include "rewriter/canonicalize.h"
@@ -14,6 +15,8 @@ void populate_canonicalization_patterns(PatternSet& set,
                                         const std::vector<std::shared_ptr<const rules::RuleFile>>& extra) {
   populate_rule_library(set);
   populate_seed_patterns(set);
+  populate_slice_concat_patterns(set);
+  populate_reduce_dot_patterns(set);
   for (const auto& f : extra) rules::add_rule_patterns(set, f);
 }
 

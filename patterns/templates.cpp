@@ -1,10 +1,14 @@
 // The instance templates of the built-in C++ patterns (patterns/templates.h).
 #include "patterns/templates.h"
 
+#include "patterns/cpp_patterns.h"
+
 namespace ptir {
 
 std::vector<std::pair<std::string, std::string>> cpp_pattern_templates() {
-  return {
+  std::vector<std::pair<std::string, std::string>> out = detail::slice_concat_templates();
+  for (auto& t : detail::reduce_dot_templates()) out.push_back(std::move(t));
+  std::vector<std::pair<std::string, std::string>> seed = {
       {"remove_noop_cast", "cast(%x : $T) : $T"},
       {"remove_noop_cast", "cast(%x)"},
       {"fuse_unary_through_broadcast", "neg(broadcast_to(%x))"},
@@ -15,6 +19,8 @@ std::vector<std::pair<std::string, std::string>> cpp_pattern_templates() {
       {"fold_mul_by_one", "mul(%x, splat(1))"},
       {"fold_add_neg_zero", "add(%x, splat(-0.0))"},
   };
+  for (auto& t : seed) out.push_back(std::move(t));
+  return out;
 }
 
 }  // namespace ptir

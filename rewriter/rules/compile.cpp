@@ -82,11 +82,7 @@ class Compiler {
       case Node::Kind::Value: m.slot = bind(n.name, CapKind::Value, n.loc); break;
       case Node::Kind::Splat:
         m.number = n.number;
-        for (int d = 0; d < kNumDTypes; ++d)
-          if (auto b = number_bits(static_cast<DType>(d), n.number.value, n.number.is_float)) {
-            m.splat_bits[d] = *b;
-            m.splat_ok |= 1u << d;
-          }
+        for (int d = 0; d < kNumDTypes; ++d) m.splat_bits[d] = number_bits(static_cast<DType>(d), n.number.value, n.number.is_float);
         break;
       case Node::Kind::Const: m.slot = bind(n.name, CapKind::Lit, n.loc); break;
       case Node::Kind::Op: {

@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,9 @@ struct MNode {
   int type_slot = -1;   ///< `: $T` type slot, -1 if none
   int as_slot = -1;     ///< `as %r` value slot
   Number number;        ///< Splat
-  /// Splat: the number's bits per dtype (bit 63 of `splat_ok` set when representable), computed once.
-  std::array<uint64_t, kNumDTypes> splat_bits{};
-  uint32_t splat_ok = 0;  ///< bit d: representable in dtype d
+  /// Splat: the number's bits per dtype (number_bits), computed once at load time; nullopt where the
+  /// number is not exactly representable (a NaN number matches any NaN and is handled apart).
+  std::array<std::optional<uint64_t>, kNumDTypes> splat_bits{};
   bool commutative = false;
   int swap_bit = -1;    ///< bit of the swap mask for this commutative op
   struct MAttr {

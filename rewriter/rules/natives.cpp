@@ -138,6 +138,8 @@ bool p_is_pow2(const Program&, const Captures& c, std::span<const Arg> a) {
   if (std::frexp(std::fabs(v), &e) != 0.5) return false;
   // The reciprocal must be finite and exact: 1 / 2^-1074 overflows to inf in every dtype.
   const double r = 1.0 / v;
+  // f64 subnormals below 2^-1023 have no finite reciprocal: r is inf there, and inf == inf must not
+  // count as exact (x / 2^-1074 is not x * inf).
   return std::isfinite(r) && float_to_double(t->dtype(), double_to_float(t->dtype(), r)) == r;
 }
 bool p_is_splat(const Program&, const Captures& c, std::span<const Arg> a) {
@@ -189,14 +191,32 @@ std::optional<std::vector<int64_t>> h_add_ints(const Captures& c, std::span<cons
   return r;
 }
 
+std::optional<std::vector<int64_t>> h_mul_ints(const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
+  if (!pa || !qa || pa->ints.size() != qa->ints.size()) return std::nullopt;
+  std::vector<int64_t> r(pa->ints.size());
+  for (size_t i = 0; i < r.size(); ++i) r[i] = pa->ints[i] * qa->ints[i];
+  return r;
+}
+
 // ---- literal helpers ----
 std::optional<Tensor> l_reciprocal(const Program&, const Captures& c, std::span<const Arg> a, const TensorType& t) {
   const Tensor* s = c.lit[a[0].slot];
   if (!s || s->size() == 0 || !s->is_splat() || !ptir::is_float(t.dtype) || s->dtype() != t.dtype) return std::nullopt;
   const double v = float_to_double(t.dtype, s->bits(0));
   const double r = 1.0 / v;
+  if (!std::isfinite(r)) return std::nullopt;  // 1/0 and f64 subnormals below 2^-1023
   const uint64_t b = double_to_float(t.dtype, r);
   if (!std::isfinite(r) || float_to_double(t.dtype, b) != r) return std::nullopt;  // only finite, exact reciprocals
+  Tensor out(t);
+  for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, b);
+  return out;
+}
+std::optional<Tensor> l_reciprocal_rounded(const Program&, const Captures& c, std::span<const Arg> a,
+                                           const TensorType& t) {
+  const Tensor* s = c.lit[a[0].slot];
+  if (!s || s->size() == 0 || !s->is_splat() || !ptir::is_float(t.dtype) || s->dtype() != t.dtype) return std::nullopt;
+  const uint64_t b = double_to_float(t.dtype, 1.0 / float_to_double(t.dtype, s->bits(0)));
   Tensor out(t);
   for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, b);
   return out;
@@ -251,9 +271,12 @@ const AttrHelperSpec kAttrHelpers[] = {
     {"compose_perm", {P::Attr, P::Attr}, h_compose_perm, "r[i] = p[q[i]]: transpose by p then q is transpose by r"},
     {"inverse_perm", {P::Attr}, h_inverse_perm, "the inverse permutation"},
     {"add_ints", {P::Attr, P::Attr}, h_add_ints, "r[i] = a[i] + b[i] (two integer lists of one length)"},
+    {"mul_ints", {P::Attr, P::Attr}, h_mul_ints, "r[i] = a[i] * b[i] (two integer lists of one length)"},
 };
 const LitHelperSpec kLitHelpers[] = {
     {"reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},
+    {"reciprocal_rounded", {P::Lit}, l_reciprocal_rounded,
+     "1/c of a float splat rounded to the dtype, exact or not (states the unsound x/c -> x*(1/c); the library uses reciprocal)"},
     {"lowest", {P::TypeLike}, l_lowest, "-inf (floats), the minimum integer, false: the empty reduce_max"},
     {"highest", {P::TypeLike}, l_highest, "+inf (floats), the maximum integer, true: the empty reduce_min"},
 };

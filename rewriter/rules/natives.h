@@ -19,9 +19,9 @@ enum class CapKind : uint8_t { Value, Type, Attr, Lit };
 /// The most captures of one kind a rule may bind.
 inline constexpr int kMaxCaptures = 16;
 
-/// What a match has bound, by capture slot.
-/// Left uninitialized on purpose: a match writes a slot before any read (the matcher tracks which
-/// slots are bound), and zeroing 384 bytes per attempt was a third of a failed match's cost.
+/// What a match has bound, by capture slot. Left uninitialized on purpose (a match attempt is on the
+/// driver's hot path): the matcher tracks which slots are bound, and a checked rule reads only slots its
+/// source binds.
 struct Captures {
   std::array<ValueId, kMaxCaptures> value;
   std::array<TypeId, kMaxCaptures> type;

@@ -23,8 +23,11 @@ class Parser {
     RuleFile f;
     f.path = path_;
     while (true) {
-      std::string comment = skip_ws_collect_comments();
+      skip_ws();
       if (at_end()) break;
+      // The comment lines directly above `rule` (the last skip that moved may have been inside the
+      // previous rule's lookahead, so the comment is remembered rather than returned).
+      std::string comment = std::move(comment_above_);
       const Loc at = loc();
       std::string kw = ident("'rule'");
       if (kw != "rule") throw Fail{at, "expected 'rule', found '" + kw + "'"};
@@ -53,6 +56,13 @@ class Parser {
 
   /// Skips blanks and comments; returns the `//` comment lines directly above the next token.
   std::string skip_ws_collect_comments() {
+    const size_t start = pos_;
+    std::string comment = skip_blanks_and_comments();
+    if (pos_ != start) comment_above_ = comment;
+    return comment;
+  }
+
+  std::string skip_blanks_and_comments() {
     std::string comment;
     while (!at_end()) {
       const char c = cur();
@@ -209,10 +219,12 @@ class Parser {
 
   void options(Rule& r) {
     do {
+      skip_ws();
       const Loc at = loc();
       const std::string o = ident("a rule option (assumes, benefit, label, bounded)");
       if (o == "assumes") {
         do {
+          skip_ws();
           const Loc fa = loc();
           const std::string f = ident("a fast-math flag (nnan, ninf, nsz, reassoc)");
           const uint8_t bit = f == "nnan" ? kNNaN : f == "ninf" ? kNInf : f == "nsz" ? kNSZ : f == "reassoc" ? kReassoc : 0;
@@ -237,10 +249,12 @@ class Parser {
 
   Constraint constraint() {
     Constraint c;
+    skip_ws();
     c.loc = loc();
     c.pred = ident("a predicate");
     if (c.pred == "not") {
       c.negated = true;
+      skip_ws();
       c.loc = loc();
       c.pred = ident("a predicate after 'not'");
     }
@@ -375,6 +389,7 @@ class Parser {
   size_t pos_ = 0;
   mutable size_t line_pos_ = 0, line_start_ = 0;
   mutable uint32_t line_ = 1;
+  std::string comment_above_;  ///< comment lines directly above the token at pos_ (see parse())
 };
 
 }  // namespace

@@ -39,11 +39,10 @@ struct Matcher {
   static bool splat_matches(const Tensor* t, const MNode& m) {
     if (!t || t->size() == 0) return false;
     const DType d = t->dtype();
-    if (!((m.splat_ok >> static_cast<int>(d)) & 1)) return false;
-    const uint64_t b = t->bits(0);
-    // Compare the first element before scanning for splat-ness: most literals fail right there.
-    if (std::isnan(m.number.value) ? !float_is_nan(d, b) : b != m.splat_bits[static_cast<int>(d)]) return false;
-    return t->is_splat();
+    // The first element decides most literals; only then scan for splat-ness.
+    if (std::isnan(m.number.value)) return is_float(d) && float_is_nan(d, t->bits(0)) && t->is_splat();
+    const std::optional<uint64_t>& bits = m.splat_bits[static_cast<int>(d)];
+    return bits && *bits == t->bits(0) && t->is_splat();
   }
 
   bool attr_matches(const MNode::MAttr& a, const AttrValue* v) {
@@ -99,38 +98,36 @@ bool constraints_hold(const CompiledRule& r, const Program& p, const Captures& c
   return true;
 }
 
-/// Whether value `v` can be what leaf-or-op node `m` asks for, looking one level deep only.
-bool shallow_fits(const MNode& m, const Program& p, ValueId v) {
+/// Whether operand value `v` can match source node `m` judging by its defining op alone (a cheap
+/// first look: op nodes need an instruction of their op, splat/const nodes a constant).
+bool operand_may_match(const MNode& m, const Program& p, ValueId v) {
   switch (m.kind) {
     case Node::Kind::Value: return true;
     case Node::Kind::Splat:
     case Node::Kind::Const: return p.constant_of(v) != nullptr;
     case Node::Kind::Op: {
-      const InstId i = p.def_inst(v);
-      return i != kNone && p.op(i) == m.op;
+      const InstId d = p.def_inst(v);
+      return d != kNone && p.op(d) == m.op;
     }
   }
-  return false;
+  return true;
 }
 
-/// A cheap test that rejects most non-matching roots before any full walk: every operand pattern of
-/// the root must fit its operand (either operand, for a commutative root).
-bool quick_reject(const MNode& m, const Program& p, InstId root) {
-  if (p.num_operands(root) != m.operands.size()) return true;
-  if (m.commutative) {
-    const ValueId a = p.operand(root, 0), b = p.operand(root, 1);
-    const MNode &x = m.operands[0], &y = m.operands[1];
-    return !((shallow_fits(x, p, a) && shallow_fits(y, p, b)) || (shallow_fits(x, p, b) && shallow_fits(y, p, a)));
-  }
-  for (uint32_t k = 0; k < m.operands.size(); ++k)
-    if (!shallow_fits(m.operands[k], p, p.operand(root, k))) return true;
-  return false;
+/// Rejects most non-matches before any capture is bound: the root's operand count and the kinds of
+/// its direct operands (in either order for a commutative root).
+bool root_may_match(const MNode& m, const Program& p, InstId root) {
+  const uint32_t n = p.num_operands(root);
+  if (n != m.operands.size()) return false;
+  bool direct = true;
+  for (uint32_t k = 0; direct && k < n; ++k) direct = operand_may_match(m.operands[k], p, p.operand(root, k));
+  if (direct || !m.commutative) return direct;
+  return operand_may_match(m.operands[0], p, p.operand(root, 1)) && operand_may_match(m.operands[1], p, p.operand(root, 0));
 }
 
 /// Tries every operand order; on success `c` holds the bindings.
 bool match_rule(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
   if (p.num_results(root) != 1) return false;
-  if (quick_reject(r.source, p, root)) return false;
+  if (!root_may_match(r.source, p, root)) return false;
   const ValueId v = p.result(root, 0);
   const unsigned orders = 1u << r.num_swaps;
   for (unsigned s = 0; s < orders; ++s) {
@@ -172,6 +169,11 @@ class Builder {
   Builder(const CompiledRule& r, ProgramRewriter& rw, const Captures& c, InstId root)
       : r_(r), rw_(rw), p_(rw.program()), c_(c), root_(root) {
     plan_.reset(r.num_result_nodes);
+  }
+
+  /// A literal operand with no explicit type: typed by its parent after the parent's type is known.
+  static bool context_typed(const RNode& o) {
+    return (o.kind == Node::Kind::Splat || o.kind == Node::Kind::Const) && o.type_source == TypeSource::Context;
   }
 
   /// Fills the plan; false when a helper does not apply or a type cannot be formed.
@@ -229,10 +231,10 @@ class Builder {
       }
       attrs.attrs.push_back(Attr{a.name, std::move(v)});
     }
-    // Captured values carry their own type; so do ops and literals with an explicit or derived one.
-    auto self_typed = [](const RNode& o) { return o.kind == Node::Kind::Value || o.type_source != TypeSource::Context; };
+    // Values and ops carry their own type (an op without an explicit type derives it); only literals
+    // wait for their context.
     for (const RNode& o : n.operands)
-      if (self_typed(o) && !plan(o, kNone)) return false;
+      if (!context_typed(o) && !plan(o, kNone)) return false;
     if (n.type_source == TypeSource::Elementwise) {
       const TypeId from = plan_.type[n.operands[n.from].id];
       if (from == kNone) return false;
@@ -257,7 +259,7 @@ class Builder {
     // type of the typed operand; other elementwise operands have the result's type.
     for (size_t k = 0; k < n.operands.size(); ++k) {
       const RNode& o = n.operands[k];
-      if (self_typed(o)) continue;
+      if (!context_typed(o)) continue;
       TypeId ot = t;
       if (n.op == OpCode::Select && k == 0) {
         TensorType tt = p_.type(t);
@@ -273,7 +275,6 @@ class Builder {
 
   /// Emits the planned ops before the root and returns the replacement value.
   ValueId emit(const RNode& n) {
-    if (n.kind == Node::Kind::Value) return c_.value[n.slot];
     switch (n.kind) {
       case Node::Kind::Value: return c_.value[n.slot];
       case Node::Kind::Splat:
@@ -308,6 +309,7 @@ RulePattern::RulePattern(std::shared_ptr<const CompiledRule> rule)
               static_cast<PatternBenefit>(rule->rule->benefit >= 0 ? rule->rule->benefit : rule->num_source_ops)),
       rule_(std::move(rule)) {
   root_op_[0] = rule_->source.op;
+  assumes_ = rule_->rule->assumes;
   for (const std::string& l : rule_->rule->labels) add_label(l);
   add_label("rules");
   if (rule_->rule->bounded) set_has_bounded_recursion();
@@ -321,7 +323,7 @@ std::shared_ptr<const RuleFile> RulePattern::file() const { return rule_->file; 
 
 bool RulePattern::matches(const Program& p, InstId root) const {
   if (p.op(root) != rule_->source.op) return false;
-  const uint8_t need = rule_->rule->assumes;
+  const uint8_t need = assumes_;
   if (need && (function_assumptions(p, p.inst(root).body) & need) != need) return false;
   Captures c;
   return match_rule(*rule_, p, root, c);
@@ -329,7 +331,7 @@ bool RulePattern::matches(const Program& p, InstId root) const {
 
 bool RulePattern::match_and_rewrite(InstId root, ProgramRewriter& rw) const {
   const Program& p = rw.program();
-  const uint8_t need = rule_->rule->assumes;
+  const uint8_t need = assumes_;
   if (need && (function_assumptions(p, p.inst(root).body) & need) != need)
     return rw.notify_match_failure("the function lacks the fast-math flags the rule assumes");
   Captures c;

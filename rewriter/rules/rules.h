@@ -44,6 +44,7 @@ class RulePattern final : public Pattern {
  private:
   std::shared_ptr<const CompiledRule> rule_;
   OpCode root_op_[1];
+  uint8_t assumes_ = 0;  ///< the rule's Assume bits, kept here: read on every attempt
 };
 
 /// Compiles every rule of a checked file into a RulePattern and adds it to `set`. The file is shared

@@ -1,5 +1,8 @@
 // Elementwise ops (docs/semantics.md "Elementwise ops"): each is one line of element semantics mapped
 // over the result's elements. Transcendentals are uninterpreted functions per (op, dtype).
+#include <cmath>
+#include <optional>
+
 #include "verify/encode/ops.h"
 
 namespace ptir::verify::enc {
@@ -80,8 +83,32 @@ Results encode_Sub(OpEnv& env) {
 Results encode_Mul(OpEnv& env) {
   return map2(env, [&](const Expr& a, const Expr& b) { return sem::mul(a, b, env.dtype()); });
 }
+/// The bits of 1/c when `c` is a float numeral that is a finite nonzero power of two whose reciprocal is
+/// exact in `t`; else nullopt.
+std::optional<uint64_t> exact_pow2_reciprocal(DType t, const Expr& c) {
+  const std::optional<uint64_t> bits = c.numeral();
+  if (!bits) return std::nullopt;
+  const double v = float_to_double(t, *bits);
+  int e = 0;
+  if (!std::isfinite(v) || v == 0 || std::frexp(std::fabs(v), &e) != 0.5) return std::nullopt;
+  // 1/v must be finite in double too: f64's smallest subnormal 2^-1074 has no finite reciprocal, and
+  // an inf == inf comparison would call it exact.
+  const double inv = 1.0 / v;
+  if (!std::isfinite(inv)) return std::nullopt;
+  const uint64_t r = double_to_float(t, inv);
+  if (float_to_double(t, r) != inv) return std::nullopt;
+  return r;
+}
+
 Results encode_Div(OpEnv& env) {
+  const DType t = env.dtype();
   return map2(env, [&](const Expr& a, const Expr& b) {
+    // x / c and x * (1/c) are the same correctly rounded value when c is a power of two with an exact
+    // reciprocal (one real value, rounded once; zeros, inf and NaN alike). Encoding both as the product
+    // lets the solver see two programs that differ only by that rewrite (the library's div_pow2) as
+    // equal instead of bit-blasting a division against a product.
+    if (is_float(t))
+      if (std::optional<uint64_t> r = exact_pow2_reciprocal(t, b)) return sem::mul(a, sem::constant(t, *r), t);
     sem::Value q = sem::div(a, b, env.dtype());
     env.add_ub(q.ub);
     return q.v;

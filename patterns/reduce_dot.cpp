@@ -1,0 +1,147 @@
+// C++ patterns for reductions and dot_general that need axis bookkeeping: merging reduction chains and
+// absorbing operand transposes into dot_general's dimension numbers. Each class's `///` line states
+// its identity and why it is exact.
+#include <algorithm>
+#include <array>
+
+#include "patterns/cpp_patterns.h"
+#include "rewriter/rewriter.h"
+#include "rewriter/views.h"
+
+namespace ptir {
+namespace {
+
+using detail::ints_attr;
+
+/// r(r(x, A) keepdims k, B) keepdims k ==> r(x, A ∪ B') keepdims k for r in reduce_max / reduce_min
+/// (any dtype: maximum and minimum are exactly associative and commutative, NaN and ±0 included) and
+/// reduce_sum on integers (wrapping sums are associative and commutative). B' are B's axes numbered in
+/// x. Neither reduction may carry an `accum`, and the inner one must have no other use (the merged
+/// reduction reads x again). Float sums are NOT merged: that changes the fold order.
+class MergeReduceChain final : public Pattern {
+ public:
+  MergeReduceChain() : Pattern("merge_reduce_chain", kRoots, 3) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    const ValueId y = rw.operand(root, 0);
+    const InstId in = rw.inst_of(y);
+    if (in == kNone || rw.op(in) != rw.op(root)) return rw.notify_match_failure("operand is not the same reduction");
+    if (!rw.has_one_use(y)) return rw.notify_match_failure("the inner reduction has other uses");
+    const AttrSet& ao = rw.attrs(root);
+    const AttrSet& ai = rw.attrs(in);
+    if (ao.find("accum") || ai.find("accum")) return rw.notify_match_failure("a reduction has an accum dtype");
+    const ValueId x = rw.operand(in, 0);
+    const DType d = rw.type_of(x).dtype;
+    if (rw.op(root) == OpCode::ReduceSum && !is_integer(d))
+      return rw.notify_match_failure("float sums fold in a fixed order: merging reorders them");
+    const bool keep = ao.bool_or("keepdims", false);
+    if (ai.bool_or("keepdims", false) != keep) return rw.notify_match_failure("keepdims differ");
+    const int rank = rw.type_of(x).rank();
+    std::vector<bool> reduced(rank, false);
+    for (int64_t a : ai.ints("axes")) {
+      if (a < 0 || a >= rank) return rw.notify_match_failure("axis out of range");
+      reduced[a] = true;
+    }
+    // The inner result's dims in x numbering.
+    std::vector<int64_t> kept;
+    for (int k = 0; k < rank; ++k)
+      if (keep || !reduced[k]) kept.push_back(k);
+    std::vector<bool> merged = reduced;
+    for (int64_t b : ao.ints("axes")) {
+      if (b < 0 || b >= static_cast<int64_t>(kept.size())) return rw.notify_match_failure("axis out of range");
+      merged[kept[b]] = true;
+    }
+    std::vector<int64_t> axes;
+    for (int k = 0; k < rank; ++k)
+      if (merged[k]) axes.push_back(k);
+    AttrSet s;
+    s.attrs.push_back(Attr{"axes", ints_attr(std::move(axes))});
+    if (ao.find("keepdims")) s.attrs.push_back(Attr{"keepdims", *ao.find("keepdims")});
+    const InstId n = rw.insert_before(root, rw.op(root), std::array<ValueId, 1>{x},
+                                      std::array<TypeId, 1>{rw.type_id(rw.result(root))}, rw.intern_attrs(s));
+    rw.replace_op(root, rw.result(n));
+    rw.erase_inst(in);
+    return true;
+  }
+
+ private:
+  static constexpr std::array<OpCode, 3> kRoots = {OpCode::ReduceSum, OpCode::ReduceMax, OpCode::ReduceMin};
+};
+
+/// dot_general(transpose(x, p), y) ==> dot_general(x, y) with the transposed side's batch and
+/// contracting dims mapped through p (operand dim i is x dim p[i]), when p keeps the free dims in
+/// order (they come out in increasing dim order, so their order in the result is unchanged). Batch and
+/// contracting dims stay paired in the same order, so every product and the fold order are the same.
+/// The same for a transposed rhs. One op fewer when the transpose has no other use, never more.
+class DotAbsorbTranspose final : public Pattern {
+ public:
+  DotAbsorbTranspose() : Pattern("dot_general_absorb_transpose", kOnly<OpCode::DotGeneral>, 2) {
+    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
+  }
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    for (int side = 0; side < 2; ++side)
+      if (try_side(root, side, rw)) return true;
+    return rw.notify_match_failure("no operand is a transpose that keeps its free dims in order");
+  }
+
+ private:
+  static bool try_side(InstId root, int side, ProgramRewriter& rw) {
+    const ValueId v = rw.operand(root, side);
+    const InstId t = rw.inst_of(v);
+    if (t == kNone || rw.op(t) != OpCode::Transpose) return false;
+    const std::vector<int64_t>& p = rw.attrs(t).ints("perm");
+    const AttrSet& a = rw.attrs(root);
+    const char* batch = side == 0 ? "batch_lhs" : "batch_rhs";
+    const char* contract = side == 0 ? "contract_lhs" : "contract_rhs";
+    std::vector<int64_t> b = a.ints(batch), c = a.ints(contract);
+    const int64_t rank = static_cast<int64_t>(p.size());
+    std::vector<bool> bound(rank, false);
+    for (int64_t& d : b) {
+      if (d < 0 || d >= rank) return false;
+      bound[d] = true, d = p[d];
+    }
+    for (int64_t& d : c) {
+      if (d < 0 || d >= rank) return false;
+      bound[d] = true, d = p[d];
+    }
+    int64_t last = -1;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (bound[i]) continue;
+      if (p[i] <= last) return false;  // a free dim would move
+      last = p[i];
+    }
+    AttrSet s = a;
+    for (Attr& at : s.attrs) {
+      if (at.name == batch) at.value = ints_attr(b);
+      if (at.name == contract) at.value = ints_attr(c);
+    }
+    std::array<ValueId, 2> ops = {rw.operand(root, 0), rw.operand(root, 1)};
+    ops[side] = rw.operand(t, 0);
+    const InstId n = rw.insert_before(root, OpCode::DotGeneral, ops, std::array<TypeId, 1>{rw.type_id(rw.result(root))},
+                                      rw.intern_attrs(s));
+    rw.replace_op(root, rw.result(n));
+    return true;
+  }
+};
+
+}  // namespace
+
+namespace detail {
+std::vector<std::pair<std::string, std::string>> reduce_dot_templates() {
+  return {
+      {"merge_reduce_chain", "reduce_max(reduce_max(%x) {axes = $a}) {axes = $b}"},
+      {"merge_reduce_chain", "reduce_min(reduce_min(%x) {axes = $a}) {axes = $b}"},
+      {"merge_reduce_chain", "reduce_sum(reduce_sum(%x) {axes = $a}) {axes = $b} where is_int(%x)"},
+      {"dot_general_absorb_transpose", "dot_general(transpose(%x) {perm = $p}, %y)"},
+      {"dot_general_absorb_transpose", "dot_general(%y, transpose(%x) {perm = $p})"},
+  };
+}
+}  // namespace detail
+
+void populate_reduce_dot_patterns(PatternSet& set) {
+  set.add_with_label<MergeReduceChain>("reduce").set_origin("C++ patterns/reduce_dot.cpp");
+  set.add_with_label<DotAbsorbTranspose>("dot").set_origin("C++ patterns/reduce_dot.cpp");
+}
+
+}  // namespace ptir
