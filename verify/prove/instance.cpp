@@ -24,7 +24,7 @@ struct GenFail {
 int pick(Rng& r, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(r); }
 bool coin(Rng& r, double p = 0.5) { return std::uniform_real_distribution<double>(0, 1)(r) < p; }
 
-DType random_dtype(Rng& r) { return static_cast<DType>(pick(r, 0, kNumDTypes - 1)); }
+DType uniform_dtype(Rng& r) { return static_cast<DType>(pick(r, 0, kNumDTypes - 1)); }
 
 /// A node of the instance under construction (post-order: operands before users).
 struct GVal {
@@ -40,9 +40,15 @@ class Generator {
  public:
   Generator(const InstanceOptions& o, Rng& r) : o_(o), r_(r) {}
 
+  DType random_dtype(Rng& r) {
+    if (!o_.dtype_hint.empty() && coin(r))
+      return o_.dtype_hint[pick(r, 0, static_cast<int>(o_.dtype_hint.size()) - 1)];
+    return uniform_dtype(r);
+  }
+
   int root(const Node& n) {
     TensorType t;
-    t.dtype = random_dtype(r_);
+    t.dtype = random_dtype(r_);  // the hint first: the root's dtype decides most of the DAG's
     for (int k = 0; k < o_.rank; ++k) t.dims.push_back(pick(r_, 0, o_.max_dim));
     // Bias toward non-empty tensors: an empty one proves little about values.
     if (coin(r_, 0.8))
@@ -254,16 +260,33 @@ class Generator {
         break;
       }
       case OpCode::Pad: {
+        // Result dim = low + high + d + max(d - 1, 0) * interior; low/high may be negative (cropping).
+        // Padding that keeps the shape but moves elements (low 1, high -1) is in the domain too.
         TensorType o = want;
-        std::vector<int64_t> lo, hi;
+        std::vector<int64_t> lo, hi, in_;
+        const int64_t interior = coin(r_, 0.7) ? 0 : pick(r_, 1, 2);
         for (int64_t& d : o.dims) {
-          const int64_t l = pick(r_, 0, static_cast<int>(std::min<int64_t>(d, 2)));
-          const int64_t h = pick(r_, 0, static_cast<int>(std::min<int64_t>(d - l, 2)));
+          int64_t l = 0, h = 0, x = -1;
+          for (int t = 0; t < 12 && x < 0; ++t) {
+            l = pick(r_, -2, 2), h = pick(r_, -2, 2);
+            const int64_t m = d - l - h;
+            if (m < 0) continue;
+            if (interior == 0) x = m;
+            else if (m == 0) x = 0;
+            else if ((m + interior) % (1 + interior) == 0) x = (m + interior) / (1 + interior);
+          }
+          if (x < 0) {  // plain padding always fits
+            l = pick(r_, 0, static_cast<int>(std::min<int64_t>(d, 2)));
+            h = pick(r_, 0, static_cast<int>(std::min<int64_t>(d - l, 2)));
+            x = interior == 0 ? d - l - h : -1;
+            if (x < 0) throw GenFail{"pad interior"};
+          }
           lo.push_back(l), hi.push_back(h);
-          d -= l + h;
+          d = x;
         }
         put(g.attrs, "low", AttrKind::Ints, lo);
         put(g.attrs, "high", AttrKind::Ints, hi);
+        if (interior || coin(r_, 0.2)) put(g.attrs, "interior", AttrKind::Ints, std::vector<int64_t>(lo.size(), interior));
         in = {o};
         break;
       }

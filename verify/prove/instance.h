@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "ir/program.h"
 #include "rewriter/rules/ast.h"
@@ -25,6 +26,9 @@ struct InstanceOptions {
   int max_dim = 3;          ///< dims are drawn from 0..max_dim (operands may be larger where a shape rule needs)
   Perturb perturb = Perturb::None;
   uint8_t fastmath = 0;     ///< rules::Assume bits for the function
+  /// Dtypes the rule's constraints name (dtype_is, is_float, ...): drawn half of the time, so rarely met
+  /// constraints still get instances; the other half stays uniform over every dtype.
+  std::vector<DType> dtype_hint{};
 };
 
 /// A generated instance, or why none could be made this time.

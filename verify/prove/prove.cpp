@@ -1,6 +1,7 @@
 // The prover loop (verify/prove/prove.h).
 #include "verify/prove/prove.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -143,8 +144,8 @@ Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOp
                  Perturb pert, std::string* why) {
   std::mt19937_64 rng(mix(mix(o.seed, hash_str(s.name)), static_cast<uint64_t>(i)));
   Attempt best;
-  for (int t = 0; t < 40; ++t) {
-    InstanceOptions io{.rank = rank, .max_dim = dim, .perturb = pert, .fastmath = s.assumes};
+  for (int t = 0; t < 200; ++t) {
+    InstanceOptions io{.rank = rank, .max_dim = dim, .perturb = pert, .fastmath = s.assumes, .dtype_hint = s.dtype_hint};
     const auto& tmpl = s.templates[i % s.templates.size()];
     Instance inst = make_instance(*tmpl, io, rng);
     if (!inst.program) {
@@ -194,6 +195,28 @@ std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const 
         return std::make_pair(std::make_pair(std::move(a), std::move(c)), how);
       }
   return std::nullopt;
+}
+
+/// The dtypes a rule's constraints name: dtype_is words and the classes of is_float, is_int, ...
+std::vector<DType> dtype_hint(const rules::Rule& r) {
+  std::vector<DType> out;
+  auto add_if = [&](auto pred) {
+    for (int d = 0; d < kNumDTypes; ++d)
+      if (pred(static_cast<DType>(d)) && std::find(out.begin(), out.end(), static_cast<DType>(d)) == out.end())
+        out.push_back(static_cast<DType>(d));
+  };
+  for (const rules::Constraint& c : r.where) {
+    if (c.negated) continue;
+    if (c.pred == "dtype_is")
+      for (const auto& a : c.args)
+        if (auto d = parse_dtype(a.name)) add_if([&](DType x) { return x == *d; });
+    if (c.pred == "is_float") add_if([](DType x) { return is_float(x); });
+    if (c.pred == "is_int") add_if([](DType x) { return is_integer(x); });
+    if (c.pred == "is_signed") add_if([](DType x) { return is_signed_int(x); });
+    if (c.pred == "is_unsigned") add_if([](DType x) { return is_integer(x) && !is_signed_int(x); });
+    if (c.pred == "is_bool") add_if([](DType x) { return x == DType::I1; });
+  }
+  return out;
 }
 
 }  // namespace
@@ -303,6 +326,7 @@ std::vector<Subject> subjects_of(const Populate& populate,
     if (const auto* r = dynamic_cast<const rules::RulePattern*>(p.get())) {
       s.templates.push_back(std::shared_ptr<const rules::Node>(r->file(), r->rule().source.get()));
       s.assumes = r->rule().assumes;
+      s.dtype_hint = dtype_hint(r->rule());
     } else {
       for (const auto& [name, text] : cpp_templates) {
         if (name != s.name) continue;

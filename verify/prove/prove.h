@@ -27,6 +27,7 @@ struct Subject {
   std::string origin;
   std::vector<std::shared_ptr<const rules::Node>> templates;  ///< source DAGs it must handle
   uint8_t assumes = 0;   ///< fast-math flags the instances' function carries (rules::Assume bits)
+  std::vector<DType> dtype_hint;  ///< dtypes the constraints name (dtype_is, is_float, ...)
   std::string error;     ///< non-empty: the pattern cannot be proved at all (no template, ...)
 };
 
