@@ -220,6 +220,22 @@ TEST(SmtExpr, SelfSubtractionAndDivisionFoldForEveryF16) {
   EXPECT_FALSE((v - w).same(Expr::zero(f, false)));
 }
 
+/// a / a of one term is built as ite(a == 0, a / a, 1): Z3's own bvsdiv/bvudiv give 1 for every
+/// non-zero 8-bit a (INT_MIN included), so the term is the same function.
+TEST(SmtExpr, SelfIntegerDivisionFolds) {
+  Context ctx;
+  for (uint64_t i = 1; i < 256; ++i) {
+    const Expr a = Expr::bv(i, 8);
+    EXPECT_EQ(a.sdiv(a).simplify().numeral(), std::optional<uint64_t>(1)) << i;
+    EXPECT_EQ(a.udiv(a).simplify().numeral(), std::optional<uint64_t>(1)) << i;
+  }
+  // Symbolically the fold is an if-then-else whose non-zero branch is the numeral 1.
+  const Expr v = Expr::var("v", Sort::bv(64)), w = Expr::var("w", Sort::bv(64));
+  EXPECT_TRUE(v.sdiv(v).same(Expr::ite(v == Expr::bv(0, 64), v.sdiv(v), Expr::bv(1, 64))) ||
+              !v.sdiv(v).same(v.sdiv(w)));
+  EXPECT_FALSE(v.sdiv(w).same(Expr::bv(1, 64)));
+}
+
 TEST(SmtExpr, NumeralComparisonsFold) {
   Context ctx;
   EXPECT_TRUE((Expr::bv(3, 66) == Expr::bv(4, 66)).isFalse());

@@ -399,8 +399,21 @@ Expr Expr::operator-() const {
   }
   return wrap(Z3_mk_bvneg(C(), a_));
 }
-Expr Expr::sdiv(const Expr& b) const { return wrap(Z3_mk_bvsdiv(C(), a_, b.a_)); }
-Expr Expr::udiv(const Expr& b) const { return wrap(Z3_mk_bvudiv(C(), a_, b.a_)); }
+// a / a is 1 for every a != 0 in both signed and unsigned division (INT_MIN / INT_MIN too); at a = 0
+// the term keeps Z3's own value. The if-then-else is the same function, and saves bit-blasting a
+// 64-bit divider to learn it.
+Expr Expr::sdiv(const Expr& b) const {
+  Expr d = wrap(Z3_mk_bvsdiv(C(), a_, b.a_));
+  if (a_ != b.a_ || is_value(a_)) return d;
+  const unsigned w = Z3_get_bv_sort_size(C(), Z3_get_sort(C(), a_));
+  return ite(*this == bv(0, w), d, bv(1, w));
+}
+Expr Expr::udiv(const Expr& b) const {
+  Expr d = wrap(Z3_mk_bvudiv(C(), a_, b.a_));
+  if (a_ != b.a_ || is_value(a_)) return d;
+  const unsigned w = Z3_get_bv_sort_size(C(), Z3_get_sort(C(), a_));
+  return ite(*this == bv(0, w), d, bv(1, w));
+}
 
 // ---- bit-vectors ----
 namespace {
