@@ -1,6 +1,7 @@
 // `ptir parse|print|verify|run`.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "ir/interp.h"
 #include "ir/verifier.h"
@@ -140,6 +141,11 @@ int cmd_run(int argc, char** argv) {
     return kExitUsage;
   }
   const std::string path = a.positional.empty() ? "-" : a.positional[0];
+  std::optional<uint64_t> random_seed;
+  if (auto seed = a.get("random")) {
+    random_seed = parse_u64_option("run", "random", *seed);
+    if (!random_seed) return kExitUsage;
+  }
   auto l = load_program(path);
   if (!l) return kExitBadInput;
   const Program& p = l->program();
@@ -147,9 +153,8 @@ int cmd_run(int argc, char** argv) {
   std::vector<Tensor> inputs;
   if (auto in = a.get("inputs")) {
     if (!read_inputs(*in, p, entry, inputs)) return kExitBadInput;
-  } else if (auto seed = a.get("random")) {
-    auto s = parse_u64_option("run", "random", *seed);
-    if (!s) return kExitUsage;
+  } else if (random_seed) {
+    const uint64_t* s = &*random_seed;
     uint64_t need = 0;
     for (ValueId v : p.body(entry).params)
       need += static_cast<uint64_t>(p.type_of(v).num_elements()) * dtype_bytes(p.type_of(v).dtype);

@@ -233,9 +233,9 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
   f.validate = a.has("validate");
   f.require_proof = a.has("require-proof");
   if (auto v = a.get("validate-timeout-ms")) {
-    auto n = parse_u64_option("opt", "validate-timeout-ms", *v);
+    auto n = parse_ranged_option("opt", "validate-timeout-ms", *v, 1, 86400000);
     if (!n) return kExitUsage;
-    f.validate_timeout_ms = static_cast<unsigned>(std::min<uint64_t>(*n, 24u * 3600 * 1000));
+    f.validate_timeout_ms = static_cast<unsigned>(*n);
   }
   if (f.require_proof && !f.validate) {
     std::fprintf(stderr, "ptir opt: --require-proof needs --validate\n");
