@@ -2,6 +2,7 @@
 // switch over OpCode, region nesting guards, and the public run_body/run_program/eval_inst entry points.
 // Kernels live in ir/interp/*.cpp, one file per op family.
 #include "ir/interp.h"
+#include "ir/verifier.h"
 
 #include <memory>
 #include <new>
@@ -13,7 +14,7 @@
 namespace ptir::interp {
 
 /// Deepest nesting of region runs (cond/while/scan inside regions) before a run is refused.
-constexpr size_t kMaxRegionDepth = 128;
+constexpr size_t kMaxRegionDepth = kMaxRegionNesting;  // the verifier enforces the same limit
 
 /// One operand of a step: a frame slot, or a literal owned by the program.
 struct PlanOperand {

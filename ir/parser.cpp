@@ -21,6 +21,22 @@ struct ParseError {
 
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9') || c == '.'; }
+/// A diagnostic never carries raw control bytes: they are written \xHH.
+std::string escape_control_bytes(std::string_view m) {
+  std::string out;
+  for (char ch : m) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      out += ch;
+      continue;
+    }
+    static const char* kHex = "0123456789ABCDEF";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 struct PendingScalar {
@@ -111,6 +127,25 @@ class Parser {
     while (e < s_.size() && e - pos_ < 12 && s_[e] != '\n' && s_[e] != ' ') ++e;
     return ", found '" + std::string(s_.substr(pos_, std::max<size_t>(e - pos_, 1))) + "'";
   }
+  /// At MLIR's `DIMSxDTYPE>` spelling of a type (e.g. `4x8xf32>`), the PTIR spelling to suggest; else "".
+  std::string mlir_spelling_hint() const {
+    size_t e = pos_;
+    std::string dims;
+    while (e < s_.size() && is_digit(s_[e])) {
+      size_t b = e;
+      while (e < s_.size() && is_digit(s_[e])) ++e;
+      if (e >= s_.size() || s_[e] != 'x') return "";
+      dims += (dims.empty() ? "" : "x") + std::string(s_.substr(b, e - b));
+      ++e;
+    }
+    size_t b = e;
+    while (e < s_.size() && is_ident_char(s_[e])) ++e;
+    if (dims.empty() || e == b || e >= s_.size() || s_[e] != '>') return "";
+    std::string dt(s_.substr(b, e - b));
+    if (!parse_dtype(dt) && dt.size() > 1 && dt[0] == 'i' && parse_dtype("s" + dt)) dt = "s" + dt;
+    return "; PTIR writes the dtype first: 'tensor<" + dt + ", " + dims + ">' (not MLIR's 'tensor<" +
+           std::string(s_.substr(pos_, e - pos_)) + ">')";
+  }
   std::string_view peek_ident() {
     skip_ws();
     size_t e = pos_;
@@ -175,7 +210,8 @@ class Parser {
     size_t db = pos_;
     std::string_view dt = peek_ident();
     auto d = parse_dtype(dt);
-    if (!d) fail_at(db, "unknown dtype '" + std::string(dt.empty() ? describe_found() : dt) + "'");
+    if (!d && dt.empty()) fail_at(db, "expected a dtype after 'tensor<'" + describe_found() + mlir_spelling_hint());
+    if (!d) fail_at(db, "unknown dtype '" + std::string(dt) + "'");
     pos_ += dt.size();
     TensorType t;
     t.dtype = *d;
@@ -763,7 +799,7 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
     parser.parse_file(r.source);
   } catch (const ParseError& e) {
     r.error = r.source.location(std::min<uint32_t>(e.offset, static_cast<uint32_t>(text.size()))) +
-              ": error: " + e.message;
+              ": error: " + escape_control_bytes(e.message);
     return r;
   } catch (const std::bad_alloc&) {
     r.error = std::string(filename) + ": error: out of memory while parsing";
@@ -783,7 +819,7 @@ bool parse_literal(std::string_view text, Tensor* out, std::string* error) {
     SourceMap sm;
     sm.filename = "<literal>";
     sm.line_starts = compute_line_starts(text);
-    if (error) *error = sm.location(e.offset) + ": error: " + e.message;
+    if (error) *error = sm.location(e.offset) + ": error: " + escape_control_bytes(e.message);
     return false;
   }
 }
@@ -795,7 +831,7 @@ bool parse_type(std::string_view text, TensorType* out, std::string* error) {
     *out = parser.parse_type_only();
     return true;
   } catch (const ParseError& e) {
-    if (error) *error = "error: " + e.message;
+    if (error) *error = "error: " + escape_control_bytes(e.message);
     return false;
   }
 }

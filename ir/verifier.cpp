@@ -299,6 +299,7 @@ class ProgramVerifier {
 
     enum : uint8_t { kWhite, kGrey, kBlack };
     std::vector<uint8_t> color(nb, kWhite);
+    std::vector<uint32_t> depth(nb, 1);  // bodies on the deepest chain of region runs starting here
     std::vector<std::pair<BodyId, uint32_t>> stack;  // body, next edge position
     for (BodyId root = 0; root < nb; ++root) {
       if (color[root] != kWhite) continue;
@@ -308,6 +309,8 @@ class ProgramVerifier {
         auto& [b, pos] = stack.back();
         if (pos == start[b + 1]) {
           color[b] = kBlack;
+          for (uint32_t k = start[b]; k < start[b + 1]; ++k)
+            depth[b] = std::max(depth[b], depth[edges_[order[k]].to] + 1);
           stack.pop_back();
           continue;
         }
@@ -318,6 +321,23 @@ class ProgramVerifier {
           stack.emplace_back(e.to, start[e.to]);
         }
       }
+    }
+    check_nesting(depth, start, order);
+  }
+
+  /// The interpreter runs regions on its stack: nesting past kMaxRegionNesting is refused here, not at run time.
+  void check_nesting(const std::vector<uint32_t>& depth, const std::vector<uint32_t>& start,
+                     const std::vector<uint32_t>& order) {
+    BodyId deepest = 0;
+    for (BodyId b = 0; b < depth.size(); ++b)
+      if (depth[b] > depth[deepest]) deepest = b;
+    if (depth.empty() || depth[deepest] <= kMaxRegionNesting) return;
+    for (uint32_t k = start[deepest]; k < start[deepest + 1]; ++k) {
+      const RegionEdge& e = edges_[order[k]];
+      if (depth[e.to] + 1 != depth[deepest]) continue;
+      return report(e.from, e.inst, cat(mnemonic(p_.op(e.inst)), ": regions nest ", depth[deepest], " deep from ",
+                                        body_label(p_, deepest), " (the limit is ", kMaxRegionNesting,
+                                        ", counting the function)"));
     }
   }
 

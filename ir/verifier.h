@@ -7,6 +7,10 @@
 
 namespace ptir {
 
+/// Regions nest at most this deep, counting the function that runs them (a function running a region
+/// running a region is 3 deep). The verifier rejects deeper programs; the interpreter's guard is the same.
+inline constexpr size_t kMaxRegionNesting = 128;
+
 struct SourceMap;
 
 /// One verifier failure. `message` names the op, the operand and the rule, e.g.

@@ -1,6 +1,7 @@
 // `ptir parse|print|verify|run`.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "ir/interp.h"
 #include "ir/verifier.h"
@@ -13,20 +14,20 @@ namespace {
 int print_like(int argc, char** argv, const char* cmd) {
   Args a = split_args(argc, argv, {});
   if (a.has("help")) {
-    std::printf("usage: ptir %s FILE\n\nParses and verifies FILE ('-' = stdin) and prints it in canonical text form.\n"
-                "Errors are printed as FILE:LINE:COL: error: ... with exit code 1.\n", cmd);
+    std::printf("usage: ptir %s [FILE] [-o OUT] [--split-input-file] [--verify-diagnostics]\n\n"
+                "Parses and verifies FILE (omitted or '-' = stdin) and prints it in canonical text form.\n"
+                "Errors are printed as FILE:LINE:COL: error: ... followed by the source line and a caret,\n"
+                "with exit code 1.\n%s", cmd, kInputHelp);
     return 0;
   }
-  if (!check_known(a, cmd, {})) return kExitUsage;
-  if (a.positional.size() != 1) {
-    std::fprintf(stderr, "usage: ptir %s FILE\n", cmd);
-    return kExitUsage;
-  }
-  auto l = load_program(a.positional[0]);
-  if (!l) return kExitBadInput;
-  std::string out = print_program(l->program());
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return kExitOk;
+  if (!check_known(a, cmd, {"split-input-file", "verify-diagnostics"})) return kExitUsage;
+  auto path = input_path(a, std::string("usage: ptir ") + cmd + " [FILE]");
+  if (!path) return kExitUsage;
+  return for_each_program(*path, input_mode(a), true, [](Loaded& l) {
+    std::string out = print_program(l.program());
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return kExitOk;
+  });
 }
 
 }  // namespace
@@ -37,19 +38,19 @@ int cmd_print(int argc, char** argv) { return print_like(argc, argv, "print"); }
 int cmd_verify(int argc, char** argv) {
   Args a = split_args(argc, argv, {});
   if (a.has("help")) {
-    std::printf("usage: ptir verify FILE\n\nChecks syntax, types, shapes, attributes, region signatures and SSA.\n"
-                "Prints 'ok' (exit 0) or the first error as FILE:LINE:COL: error: ... (exit 1).\n");
+    std::printf("usage: ptir verify [FILE] [--split-input-file] [--verify-diagnostics]\n\n"
+                "Checks syntax, types, shapes, attributes, region signatures and SSA of FILE (omitted or '-' =\n"
+                "stdin). Prints 'ok' (exit 0) or the first error as FILE:LINE:COL: error: ... followed by the\n"
+                "source line and a caret (exit 1).\n%s", kInputHelp);
     return 0;
   }
-  if (!check_known(a, "verify", {})) return kExitUsage;
-  if (a.positional.size() != 1) {
-    std::fprintf(stderr, "usage: ptir verify FILE\n");
-    return kExitUsage;
-  }
-  auto l = load_program(a.positional[0]);
-  if (!l) return kExitBadInput;
-  std::printf("ok\n");
-  return kExitOk;
+  if (!check_known(a, "verify", {"split-input-file", "verify-diagnostics"})) return kExitUsage;
+  auto path = input_path(a, "usage: ptir verify [FILE]");
+  if (!path) return kExitUsage;
+  return for_each_program(*path, input_mode(a), true, [](Loaded&) {
+    std::printf("ok\n");
+    return kExitOk;
+  });
 }
 
 namespace {
@@ -105,7 +106,8 @@ int cmd_run(int argc, char** argv) {
   Args a = split_args(argc, argv, {"inputs", "random", "timeout-ms", "memory-mb"});
   if (a.has("help")) {
     std::printf(
-        "usage: ptir run FILE [--inputs FILE | --random SEED] [--timeout-ms N] [--memory-mb N]\n\n"
+        "usage: ptir run [FILE] [--inputs FILE | --random SEED] [--timeout-ms N] [--memory-mb N] [-o OUT]\n\n"
+        "FILE omitted or '-' reads stdin.\n"
         "Runs the entry function (@main, else the first func) in the reference interpreter and prints\n"
         "each result as a PTIR literal, one per line. Inputs come from --inputs (one literal per\n"
         "parameter, e.g. 'dense<[1.0, 2.0]> : tensor<f32, 2>', separated by newlines or ';'), or are\n"
@@ -121,8 +123,8 @@ int cmd_run(int argc, char** argv) {
   InterpOptions io;
   io.max_bytes = uint64_t{4096} << 20;
   if (auto v = a.get("memory-mb")) {
-    auto n = parse_u64_option("run", "memory-mb", *v);
-    if (!n || *n > (uint64_t{1} << 30)) return kExitUsage;
+    auto n = parse_ranged_option("run", "memory-mb", *v, 0, uint64_t{1} << 30);
+    if (!n) return kExitUsage;
     io.max_bytes = *n << 20;
   }
   if (auto v = a.get("timeout-ms")) {
@@ -134,20 +136,25 @@ int cmd_run(int argc, char** argv) {
     }
     io.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*n);
   }
-  if (a.positional.size() != 1 || (a.has("inputs") && a.has("random"))) {
-    std::fprintf(stderr, "usage: ptir run FILE [--inputs FILE | --random SEED]\n");
+  if (a.positional.size() > 1 || (a.has("inputs") && a.has("random"))) {
+    std::fprintf(stderr, "usage: ptir run [FILE] [--inputs FILE | --random SEED]\n");
     return kExitUsage;
   }
-  auto l = load_program(a.positional[0]);
+  const std::string path = a.positional.empty() ? "-" : a.positional[0];
+  std::optional<uint64_t> random_seed;
+  if (auto seed = a.get("random")) {
+    random_seed = parse_u64_option("run", "random", *seed);
+    if (!random_seed) return kExitUsage;
+  }
+  auto l = load_program(path);
   if (!l) return kExitBadInput;
   const Program& p = l->program();
   BodyId entry = p.entry();
   std::vector<Tensor> inputs;
   if (auto in = a.get("inputs")) {
     if (!read_inputs(*in, p, entry, inputs)) return kExitBadInput;
-  } else if (auto seed = a.get("random")) {
-    auto s = parse_u64_option("run", "random", *seed);
-    if (!s) return kExitUsage;
+  } else if (random_seed) {
+    const uint64_t* s = &*random_seed;
     uint64_t need = 0;
     for (ValueId v : p.body(entry).params)
       need += static_cast<uint64_t>(p.type_of(v).num_elements()) * dtype_bytes(p.type_of(v).dtype);
@@ -166,7 +173,7 @@ int cmd_run(int argc, char** argv) {
   RunResult r = run_program(p, inputs, io);
   if (r.status != RunStatus::Ok) {
     const char* what = r.status == RunStatus::UB ? "undefined behaviour" : r.status == RunStatus::Bound ? "loop bound hit" : "cannot run";
-    std::string loc = r.at != kNone ? l->parsed.source.inst_location(p, r.at) : a.positional[0];
+    std::string loc = r.at != kNone ? l->parsed.source.inst_location(p, r.at) : path;
     std::fprintf(stderr, "%s: error: %s: %s\n", loc.c_str(), what, r.message.c_str());
     return kExitBadInput;
   }

@@ -115,7 +115,7 @@ int cmd_corpus(int argc, char** argv) {
   bool optimize = a.has("optimize");
   unsigned timeout_ms = 10000;
   if (auto s = a.get("timeout-ms")) {
-    auto v = parse_u64_option("corpus", "timeout-ms", *s);
+    auto v = parse_ranged_option("corpus", "timeout-ms", *s, 1, 86400000);
     if (!v) return kExitUsage;
     timeout_ms = static_cast<unsigned>(std::min<uint64_t>(*v, 24u * 3600 * 1000));
   }
@@ -141,6 +141,10 @@ int cmd_corpus(int argc, char** argv) {
       std::fprintf(stderr, "ptir corpus: no such file or folder: %s\n", arg.c_str());
       return kExitBadInput;
     }
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "ptir corpus: error: no .ptir file found in the given folders\n");
+    return kExitBadInput;
   }
   std::sort(files.begin(), files.end());
   std::vector<Row> rows;

@@ -39,8 +39,8 @@ int cmd_dot(int argc, char** argv) {
   if (!tgt) return kExitBadInput;
   verify::CheckOptions opts;
   if (auto v = a.get("timeout-ms")) {
-    auto n = parse_u64_option("dot", "timeout-ms", *v);
-    if (!n || *n == 0) return kExitUsage;
+    auto n = parse_ranged_option("dot", "timeout-ms", *v, 1, 86400000);
+    if (!n) return kExitUsage;
     opts.timeout_ms = static_cast<unsigned>(*n);
   }
   const Program& tp = tgt->program();

@@ -57,23 +57,23 @@ int cmd_check_equiv(int argc, char** argv) {
   }
   verify::CheckOptions opts;
   if (auto v = a.get("timeout-ms")) {
-    auto n = parse_u64_option("check-equiv", "timeout-ms", *v);
-    if (!n || *n == 0 || *n > 86400000) return kError;
+    auto n = parse_ranged_option("check-equiv", "timeout-ms", *v, 1, 86400000);
+    if (!n) return kError;
     opts.timeout_ms = static_cast<unsigned>(*n);
   }
   if (auto v = a.get("memory-mb")) {
-    auto n = parse_u64_option("check-equiv", "memory-mb", *v);
-    if (!n || *n > (uint64_t{1} << 30)) return kError;
+    auto n = parse_ranged_option("check-equiv", "memory-mb", *v, 0, uint64_t{1} << 30);
+    if (!n) return kError;
     opts.memory_mb = *n;
   }
   if (auto v = a.get("unroll")) {
-    auto n = parse_u64_option("check-equiv", "unroll", *v);
-    if (!n || *n > 100000) return kError;
+    auto n = parse_ranged_option("check-equiv", "unroll", *v, 0, 100000);
+    if (!n) return kError;
     opts.while_unroll = static_cast<int>(*n);
   }
   if (auto v = a.get("threads")) {
-    auto n = parse_u64_option("check-equiv", "threads", *v);
-    if (!n || *n == 0 || *n > 64) return kError;
+    auto n = parse_ranged_option("check-equiv", "threads", *v, 1, 64);
+    if (!n) return kError;
     opts.threads = static_cast<unsigned>(*n);
   }
   if (a.has("no-fast-pass")) opts.fast_pass_runs = 0;
@@ -109,7 +109,12 @@ int cmd_check_equiv(int argc, char** argv) {
     f << "; ptir check-equiv " << a.positional[0] << " " << a.positional[1] << "\n"
       << "; each query is satisfiable exactly when it has a counterexample\n"
       ;
-    for (const verify::FunctionVerdict& fv : v.functions) f << "; function @" << fv.name << "\n" << fv.verdict.smt2;
+    for (const verify::FunctionVerdict& fv : v.functions) {
+      f << "; function @" << fv.name << "\n" << fv.verdict.smt2;
+      if (fv.verdict.smt2.empty())
+        f << "; no solver query was made for @" << fv.name
+          << ": the verdict was reached without Z3 (interpreter fast pass, structural identity or an error)\n";
+    }
     f.flush();
     if (!f) {
       std::fprintf(stderr, "ptir check-equiv: cannot write %s\n", smt2_path->c_str());

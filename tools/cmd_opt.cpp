@@ -23,9 +23,9 @@ namespace ptir::tool {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: ptir opt FILE [options]\n"
+    "usage: ptir opt [FILE] [options]\n"
     "\n"
-    "Runs a rewrite pipeline over FILE ('-' = stdin) and prints the optimized program in the text format\n"
+    "Runs a rewrite pipeline over FILE (omitted or '-' = stdin) and prints the optimized program in the text format\n"
     "on stdout. Diagnostics, logs and reports go to stderr.\n"
     "\n"
     "options:\n"
@@ -43,7 +43,7 @@ constexpr const char* kHelp =
     "                          'fixpoint(N){...}' repeats its passes until one round changes nothing, at\n"
     "                          most N times; ',' sequences; groups nest.\n"
     "  --hoist-params=A,B      the parameters hoist-params treats as weights (PTIR has no parameter roles):\n"
-    "                          names with or without '%', or prefixes ending in '*' ('w*'; '*' = all);\n"
+    "                          names with or without '%%', or prefixes ending in '*' ('w*'; '*' = all);\n"
     "                          they apply to every function. Without it hoist-params hoists nothing\n"
     "  --list-passes           print the passes and named pipelines, exit\n"
     "  --expensive-checks      check every rewrite of the pipeline: success => IR changed, failure => IR\n"
@@ -54,6 +54,8 @@ constexpr const char* kHelp =
     "  --debug-rewrites        print the rewrite tree (ops processed, patterns tried, why they failed,\n"
     "                          inserts/modifications/replacements/erasures)\n"
     "  --print-ir-after-all    print the program after every pass\n"
+    "  --print-ir-before-all   print the program before every pass\n"
+    "  --print-ir-after-change print the program after the passes that changed it (only those)\n"
     "  --stats                 print per-pass statistics\n"
     "  --timing                print wall time, us/op and bytes/op of parse, verify, each pass and print\n"
     "  --seed N                pop the canonicalize worklist in a random order seeded by N (N > 0; the\n"
@@ -76,6 +78,8 @@ constexpr const char* kHelp =
     "                          'validate: PROVED|REFUTED|UNKNOWN ...' on stderr (the full report when REFUTED)\n"
     "  --validate-timeout-ms=N budget of the validation, default 10000; running out gives UNKNOWN\n"
     "  --require-proof         with --validate, an UNKNOWN verdict fails the command too\n"
+    "  -o FILE                 write the program to FILE ('-' = stdout)\n"
+    "%s"
     "\n"
     "Exit codes: 0 success (a non-converging canonicalize is a warning; with --validate, PROVED, or UNKNOWN\n"
     "without --require-proof), 1 bad input, failed check or REFUTED validation, 2 usage error.\n";
@@ -126,9 +130,81 @@ int list_passes(const PassRegistry& r) {
   return kExitOk;
 }
 
+/// --print-ir-before-all / --print-ir-after-change: the program before every pass, after those that changed it.
+class ChangePrinter final : public PassInstrumentation {
+ public:
+  ChangePrinter(bool before, bool after_change) : before_(before), after_change_(after_change) {}
+  void before_pass(const Pass& pass, const Program& p) override {
+    if (!before_) return;
+    std::fprintf(stderr, "// -----// IR Dump Before %.*s (%d) //----- //\n", int(pass.name().size()),
+                 pass.name().data(), ++before_count_);
+    dump(p);
+  }
+  void after_pass(const Pass& pass, const Program& p, const PassResult& r, double) override {
+    ++after_count_;
+    if (!after_change_ || !r.changed) return;
+    std::fprintf(stderr, "// -----// IR Dump After %.*s (%d) //----- //\n", int(pass.name().size()),
+                 pass.name().data(), after_count_);
+    dump(p);
+  }
+
+ private:
+  static void dump(const Program& p) {
+    std::string text = print_program(p);
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fputc('\n', stderr);
+  }
+  bool before_, after_change_;
+  int before_count_ = 0, after_count_ = 0;
+};
+
+/// Edit distance of two names (for "did you mean").
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+/// Checks that every name of --enable-patterns / --disable-patterns is a pattern; prints the unknown one with
+/// the closest names and returns false otherwise.
+bool check_pattern_names(const CanonicalizeOptions& canon, const std::vector<std::string>& names, const char* option) {
+  if (names.empty()) return true;
+  PatternSet set;
+  populate_canonicalization_patterns(set, canon.rule_files);
+  FrozenPatternSet frozen = std::move(set).freeze(PatternFilter{});
+  std::vector<std::string> known;
+  for (const Pattern* p : frozen.all()) known.emplace_back(p->debug_name());
+  for (const std::string& n : names) {
+    if (std::find(known.begin(), known.end(), n) != known.end()) continue;
+    std::vector<std::pair<size_t, std::string>> close;
+    for (const std::string& k : known) {
+      size_t d = edit_distance(n, k);
+      if (d <= std::max<size_t>(3, n.size() / 2) || (n.size() >= 3 && k.find(n) != std::string::npos))
+        close.emplace_back(d, k);
+    }
+    std::sort(close.begin(), close.end());
+    std::string hint;
+    for (size_t i = 0; i < close.size() && i < 5; ++i) hint += (i ? ", " : "") + close[i].second;
+    std::fprintf(stderr, "ptir opt: --%s: no pattern is named '%s'%s%s (see 'ptir opt --list-patterns')\n", option,
+                 escape_bytes(n).c_str(), hint.empty() ? "" : "; close names: ", hint.c_str());
+    return false;
+  }
+  return true;
+}
+
 struct OptFlags {
   std::string pipeline{kDefaultPipeline};
   bool checks = false, debug = false, print_after = false, stats = false, timing = false;
+  bool print_before = false, print_after_change = false;
   bool validate = false, require_proof = false;
   unsigned validate_timeout_ms = 10000;
   uint64_t seed = 0;
@@ -150,14 +226,16 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
   f.checks = a.has("expensive-checks");
   f.debug = a.has("debug-rewrites");
   f.print_after = a.has("print-ir-after-all");
+  f.print_before = a.has("print-ir-before-all");
+  f.print_after_change = a.has("print-ir-after-change");
   f.stats = a.has("stats");
   f.timing = a.has("timing");
   f.validate = a.has("validate");
   f.require_proof = a.has("require-proof");
   if (auto v = a.get("validate-timeout-ms")) {
-    auto n = parse_u64_option("opt", "validate-timeout-ms", *v);
+    auto n = parse_ranged_option("opt", "validate-timeout-ms", *v, 1, 86400000);
     if (!n) return kExitUsage;
-    f.validate_timeout_ms = static_cast<unsigned>(std::min<uint64_t>(*n, 24u * 3600 * 1000));
+    f.validate_timeout_ms = static_cast<unsigned>(*n);
   }
   if (f.require_proof && !f.validate) {
     std::fprintf(stderr, "ptir opt: --require-proof needs --validate\n");
@@ -172,6 +250,9 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
   if (auto v = a.get("enable-patterns")) f.canon.filter.enabled_names = split_list(*v);
   if (auto v = a.get("disable-labels")) f.canon.filter.disabled_labels = split_list(*v);
   if (auto v = a.get("enable-labels")) f.canon.filter.enabled_labels = split_list(*v);
+  if (!check_pattern_names(f.canon, f.canon.filter.disabled_names, "disable-patterns") ||
+      !check_pattern_names(f.canon, f.canon.filter.enabled_names, "enable-patterns"))
+    return kExitUsage;
   if (a.has("no-fold")) f.canon.greedy.fold = false;
   if (auto v = a.get("hoist-params")) {
     f.hoist.params = split_list(*v);
@@ -233,13 +314,14 @@ int cmd_opt(int argc, char** argv) {
   Args a = split_args(argc, argv, {"pipeline", "seed", "disable-patterns", "enable-patterns", "disable-labels",
                                    "enable-labels", "validate-timeout-ms", "rules", "hoist-params"});
   if (a.has("help")) {
-    std::fputs(kHelp, stdout);
+    std::printf(kHelp, kInputHelp);
     return kExitOk;
   }
   if (!check_known(a, "opt", {"pipeline", "expensive-checks", "debug-rewrites", "print-ir-after-all", "stats",
                               "timing", "seed", "disable-patterns", "enable-patterns", "disable-labels",
                               "enable-labels", "list-patterns", "validate", "validate-timeout-ms", "rules",
-                              "require-proof", "no-fold", "hoist-params", "list-passes"}))
+                              "require-proof", "no-fold", "hoist-params", "list-passes", "print-ir-before-all",
+                              "print-ir-after-change", "split-input-file", "verify-diagnostics"}))
     return kExitUsage;
   OptFlags f;
   if (auto code = read_flags(a, f)) return *code;
@@ -247,10 +329,8 @@ int cmd_opt(int argc, char** argv) {
   auto hoist_log = std::make_shared<HoistLog>();
   PassRegistry registry = default_pass_registry(f.canon, f.hoist, hoist_log);
   if (a.has("list-passes")) return list_passes(registry);
-  if (a.positional.size() != 1) {
-    std::fprintf(stderr, "usage: ptir opt FILE [--pipeline=STR] [options] (see 'ptir opt --help')\n");
-    return kExitUsage;
-  }
+  auto path = input_path(a, "usage: ptir opt [FILE] [--pipeline=STR] [options] (see 'ptir opt --help')");
+  if (!path) return kExitUsage;
   // A rule set that may rewrite forever is refused before anything runs (the driver's cap stays as the
   // runtime guard for what the check does not model).
   if (std::string cycles = canonicalization_termination_errors(f.canon); !cycles.empty()) {
@@ -265,18 +345,18 @@ int cmd_opt(int argc, char** argv) {
     return kExitUsage;
   }
 
+  IrPrinterInstrumentation ir_printer(stderr);
+  if (f.print_after) pm.add_instrumentation(&ir_printer);
+  ChangePrinter change_printer(f.print_before, f.print_after_change);
+  if (f.print_before || f.print_after_change) pm.add_instrumentation(&change_printer);
   TimingReport timing;
-  auto t0 = std::chrono::steady_clock::now();
-  auto loaded = load_program(a.positional[0], /*verify=*/false);
-  if (!loaded) return kExitBadInput;
-  Program& p = loaded->program();
-  timing.add("parse", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
-  t0 = std::chrono::steady_clock::now();
-  if (auto diags = verify_program(p); !diags.empty()) {
-    std::fprintf(stderr, "%s\n", format_diagnostic(diags[0], p, &loaded->parsed.source).c_str());
-    return kExitBadInput;
-  }
-  timing.add("verify", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
+  PassTimingInstrumentation pass_timing(timing);
+  if (f.timing) pm.add_instrumentation(&pass_timing);
+  return for_each_program(*path, input_mode(a), /*verify=*/true, [&](Loaded& loaded) -> int {
+  Program& p = loaded.program();
+  hoist_log->records.clear();
+  timing.add("parse", loaded.parse_seconds, p.num_live_insts(), p.memory_bytes());
+  timing.add("verify", loaded.verify_seconds, p.num_live_insts(), p.memory_bytes());
 
   // Translation validation compares the whole output with a copy of the input taken here.
   std::unique_ptr<Program> before;
@@ -289,10 +369,6 @@ int cmd_opt(int argc, char** argv) {
     logger = std::make_unique<DebugLogger>(rw, stderr);
     rw.add_listener(logger.get());
   }
-  IrPrinterInstrumentation ir_printer(stderr);
-  if (f.print_after) pm.add_instrumentation(&ir_printer);
-  PassTimingInstrumentation pass_timing(timing);
-  if (f.timing) pm.add_instrumentation(&pass_timing);
 
   PipelineResult r = pm.run(rw);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "ptir opt: warning: %s\n", w.c_str());
@@ -309,7 +385,7 @@ int cmd_opt(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  t0 = std::chrono::steady_clock::now();
+  auto t0 = std::chrono::steady_clock::now();
   std::string out = print_program(p);
   timing.add("print", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -317,6 +393,7 @@ int cmd_opt(int argc, char** argv) {
   if (before) code = validate(*before, p, hoist_log->records, f, timing);
   if (f.timing) std::fputs(timing.format().c_str(), stderr);
   return code;
+  });
 }
 
 }  // namespace ptir::tool

@@ -1,7 +1,10 @@
 // Shared helpers of the `ptir` subcommands.
 #include "tools/common.h"
 
+#include <cctype>
 #include <cerrno>
+#include <chrono>
+#include <regex>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -50,6 +53,8 @@ Args split_args(int argc, char** argv, std::initializer_list<std::string_view> v
       a.options.emplace_back(name, value);
     } else if (s == "-h") {
       a.options.emplace_back("help", "");
+    } else if (s.size() > 1 && s[0] == '-') {
+      a.options.emplace_back(s, "");  // a single-dash flag ("-x", or "--"): kept as spelled, so it is named
     } else {
       a.positional.push_back(s);
     }
@@ -62,8 +67,9 @@ bool check_known(const Args& a, std::string_view cmd, std::initializer_list<std:
     bool ok = k == "help";
     for (std::string_view n : known) ok = ok || n == k;
     if (!ok) {
-      std::fprintf(stderr, "ptir %.*s: unknown option --%s (see 'ptir %.*s --help')\n", int(cmd.size()), cmd.data(),
-                   k.c_str(), int(cmd.size()), cmd.data());
+      std::string shown = k.rfind('-', 0) == 0 ? k : "--" + k;
+      std::fprintf(stderr, "ptir %.*s: unknown option %s (see 'ptir %.*s --help')\n", int(cmd.size()), cmd.data(),
+                   escape_bytes(shown).c_str(), int(cmd.size()), cmd.data());
       return false;
     }
   }
@@ -90,24 +96,229 @@ std::optional<std::string> read_file(const std::string& path) {
   return ss.str();
 }
 
-std::unique_ptr<Loaded> load_program(const std::string& path, bool verify) {
-  auto text = read_file(path);
-  if (!text) return nullptr;
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Parses (and verifies) `text`; on failure returns nullptr and sets `error` to the one-line diagnostic.
+/// `text` is moved into the result, and given back when the load fails.
+std::unique_ptr<Loaded> load_text(std::string& text, const std::string& name, bool verify, std::string& error) {
   auto l = std::make_unique<Loaded>();
-  l->text = std::move(*text);
-  l->parsed = parse_program(l->text, path == "-" ? "<stdin>" : path);
+  l->text = std::move(text);
+  auto t0 = std::chrono::steady_clock::now();
+  l->parsed = parse_program(l->text, name);
+  l->parse_seconds = seconds_since(t0);
   if (!l->parsed.ok()) {
-    std::fprintf(stderr, "%s\n", l->parsed.error.c_str());
+    error = l->parsed.error;
+    text = std::move(l->text);
     return nullptr;
   }
   if (verify) {
+    t0 = std::chrono::steady_clock::now();
     auto diags = verify_program(*l->parsed.program);
+    l->verify_seconds = seconds_since(t0);
     if (!diags.empty()) {
-      std::fprintf(stderr, "%s\n", format_diagnostic(diags[0], *l->parsed.program, &l->parsed.source).c_str());
+      error = format_diagnostic(diags[0], *l->parsed.program, &l->parsed.source);
+      text = std::move(l->text);
       return nullptr;
     }
   }
   return l;
+}
+
+std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+/// The line of a "NAME:LINE:COL: ..." diagnostic (0 when it has none) and where its message starts.
+int diag_line(const std::string& diag, const std::string& name, int* col = nullptr, size_t* msg = nullptr) {
+  if (diag.compare(0, name.size() + 1, name + ":") != 0) return 0;
+  size_t i = name.size() + 1;
+  int line = 0, c = 0;
+  while (i < diag.size() && std::isdigit(static_cast<unsigned char>(diag[i]))) line = line * 10 + (diag[i++] - '0');
+  if (i >= diag.size() || diag[i] != ':') return 0;
+  ++i;
+  while (i < diag.size() && std::isdigit(static_cast<unsigned char>(diag[i]))) c = c * 10 + (diag[i++] - '0');
+  if (col) *col = c;
+  if (msg) {
+    size_t e = diag.find("error: ", i);
+    *msg = e == std::string::npos ? i : e + 7;
+  }
+  return line;
+}
+}  // namespace
+
+std::unique_ptr<Loaded> load_program(const std::string& path, bool verify) {
+  auto text = read_file(path);
+  if (!text) return nullptr;
+  std::string error, name = display_name(path);
+  auto l = load_text(*text, name, verify, error);
+  if (!l) std::fprintf(stderr, "%s\n", with_caret(error, *text, name).c_str());
+  return l;
+}
+
+std::string escape_bytes(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+std::string with_caret(const std::string& diag, const std::string& text, const std::string& name) {
+  int col = 0;
+  int line = diag_line(diag, name, &col);
+  if (line <= 0 || col <= 0) return diag;
+  size_t b = 0;
+  for (int i = 1; i < line && b != std::string::npos; ++i) {
+    b = text.find('\n', b);
+    if (b != std::string::npos) ++b;
+  }
+  if (b == std::string::npos || b > text.size()) return diag;
+  size_t e = text.find('\n', b);
+  std::string src = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  if (!src.empty() && src.back() == '\r') src.pop_back();
+  std::string shown, pad;
+  for (size_t i = 0; i < src.size(); ++i) {
+    std::string piece = src[i] == '\t' ? std::string("\t") : escape_bytes(std::string_view(&src[i], 1));
+    shown += piece;
+    if (static_cast<int>(i) + 1 < col) pad += piece == "\t" ? piece : std::string(piece.size(), ' ');
+  }
+  return diag + "\n" + shown + "\n" + pad + "^";
+}
+
+std::vector<Chunk> split_input(const std::string& text, bool split) {
+  std::vector<Chunk> out;
+  if (!split) {
+    out.push_back(Chunk{text, 1});
+    return out;
+  }
+  std::string cur;
+  int line = 1, start = 1;
+  size_t b = 0;
+  while (b < text.size()) {
+    size_t e = text.find('\n', b);
+    size_t end = e == std::string::npos ? text.size() : e + 1;
+    std::string_view l(text.data() + b, end - b);
+    std::string_view t = l;
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    if (t == "// -----") {
+      out.push_back(Chunk{std::string(static_cast<size_t>(start - 1), '\n') + cur, start});
+      cur.clear();
+      start = line + 1;
+    } else {
+      cur.append(l);
+    }
+    ++line;
+    b = end;
+  }
+  out.push_back(Chunk{std::string(static_cast<size_t>(start - 1), '\n') + cur, start});
+  return out;
+}
+
+InputMode input_mode(const Args& a) { return {a.has("split-input-file"), a.has("verify-diagnostics")}; }
+
+std::optional<std::string> input_path(const Args& a, std::string_view usage) {
+  if (a.positional.size() > 1) {
+    std::fprintf(stderr, "%.*s\n", int(usage.size()), usage.data());
+    return std::nullopt;
+  }
+  return a.positional.empty() ? std::string("-") : a.positional[0];
+}
+
+namespace {
+struct Expected {
+  int line;
+  std::string text;
+  bool seen = false;
+};
+
+/// The `expected-error[@+N|@-N] {{text}}` comments of `text`.
+std::vector<Expected> expectations(const std::string& text) {
+  static const std::regex re(R"(expected-error(@([+-]?)([0-9]+))?\s*\{\{(.*?)\}\})");
+  std::vector<Expected> out;
+  int line = 1;
+  size_t b = 0;
+  while (b <= text.size()) {
+    size_t e = text.find('\n', b);
+    std::string l = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    for (std::sregex_iterator it(l.begin(), l.end(), re), end; it != end; ++it) {
+      const std::smatch& m = *it;
+      int at = line;
+      if (m[1].matched) {
+        int n = std::stoi(m[3].str());
+        at = m[2].str() == "-" ? line - n : m[2].str() == "+" ? line + n : n;
+      }
+      out.push_back(Expected{at, m[4].str()});
+    }
+    if (e == std::string::npos) break;
+    b = e + 1;
+    ++line;
+  }
+  return out;
+}
+}  // namespace
+
+int for_each_program(const std::string& path, const InputMode& mode, bool verify,
+                     const std::function<int(Loaded&)>& fn) {
+  auto text = read_file(path);
+  if (!text) return kExitBadInput;
+  const std::string name = display_name(path);
+  std::vector<Chunk> chunks = split_input(*text, mode.split);
+  std::vector<std::pair<int, std::string>> produced;  // (line, full diagnostic)
+  int code = kExitOk, fn_code = kExitOk;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    if (i > 0) {
+      std::fflush(stderr);
+      std::fputs("// -----\n", stdout);
+      std::fflush(stdout);
+    }
+    std::string error;
+    std::string& chunk_text = chunks[i].text;
+    auto l = load_text(chunk_text, name, verify, error);
+    if (!l) {
+      if (mode.verify_diagnostics) {
+        produced.emplace_back(diag_line(error, name), error);
+      } else {
+        std::fprintf(stderr, "%s\n", with_caret(error, chunk_text, name).c_str());
+        code = std::max(code, kExitBadInput);
+      }
+      continue;
+    }
+    fn_code = std::max(fn_code, fn(*l));
+  }
+  if (!mode.verify_diagnostics) return std::max(code, fn_code);
+  std::vector<Expected> want = expectations(*text);
+  bool ok = true;
+  for (const auto& [line, diag] : produced) {
+    size_t msg = 0;
+    diag_line(diag, name, nullptr, &msg);
+    std::string m = diag.substr(msg);
+    bool matched = false;
+    for (Expected& w : want)
+      if (!w.seen && w.line == line && m.find(w.text) != std::string::npos) {
+        w.seen = matched = true;
+        break;
+      }
+    if (!matched) {
+      ok = false;
+      std::fprintf(stderr, "%s:%d: error: unexpected error: %s\n", name.c_str(), line, escape_bytes(m).c_str());
+    }
+  }
+  for (const Expected& w : want)
+    if (!w.seen) {
+      ok = false;
+      std::fprintf(stderr, "%s:%d: error: expected error \"%s\" was not produced\n", name.c_str(), w.line,
+                   w.text.c_str());
+    }
+  return ok ? fn_code : std::max(fn_code, kExitBadInput);
 }
 
 std::optional<uint64_t> parse_u64_option(std::string_view cmd, std::string_view name, const std::string& v) {
@@ -115,7 +326,20 @@ std::optional<uint64_t> parse_u64_option(std::string_view cmd, std::string_view 
   auto r = std::from_chars(v.data(), v.data() + v.size(), out);
   if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size()) {
     std::fprintf(stderr, "ptir %.*s: --%.*s needs a non-negative integer, got '%s'\n", int(cmd.size()), cmd.data(),
-                 int(name.size()), name.data(), v.c_str());
+                 int(name.size()), name.data(), escape_bytes(v).c_str());
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<uint64_t> parse_ranged_option(std::string_view cmd, std::string_view name, const std::string& v,
+                                            uint64_t lo, uint64_t hi) {
+  uint64_t out = 0;
+  auto r = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || out < lo || out > hi) {
+    std::fprintf(stderr, "ptir %.*s: --%.*s needs a value from %llu to %llu, got '%s'\n", int(cmd.size()), cmd.data(),
+                 int(name.size()), name.data(), static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi),
+                 escape_bytes(v).c_str());
     return std::nullopt;
   }
   return out;

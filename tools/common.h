@@ -1,5 +1,6 @@
 // Shared helpers of the `ptir` subcommands: argument handling, file loading, exit codes.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,11 +40,63 @@ std::optional<std::string> read_file(const std::string& path);
 struct Loaded {
   std::string text;
   ParseResult parsed;
+  double parse_seconds = 0;   ///< wall time of parsing
+  double verify_seconds = 0;  ///< wall time of verification (0 when not verified)
   Program& program() { return *parsed.program; }
 };
 std::unique_ptr<Loaded> load_program(const std::string& path, bool verify = true);
 
+/// The version of ptir, from CMake's project(VERSION ...).
+inline constexpr const char* kVersion = PTIR_VERSION;
+
+/// One program of an input file: the whole file, or with --split-input-file one piece between `// -----`
+/// lines. `text` is padded with the newlines before the piece so line numbers are those of the file.
+struct Chunk {
+  std::string text;
+  int first_line = 1;  ///< 1-based line of the file where the piece starts
+};
+/// Splits `text` at lines `// -----` when `split`; otherwise one chunk holding everything.
+std::vector<Chunk> split_input(const std::string& text, bool split);
+
+/// Adds the source line and a caret under the column to a one-line "NAME:LINE:COL: error: ..." diagnostic
+/// whose NAME is `name`; control bytes of the shown line are escaped as \xHH. Unlocated diagnostics pass as is.
+std::string with_caret(const std::string& diag, const std::string& text, const std::string& name);
+
+/// Replaces control bytes (and bytes >= 0x7f) of `s` by \xHH so a diagnostic never prints them raw.
+std::string escape_bytes(std::string_view s);
+
+/// How a command reads its input: --split-input-file, --verify-diagnostics.
+struct InputMode {
+  bool split = false;
+  bool verify_diagnostics = false;
+};
+/// The help paragraph of the input options, shared by the commands that take them.
+inline constexpr const char* kInputHelp =
+    "  --split-input-file    split FILE at lines '// -----' and process each piece on its own; outputs are\n"
+    "                        joined by '// -----' lines, errors keep the line numbers of FILE\n"
+    "  --verify-diagnostics  check the errors against the file's 'expected-error {{TEXT}}' comments (on the\n"
+    "                        line of the error, or '@+N' / '@-N' lines away); exit 0 when every error was\n"
+    "                        expected and every expectation met, else print each mismatch, exit 1\n";
+/// Reads the two input options of `a`.
+InputMode input_mode(const Args& a);
+/// The one input path of a command: the positional argument, or "-" (stdin) when there is none. Prints a
+/// usage line and returns nullopt when more than one is given.
+std::optional<std::string> input_path(const Args& a, std::string_view usage);
+
+/// Parses (and verifies when `verify`) every program of the file at `path` and calls `fn` on each that
+/// loads; `fn` prints its output on stdout and returns an exit code. Chunk outputs are separated by
+/// `// -----`. Without --verify-diagnostics an error is printed with its source line and caret and the
+/// result is the largest exit code; with it, errors are matched against the `expected-error` comments of
+/// the file and the result is 0 when all match, else 1 with each mismatch printed as FILE:LINE: error: ...
+int for_each_program(const std::string& path, const InputMode& mode, bool verify,
+                     const std::function<int(Loaded&)>& fn);
+
 /// Parses an unsigned integer option, printing a usage error when malformed.
 std::optional<uint64_t> parse_u64_option(std::string_view cmd, std::string_view name, const std::string& v);
+
+/// Parses an integer option that must lie in [lo, hi]; prints "ptir CMD: --NAME needs a value from LO to HI,
+/// got 'V'" and returns nullopt otherwise.
+std::optional<uint64_t> parse_ranged_option(std::string_view cmd, std::string_view name, const std::string& v,
+                                            uint64_t lo, uint64_t hi);
 
 }  // namespace ptir::tool
