@@ -164,6 +164,7 @@ class Replay {
   void collect_pairs() {
     auto add = [&](ValueId a, ValueId b) {
       if (a == b && !(p_.def_inst(a) != kNone && (flags(p_.def_inst(a)) & kModified))) return;
+      if (p_.value(a).kind == ValueKind::Literal && a == b) return;
       if (!exists(a, kOld) || !exists(b, kNew)) return;  // a value made and dropped within the rewrite
       for (const auto& pr : pairs_)
         if (pr.first == a && pr.second == b) return;
@@ -171,11 +172,23 @@ class Replay {
     };
     for (const auto& [a, b] : d_.replaced) add(a, b);
     for (const InstSnapshot& s : d_.modified) {
-      if (p_.inst(s.inst).erased || (flags(s.inst) & kInserted)) continue;
-      for (uint32_t k = 0; k < s.operands.size() && k < p_.num_operands(s.inst); ++k)
-        if (s.operands[k] != p_.operand(s.inst, k)) add(s.operands[k], p_.operand(s.inst, k));
-      if (s.attrs != p_.inst(s.inst).attrs)
-        for (uint32_t k = 0; k < p_.num_results(s.inst); ++k) add(p_.result(s.inst, k), p_.result(s.inst, k));
+      InstId i = s.inst;
+      if (p_.inst(i).erased || (flags(i) & kInserted)) continue;
+      // A user whose operands moved only from replaced values to their replacements is covered by those
+      // pairs; any other in-place change (an operand swap, new attributes, a direct replace_all_uses) is
+      // compared on the instruction's results, or for a return on its operands (the body's results).
+      bool covered = s.attrs == p_.inst(i).attrs;
+      for (uint32_t k = 0; k < s.operands.size() && covered; ++k) {
+        ValueId was = s.operands[k], now = p_.operand(i, k);
+        covered = was == now || std::find(d_.replaced.begin(), d_.replaced.end(), std::make_pair(was, now)) !=
+                                    d_.replaced.end();
+      }
+      if (covered) continue;
+      if (p_.op(i) == OpCode::Return) {
+        for (uint32_t k = 0; k < s.operands.size(); ++k) add(s.operands[k], p_.operand(i, k));
+      } else {
+        for (uint32_t k = 0; k < p_.num_results(i); ++k) add(p_.result(i, k), p_.result(i, k));
+      }
     }
     rep_.compared = static_cast<int>(pairs_.size());
   }
