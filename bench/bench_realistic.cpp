@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/gen.h"
 #include "bench/realistic.h"
 #include "ir/text.h"
 #include "ir/verifier.h"
@@ -27,7 +28,7 @@ double cpu_now() {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-enum class Kind { Realistic, ManyFunctions, RegionChain };
+enum class Kind { Realistic, ManyFunctions, RegionChain, Numbered, Named };
 
 struct TextFixture {
   std::string text;
@@ -41,8 +42,13 @@ const TextFixture& fixture(Kind k, size_t n) {
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   TextFixture f;
-  f.text = k == Kind::Realistic ? realistic_program(n) : k == Kind::ManyFunctions ? many_functions_program(n)
-                                                                                  : region_chain_program(n);
+  switch (k) {
+    case Kind::Realistic: f.text = realistic_program(n); break;
+    case Kind::ManyFunctions: f.text = many_functions_program(n); break;
+    case Kind::RegionChain: f.text = region_chain_program(n); break;
+    case Kind::Numbered: f.text = print_program(*generate_program(GenOptions{.num_ops = n})); break;
+    case Kind::Named: f.text = named_values(print_program(*generate_program(GenOptions{.num_ops = n}))); break;
+  }
   ParseResult r = parse_program(f.text);
   if (r.ok()) f.program = std::move(r.program);
   return cache.emplace(key, std::move(f)).first->second;
@@ -174,6 +180,8 @@ void register_text_benchmarks() {
   add("BM_RealisticPipeline", BM_TextPipeline, Kind::Realistic, {200000, 1000000});
   add("BM_RealisticPrint", BM_TextPrint, Kind::Realistic, {200000, 1000000});
   add("BM_RealisticEndToEnd", BM_TextEndToEnd, Kind::Realistic, {200000, 1000000});
+  add("BM_NumberedParse", BM_TextParse, Kind::Numbered, {200000});
+  add("BM_NamedParse", BM_TextParse, Kind::Named, {200000});
   add("BM_ManyFunctionsParse", BM_TextParse, Kind::ManyFunctions, {10000, 100000});
   add("BM_ManyFunctionsVerify", BM_TextVerify, Kind::ManyFunctions, {10000, 100000});
   add("BM_ManyFunctionsPipeline", BM_TextPipeline, Kind::ManyFunctions, {10000, 100000});

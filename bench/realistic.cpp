@@ -7,6 +7,7 @@
 // operands become arith.constant ops at the top of @main (one per distinct literal, as MLIR prints them).
 #include "bench/realistic.h"
 
+#include <cctype>
 #include <map>
 #include <vector>
 
@@ -280,6 +281,22 @@ std::string realistic_program(size_t num_ops) {
 std::string realistic_program_mlir(size_t num_ops) {
   MlirWriter w;
   return generate(w, num_ops);
+}
+
+std::string named_values(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  for (size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    if (text[i] != '%' || i + 2 >= text.size() || text[i + 1] != 't' || !isdigit(static_cast<unsigned char>(text[i + 2])))
+      continue;
+    size_t j = i + 2;
+    uint64_t n = 0;
+    while (j < text.size() && isdigit(static_cast<unsigned char>(text[j]))) n = n * 10 + uint64_t(text[j++] - '0');
+    out += "g" + std::to_string(n / 16) + "_s" + std::to_string(n % 16);
+    i = j - 1;
+  }
+  return out;
 }
 
 std::string many_functions_program(size_t n) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace ptir::bench {
 
@@ -19,6 +20,10 @@ std::string realistic_program(size_t num_ops);
 std::string realistic_program_mlir(size_t num_ops);
 /// Instructions per transformer block of realistic_program.
 size_t realistic_ops_per_block();
+
+/// `text` with every numbered value `%tN` renamed `%gA_sB` (A = N / 16, B = N % 16), as exporters name
+/// values: the same program, only the spelling of its names differs.
+std::string named_values(std::string_view text);
 
 /// `n` small functions (@f0 ... and @main last): stresses per-function tables.
 std::string many_functions_program(size_t n);

@@ -55,6 +55,33 @@ class Parser {
     if (p_.entry() == kNone) fail_at(0, "file has no func");
   }
 
+  /// Reports a name defined twice in this body that the name table found late (see HashedNames).
+  void check_duplicates() {
+    size_t d = names_.first_duplicate();
+    if (d != SIZE_MAX) fail_at(d - 1, "redefinition of value '%" + std::string(name_at(d)) + "'");
+  }
+
+  /// The name token starting at `off` (as sigil_name reads it).
+  std::string_view name_at(size_t off) const {
+    size_t e = off;
+    if (e < s_.size() && is_ident_start(s_[e])) {
+      while (e < s_.size() && is_ident_char(s_[e])) ++e;
+    } else {
+      while (e < s_.size() && is_digit(s_[e])) ++e;
+    }
+    return s_.substr(off, e - off);
+  }
+
+  /// An error found earlier in the file than `e` (a late-found duplicate name), else `e` itself.
+  ParseError first_error(const ParseError& e) {
+    try {
+      check_duplicates();
+    } catch (const ParseError& dup) {
+      if (dup.offset < e.offset) return dup;
+    }
+    return e;
+  }
+
   // Standalone pieces (used by parse_literal/parse_type).
   Tensor parse_literal_only() {
     skip_ws();
@@ -510,7 +537,9 @@ class Parser {
       parse_stmt(b, sm);
     }
     expect('}', "to close the body after 'return'");
+    check_duplicates();
   }
+
 
   void record(SourceMap& sm, InstId i, size_t at) {
     if (sm.inst_offset.size() <= i) sm.inst_offset.resize(i + 1, kNone);
@@ -708,7 +737,8 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
   Parser parser(text, *prog, r.source.line_starts.size());
   try {
     parser.parse_file(r.source);
-  } catch (const ParseError& e) {
+  } catch (const ParseError& thrown) {
+    ParseError e = parser.first_error(thrown);
     r.error = r.source.location(std::min<uint32_t>(e.offset, static_cast<uint32_t>(text.size()))) +
               ": error: " + e.message;
     return r;
