@@ -42,7 +42,9 @@ struct Plan {
 struct Exec {
   const Program& p;
   const InterpOptions& opts;
-  std::vector<std::unique_ptr<Plan>> plans;  ///< by BodyId, built on first use
+  /// By BodyId, built on first use. A map, not a vector sized by the program: eval_inst on one instruction
+  /// of a program with 100k functions must not cost 100k (expensive checks and folding call it per rewrite).
+  std::unordered_map<BodyId, std::unique_ptr<Plan>> plans;
   std::vector<BodyId> active;                ///< bodies being run, outermost first
 };
 
@@ -218,8 +220,9 @@ Status check_inputs(const Program& p, BodyId b, const std::vector<Tensor>& input
 }
 
 Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<Tensor>& results) {
-  if (!ex.plans[b]) ex.plans[b] = build_plan(ex.p, b);
-  const Plan& pl = *ex.plans[b];
+  std::unique_ptr<Plan>& plan = ex.plans[b];
+  if (!plan) plan = build_plan(ex.p, b);
+  const Plan& pl = *plan;
   if (!pl.error.ok()) return pl.error;
   if (Status st = check_inputs(ex.p, b, inputs); !st.ok()) return st;
   std::vector<Tensor> slots(pl.num_slots);
@@ -296,7 +299,6 @@ RunResult run_body(const Program& p, BodyId b, std::span<const Tensor> inputs, c
   return interp::guarded([&] {
     if (b >= p.num_bodies()) return interp::to_result(Status::error("no body to run"), {});
     Exec ex{p, opts, {}, {}};
-    ex.plans.resize(p.num_bodies());
     std::vector<Tensor> results;
     Status st = interp::run_region(ex, b, std::vector<Tensor>(inputs.begin(), inputs.end()), results);
     return interp::to_result(std::move(st), std::move(results));
@@ -330,7 +332,6 @@ RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands
       argp.push_back(&operands[k]);
     }
     Exec ex{p, opts, {}, {}};
-    ex.plans.resize(p.num_bodies());
     std::vector<Tensor> out;
     Status st = interp::run_inst(ex, i, interp::Args(argp.data(), argp.size()), out);
     return interp::to_result(std::move(st), std::move(out));

@@ -299,6 +299,8 @@ class ProgramVerifier {
 
     enum : uint8_t { kWhite, kGrey, kBlack };
     std::vector<uint8_t> color(nb, kWhite);
+    // depth[b]: bodies on the longest chain of region runs starting at b (b included); known once b is black.
+    std::vector<uint32_t> depth(nb, 1), deepest(nb, kNone);
     std::vector<std::pair<BodyId, uint32_t>> stack;  // body, next edge position
     for (BodyId root = 0; root < nb; ++root) {
       if (color[root] != kWhite) continue;
@@ -308,6 +310,13 @@ class ProgramVerifier {
         auto& [b, pos] = stack.back();
         if (pos == start[b + 1]) {
           color[b] = kBlack;
+          for (uint32_t k = start[b]; k < start[b + 1]; ++k) {
+            BodyId to = edges_[order[k]].to;
+            if (depth[to] + 1 > depth[b]) {
+              depth[b] = depth[to] + 1;
+              deepest[b] = order[k];
+            }
+          }
           stack.pop_back();
           continue;
         }
@@ -318,6 +327,28 @@ class ProgramVerifier {
           stack.emplace_back(e.to, start[e.to]);
         }
       }
+    }
+    check_depth(depth, deepest);
+  }
+
+  /// Reports the first body whose chain of nested region runs is deeper than kMaxRegionDepth.
+  void check_depth(const std::vector<uint32_t>& depth, const std::vector<uint32_t>& deepest) {
+    for (BodyId b = 0; b < depth.size(); ++b) {
+      if (depth[b] <= kMaxRegionDepth) continue;
+      std::string path = body_label(p_, b);
+      BodyId at = b;
+      for (int shown = 0; deepest[at] != kNone; ++shown) {
+        at = edges_[deepest[at]].to;
+        if (shown == 3) {
+          path += " -> ...";
+          break;
+        }
+        path += " -> " + body_label(p_, at);
+      }
+      const RegionEdge& e = edges_[deepest[b]];
+      return report(e.from, e.inst, cat(mnemonic(p_.op(e.inst)), ": regions nest ", depth[b], " bodies deep from ",
+                                        body_label(p_, b), " (", path, "), more than the limit of ",
+                                        kMaxRegionDepth));
     }
   }
 
