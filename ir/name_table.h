@@ -30,6 +30,12 @@ class HashedNames {
     size_t cap = 16;
     while (cap < expected * 2) cap <<= 1;
     want_ = cap;
+    // A small body after a large one (the first body is sized from the whole file) gets a small table:
+    // probing a large one would scatter its few names over megabytes.
+    if (slots_.size() > 4 * cap) {
+      slots_ = std::vector<Slot>();
+      size_ = 0;
+    }
     if (gen_ == UINT16_MAX) {
       std::fill(slots_.begin(), slots_.end(), Slot{});
       gen_ = 0;

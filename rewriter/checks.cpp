@@ -230,7 +230,7 @@ void ExpensiveChecks::notify_pattern_end(std::string_view name, InstId root, boo
   }
   if (opts_.replay) {
     ++replayed_;
-    ReplayReport r = replay_rewrite(p, delta_, replay_, pattern_, root_);
+    ReplayReport r = replay_rewrite(p, delta_, replay_, pattern_, root_, &inputs_);
     runs_ += r.runs;
     windowed_ += r.windowed;
     unreplayable_ += !r.skipped.empty();
