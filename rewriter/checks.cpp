@@ -114,7 +114,7 @@ void ExpensiveChecks::assign_key(InstId i) {
 }
 
 bool ExpensiveChecks::before(InstId a, InstId b) {
-  if (key_[a] == 0 || key_[b] == 0) renumber(rw_.program().inst(b).body);
+  if (a >= key_.size() || b >= key_.size() || key_[a] == 0 || key_[b] == 0) renumber(rw_.program().inst(b).body);
   return key_[a] < key_[b];
 }
 
@@ -171,8 +171,10 @@ void ExpensiveChecks::notify_modified(InstId i) {
 
 void ExpensiveChecks::notify_erased(InstId i) {
   const Program& p = rw_.program();
-  total_ -= hash_[i];
-  hash_[i] = 0;
+  if (i < hash_.size()) {
+    total_ -= hash_[i];
+    hash_[i] = 0;
+  }
   if (in_rewrite_) delta_.erased.push_back(i);
   if (opts_.verify && !failed() && !rw_.results_unused(i))
     fail("'" + pattern_ + "' erases an instruction whose results are still used: " + describe_inst(p, i));

@@ -28,6 +28,7 @@ struct RewriteDelta {
   std::vector<InstId> erased;
   std::vector<InstSnapshot> modified;                 ///< the state before the first in-place change
   std::vector<std::pair<ValueId, ValueId>> replaced;  ///< (old value, replacement), from replace_op
+  /// Forgets the last rewrite.
   void clear() {
     inserted.clear();
     erased.clear();
