@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ir/interp.h"
+#include "ir/text.h"
 
 namespace ptir {
 namespace {
@@ -84,6 +85,45 @@ FoldResult fold_identity(const Program& p, InstId i) {
   return {};
 }
 
+/// Folding never makes the printed program larger. The text a fold removes, counted low: the
+/// instruction's line without its attributes (`%r = op a, b -> T`, inline literal operands written out),
+/// the name at each use, and the line of each `constant` operand whose one use this is (DCE drops it).
+/// The text it adds, counted high: the literal at each use when the driver inlines it, else the line
+/// `%r = constant LIT -> T` and the names at the uses. So broadcast_to, tile or pad of a non-splat
+/// constant stay ops (they would write every element), and so does exp of short literals whose results
+/// print longer, while folds to splats, slices and arithmetic on dying constants happen.
+bool shrinks(const Program& p, InstId i, const Tensor& lit, const FoldOptions& opts) {
+  const ValueId res = p.result(i);
+  const std::string_view name = p.name(res);
+  const size_t name_len = 1 + (name.empty() ? 2 : name.size());  // unnamed values print as %tN
+  const size_t type_len = to_string(p.type_of(res)).size();
+  size_t uses = 0;
+  p.for_each_use(res, [&](InstId, uint32_t) { ++uses; });
+  // Lines are indented by two spaces; "%r = op " and " -> T".
+  size_t removed = 2 + name_len + 3 + mnemonic(p.op(i)).size() + 1 + 4 + type_len + uses * name_len;
+  for (uint32_t k = 0; k < p.num_operands(i); ++k) {
+    const ValueId v = p.operand(i, k);
+    const ValueInfo& vi = p.value(v);
+    if (k) removed += 2;
+    if (vi.kind == ValueKind::Literal) {
+      removed += print_literal(p.literal(vi.def)).size();
+      continue;
+    }
+    removed += 2;  // "%x" at least
+    const InstId d = p.def_inst(v);
+    if (d != kNone && p.op(d) == OpCode::Constant && p.has_one_use(v)) {  // "  %c = constant LIT -> T"
+      const std::string_view cn = p.name(v);
+      removed += 2 + 1 + (cn.empty() ? 2 : cn.size()) + 12 + print_literal(*p.constant_of(v)).size() + 4 +
+                 to_string(p.type_of(v)).size();
+    }
+  }
+  const size_t text = print_literal(lit).size();
+  const size_t added = inline_folded(lit, uses == 1, opts.inline_literal_max_elements)
+                           ? uses * text
+                           : 2 + name_len + 12 + text + 4 + type_len + uses * name_len;
+  return added <= removed;
+}
+
 FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
   uint32_t n = p.num_operands(i);
   if (n == 0 || p.num_results(i) != 1) return {};
@@ -98,7 +138,10 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
   for (uint32_t k = 0; k < n; ++k) args.push_back(*p.constant_of(p.operand(i, k)));
   RunResult r = eval_inst(p, i, args);
   if (r.status != RunStatus::Ok || r.results.size() != 1) return {};  // UB stays where it is
-  return FoldResult::materialize(std::move(r.results[0]));
+  Tensor& t = r.results[0];
+  t.compact();
+  if (!shrinks(p, i, t, opts)) return {};
+  return FoldResult::materialize(std::move(t));
 }
 
 }  // namespace

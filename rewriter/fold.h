@@ -30,7 +30,15 @@ struct FoldResult {
 struct FoldOptions {
   bool constant_fold = true;       ///< evaluate all-constant instructions with the interpreter
   int64_t max_elements = 4096;     ///< never evaluate when an operand or the result is larger
+  int64_t inline_literal_max_elements = 16;  ///< where the driver will put the literal (see inline_folded)
 };
+
+/// Whether the driver writes a folded literal inline at its uses (else as a `constant` op): when it
+/// stores at most `max` elements, and a non-splat one only when the value has one use (an inline
+/// literal is written at every use).
+inline bool inline_folded(const Tensor& lit, bool one_use, int64_t max) {
+  return lit.stored_elements() <= max && (lit.stored_elements() <= 1 || one_use);
+}
 
 /// Tries the fold hook of `i`'s op. Effectful ops (rng), region ops and opaque ops never fold.
 FoldResult fold_inst(const Program& p, InstId i, const FoldOptions& opts = {});

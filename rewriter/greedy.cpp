@@ -176,14 +176,21 @@ class GreedyDriver {
   }
 
   bool try_fold(InstId i) {
-    FoldResult r = fold_inst(p_, i, cfg_.fold_options);
+    FoldOptions fo = cfg_.fold_options;
+    fo.inline_literal_max_elements = cfg_.inline_literal_max_elements;
+    FoldResult r = fold_inst(p_, i, fo);
     if (!r) return false;
     bool log = rw_.has_listeners();
     if (log) rw_.notify_pattern_begin(kFoldName, i);
     ValueId v = r.value;
     if (r.kind == FoldResult::Kind::Literal) {
-      if (r.literal.size() <= cfg_.inline_literal_max_elements) v = rw_.literal_value(r.literal);
-      else v = rw_.materialize_constant(p_.body(p_.inst(i).body).first, r.literal);
+      if (inline_folded(r.literal, p_.has_one_use(p_.result(i)), cfg_.inline_literal_max_elements)) {
+        v = rw_.literal_value(r.literal);
+      } else {
+        v = rw_.materialize_constant(p_.body(p_.inst(i).body).first, r.literal);
+        // The constant is the folded value itself: it keeps the value's name.
+        if (std::string_view n = p_.name(p_.result(i)); !n.empty()) rw_.set_name(v, n);
+      }
     }
     rw_.replace_op(i, v);
     if (log) rw_.notify_pattern_end(kFoldName, i, true);

@@ -1,6 +1,7 @@
 // dot_general (docs/semantics.md "Reductions and contractions"): result dims are batch, lhs free, rhs free;
 // each output element folds the products over the contracting positions in row-major order of the
 // contracting coordinates (contract_lhs order), each product rounded in the accumulation dtype, no FMA.
+#include <chrono>
 #include <type_traits>
 
 #include "ir/interp/kernels.h"
@@ -66,12 +67,14 @@ struct DotWalk {
 };
 
 /// The fold for every output element. `round` rounds a double to D (floats); integers wrap with `mask`.
+/// False when the run's deadline passed (checked every 256 output elements: one dot can take minutes).
 template <typename V, typename Round>
-void dot_loop(const DotWalk& w, const std::vector<V>& L, const std::vector<V>& R, const Folder& f, uint64_t mask,
-              Round round, Tensor& o) {
+bool dot_loop(const DotWalk& w, const std::vector<V>& L, const std::vector<V>& R, const Folder& f, uint64_t mask,
+              Round round, Tensor& o, std::chrono::steady_clock::time_point deadline) {
   StridedCounter li(w.dims, w.lstr), ri(w.dims, w.rstr);
   int64_t oi = 0;
   do {
+    if ((oi & 255) == 255 && std::chrono::steady_clock::now() > deadline) return false;
     V acc{};
     for (size_t k = 0; k < w.lo.size(); ++k) {
       const V a = L[li.off + w.lo[k]], b = R[ri.off + w.ro[k]];
@@ -89,6 +92,7 @@ void dot_loop(const DotWalk& w, const std::vector<V>& L, const std::vector<V>& R
     put(o, oi++, f.store(n, o.dtype()));
     ri.next();
   } while (li.next());
+  return true;
 }
 
 /// The lhs/rhs offsets of every contracting position, in row-major order of the contracting coordinates.
@@ -126,16 +130,21 @@ Status eval_dot_general(const Call& c, Out& out) {
   for (size_t k = 0; k < dd.bl.size(); ++k) w.lstr.push_back(ls[dd.bl[k]]), w.rstr.push_back(rs[dd.br[k]]);
   for (int64_t d : dd.fl) w.lstr.push_back(ls[d]), w.rstr.push_back(0);
   for (int64_t d : dd.fr) w.lstr.push_back(0), w.rstr.push_back(rs[d]);
+  const auto deadline = options(c.exec).deadline;
+  bool done;
   if (!is_float(acc_t)) {
-    dot_loop(w, load_all<uint64_t>(lhs, f), load_all<uint64_t>(rhs, f), f, bits_mask(acc_t), 0, o);
+    done = dot_loop(w, load_all<uint64_t>(lhs, f), load_all<uint64_t>(rhs, f), f, bits_mask(acc_t), 0, o, deadline);
   } else if (acc_t == DType::F64) {
-    dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0, [](double x) { return x; }, o);
+    done = dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0, [](double x) { return x; }, o,
+                    deadline);
   } else if (acc_t == DType::F32) {
-    dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0,
-             [](double x) { return static_cast<double>(narrow_f32(x)); }, o);
+    done = dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0,
+                    [](double x) { return static_cast<double>(narrow_f32(x)); }, o, deadline);
   } else {
-    dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0, [acc_t](double x) { return round_f(acc_t, x); }, o);
+    done = dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0,
+                    [acc_t](double x) { return round_f(acc_t, x); }, o, deadline);
   }
+  if (!done) return Status::error("time budget exhausted in dot_general");
   return Status::success();
 }
 

@@ -64,6 +64,7 @@ Results encode_DotGeneral(OpEnv& env) {
   SymTensor out = env.make();
   std::vector<int64_t> li(ld.size()), ri(rd.size());
   for (int64_t o = 0, n = env.out().num_elements(); o < n; ++o) {
+    env.check_stop();
     const std::vector<int64_t> oi = unravel(o, odims);
     size_t p = 0;
     for (size_t k = 0; k < bl.size(); ++k, ++p) li[bl[k]] = ri[br[k]] = oi[p];

@@ -15,7 +15,11 @@ template <typename F>
 Results map1(OpEnv& env, F f) {
   check_shapes(env);
   SymTensor r = env.make();
-  for (const Expr& x : env.args[0].elems) r.elems.push_back(f(x));
+  const auto& a = env.args[0].elems;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if ((i & 1023) == 1023) env.check_stop();  // a large tensor takes seconds: the budget covers it
+    r.elems.push_back(f(a[i]));
+  }
   return {r};
 }
 
@@ -25,7 +29,10 @@ Results map2(OpEnv& env, F f) {
   SymTensor r = env.make();
   const auto& a = env.args[0].elems;
   const auto& b = env.args[1].elems;
-  for (size_t i = 0; i < a.size(); ++i) r.elems.push_back(f(a[i], b[i]));
+  for (size_t i = 0; i < a.size(); ++i) {
+    if ((i & 1023) == 1023) env.check_stop();
+    r.elems.push_back(f(a[i], b[i]));
+  }
   return {r};
 }
 
@@ -102,7 +109,10 @@ Results encode_Select(OpEnv& env) {
   check_shapes(env);
   SymTensor r = env.make();
   const auto& c = env.args[0].elems;
-  for (size_t i = 0; i < c.size(); ++i) r.elems.push_back(Expr::ite(c[i], env.args[1].elems[i], env.args[2].elems[i]));
+  for (size_t i = 0; i < c.size(); ++i) {
+    if ((i & 1023) == 1023) env.check_stop();
+    r.elems.push_back(Expr::ite(c[i], env.args[1].elems[i], env.args[2].elems[i]));
+  }
   return {r};
 }
 

@@ -35,6 +35,7 @@ Results reduce(OpEnv& env, sem::Fold kind) {
   const sem::Folder f{kind, sem::accum_of(env.attrs, x.type.dtype)};
   SymTensor out = env.make();
   for (const auto& g : reduce_groups(env, x.type, env.attrs.ints("axes"), env.attrs.bool_or("keepdims", false))) {
+    env.check_stop();
     Expr acc = f.identity();
     for (size_t k = 0; k < g.size(); ++k) {
       Expr v = f.load(x.elems[g[k]], x.type.dtype);
@@ -60,6 +61,7 @@ Results encode_Argmax(OpEnv& env) {
   const auto groups = reduce_groups(env, x.type, {axis}, env.attrs.bool_or("keepdims", false));
   SymTensor out = env.make();
   for (const auto& g : groups) {
+    env.check_stop();
     if (g.empty()) env.fail("argmax over an empty axis");
     Expr best = x.elems[g[0]], at = Expr::bv(0, 64);
     for (size_t k = 1; k < g.size(); ++k) {
@@ -83,7 +85,10 @@ Results encode_SegmentReduce(OpEnv& env) {
   std::vector<int64_t> odims = x.type.dims;
   odims[0] = n;
   if (n < 0 || odims != env.out().dims || env.dtype() != x.type.dtype) env.fail("result type does not match");
-  const int64_t rows = x.type.dims[0], inner = x.type.num_elements() / std::max<int64_t>(rows, 1);
+  // inner = product of x.dims[1:], computed directly: with 0 rows, num_elements / rows would say 0.
+  const int64_t rows = x.type.dims[0];
+  int64_t inner = 1;
+  for (size_t d = 1; d < x.type.dims.size(); ++d) inner *= x.type.dims[d];
   std::vector<Expr> id;
   for (int64_t r = 0; r < rows; ++r) {
     id.push_back(index_value(ids.elems[r], ids.type.dtype));

@@ -1,4 +1,5 @@
 // The Expr value type over Z3's C API (Z3 4.8.12: rounding-mode arithmetic is C-API only).
+#include <optional>
 #include "verify/smt/expr.h"
 
 #include <z3.h>
@@ -31,18 +32,29 @@ Z3_ast chk(Z3_ast a) {
   return a;
 }
 
-Z3_sort fp_sort(FPFormat f) { return Z3_mk_fpa_sort(C(), f.ebits, f.sbits); }
+/// Checks an object a Z3 call returned before it is handed to another call: out of memory, Z3 returns
+/// null with an error code, and a null argument crashes the next call.
+template <typename T>
+T chk_obj(T o) {
+  Z3_error_code e = Z3_get_error_code(C());
+  if (e != Z3_OK || !o) throw std::runtime_error(std::string("z3: ") + Z3_get_error_msg(C(), e));
+  return o;
+}
+
+Z3_sort fp_sort(FPFormat f) { return chk_obj(Z3_mk_fpa_sort(C(), f.ebits, f.sbits)); }
+Z3_sort bv_sort(unsigned w) { return chk_obj(Z3_mk_bv_sort(C(), w)); }
 
 Z3_sort to_z3(const Sort& s) {
   switch (s.kind) {
-    case Sort::Bool: return Z3_mk_bool_sort(C());
-    case Sort::BV: return Z3_mk_bv_sort(C(), s.width);
+    case Sort::Bool: return chk_obj(Z3_mk_bool_sort(C()));
+    case Sort::BV: return bv_sort(s.width);
     case Sort::FP: return fp_sort(s.fp);
   }
   return nullptr;
 }
 
-Z3_ast rne() { return Z3_mk_fpa_rne(C()); }
+Z3_ast rne() { return chk_obj(Z3_mk_fpa_rne(C())); }
+Z3_ast rtz() { return chk_obj(Z3_mk_fpa_rtz(C())); }
 
 /// A sort with a reference held. In a reference-counted context only the last result of an API call is
 /// kept alive, so every object made before another call that makes one must be held like this.
@@ -70,6 +82,37 @@ FPConst fp_const(const Expr& e) {
   if (*bits == one) return FPConst::One;
   if (*bits == (one | sign)) return FPConst::MinusOne;
   return FPConst::Other;
+}
+
+/// For the bits of a power of two 2^e (either sign) whose reciprocal 2^-e is finite and representable
+/// (normal or subnormal) in format `f`: the bits of the reciprocal, with the same sign. Then x / 2^e and
+/// x * 2^-e round the same real number, so they are equal for every x (zeros, infinities, NaN too).
+std::optional<uint64_t> pow2_reciprocal(uint64_t bits, FPFormat f) {
+  const unsigned fb = f.sbits - 1;
+  const uint64_t fmask = (uint64_t{1} << fb) - 1, emask = (uint64_t{1} << f.ebits) - 1;
+  const uint64_t sign = (bits >> (f.ebits + fb)) & 1;
+  const uint64_t E = (bits >> fb) & emask, M = bits & fmask;
+  const int64_t bias = (int64_t{1} << (f.ebits - 1)) - 1;
+  int64_t e = 0;
+  if (E == emask) return std::nullopt;  // inf, NaN
+  if (E == 0) {
+    if (M == 0 || (M & (M - 1)) != 0) return std::nullopt;
+    e = (1 - bias) - static_cast<int64_t>(fb) + __builtin_ctzll(M);
+  } else {
+    if (M != 0) return std::nullopt;
+    e = static_cast<int64_t>(E) - bias;
+  }
+  const int64_t r = -e;
+  if (r > bias) return std::nullopt;  // the reciprocal overflows
+  uint64_t out = 0;
+  if (r >= 1 - bias) {
+    out = static_cast<uint64_t>(r + bias) << fb;
+  } else {
+    const int64_t shift = r - ((1 - bias) - static_cast<int64_t>(fb));
+    if (shift < 0) return std::nullopt;  // below the smallest subnormal
+    out = uint64_t{1} << shift;
+  }
+  return out | (sign << (f.ebits + fb));
 }
 
 /// Whether a term is a value: a Bool, bit-vector or float literal (NaN, infinities and zeros included).
@@ -111,9 +154,12 @@ std::pair<Z3_ast, Z3_ast> ordered(const Expr& a, const Expr& b) {
 
 Context::Context() : prev_(tl_ctx), prev_obj_(tl_obj) {
   Z3_config cfg = Z3_mk_config();
+  if (!cfg) throw std::runtime_error("z3: out of memory making a context");
   Z3_set_param_value(cfg, "model", "true");
   ctx_ = Z3_mk_context_rc(cfg);
   Z3_del_config(cfg);
+  // Past Z3's memory cap (set_memory_limit_mb) there is no context: say so rather than crash.
+  if (!ctx_) throw std::runtime_error("z3: out of memory making a context");
   Z3_set_error_handler(ctx_, nullptr);
   tl_ctx = ctx_;
   tl_obj = this;
@@ -166,7 +212,7 @@ Expr Expr::wrap(Z3_ast a) {
 Expr Expr::boolean(bool b) { return wrap(b ? Z3_mk_true(C()) : Z3_mk_false(C())); }
 Expr Expr::bv(uint64_t value, unsigned width) {
   if (width < 64) value &= (uint64_t{1} << width) - 1;
-  return wrap(Z3_mk_unsigned_int64(C(), value, Z3_mk_bv_sort(C(), width)));
+  return wrap(Z3_mk_unsigned_int64(C(), value, bv_sort(width)));
 }
 Expr Expr::bvInt(bool negative, uint64_t magnitude, unsigned width) {
   if (width > 127) throw std::logic_error("smt: bvInt is for widths up to 127");
@@ -178,7 +224,7 @@ Expr Expr::bvInt(bool negative, uint64_t magnitude, unsigned width) {
     digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
     v /= 10;
   } while (v);
-  return wrap(Z3_mk_numeral(C(), digits.c_str(), Z3_mk_bv_sort(C(), width)));
+  return wrap(Z3_mk_numeral(C(), digits.c_str(), bv_sort(width)));
 }
 Expr Expr::fpBits(uint64_t bits, FPFormat f) {
   return fromIEEE(bv(bits, f.ebits + f.sbits), f).simplify();
@@ -186,8 +232,28 @@ Expr Expr::fpBits(uint64_t bits, FPFormat f) {
 Expr Expr::nan(FPFormat f) { return wrap(Z3_mk_fpa_nan(C(), fp_sort(f))); }
 Expr Expr::inf(FPFormat f, bool negative) { return wrap(Z3_mk_fpa_inf(C(), fp_sort(f), negative)); }
 Expr Expr::zero(FPFormat f, bool negative) { return wrap(Z3_mk_fpa_zero(C(), fp_sort(f), negative)); }
+/// A Z3 symbol that keeps every byte of `name`. Z3 takes C strings, so a NUL byte (which PTIR strings
+/// may hold, written \x00) would cut the name and merge distinct keys into one symbol; bytes outside
+/// printable ASCII and the backslash are written \xHH, which is injective.
+static Z3_symbol symbol(std::string_view name) {
+  std::string s;
+  s.reserve(name.size());
+  for (char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7F && c != '\\') {
+      s += ch;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      s += "\\x";
+      s += hex[c >> 4];
+      s += hex[c & 15];
+    }
+  }
+  return Z3_mk_string_symbol(C(), s.c_str());
+}
+
 Expr Expr::var(std::string_view name, Sort s) {
-  const Z3_symbol sym = Z3_mk_string_symbol(C(), std::string(name).c_str());
+  const Z3_symbol sym = symbol(name);
   return wrap(Z3_mk_const(C(), sym, to_z3(s)));
 }
 Expr Expr::fromIEEE(const Expr& bits, FPFormat f) { return wrap(Z3_mk_fpa_to_fp_bv(C(), bits.a_, fp_sort(f))); }
@@ -279,8 +345,20 @@ Expr Expr::operator-(const Expr& b) const {
   }
   return wrap(Z3_mk_bvsub(C(), a_, b.a_));
 }
+/// The operand of an fp.neg application, or null.
+Z3_ast negated_operand(Z3_ast a) {
+  if (Z3_get_ast_kind(C(), a) != Z3_APP_AST) return nullptr;
+  Z3_app app = Z3_to_app(C(), a);
+  return Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_FPA_NEG ? Z3_get_app_arg(C(), app, 0) : nullptr;
+}
+
 Expr Expr::operator*(const Expr& b) const {
   if (isFP()) {
+    // Negations move out of a product: (-a) * b = a * (-b) = -(a * b). The product's sign is the XOR of
+    // the operands' signs and round-to-nearest-even is symmetric in sign, so this is exact (NaN stays
+    // NaN); (-a) * (-b) becomes -(-(a * b)) = a * b.
+    if (Z3_ast na = negated_operand(a_)) return -(wrap(na) * b);
+    if (Z3_ast nb = negated_operand(b.a_)) return -(*this * wrap(nb));
     const FPConst cb = fp_const(b), ca = fp_const(*this);
     if (cb == FPConst::One) return *this;
     if (ca == FPConst::One) return b;
@@ -293,9 +371,16 @@ Expr Expr::operator*(const Expr& b) const {
 }
 Expr Expr::operator/(const Expr& b) const {
   if (!isFP()) throw std::logic_error("smt: '/' is for floats; use sdiv/udiv");
+  // (-a) / b = a / (-b) = -(a / b), for the same reason as the product.
+  if (Z3_ast na = negated_operand(a_)) return -(wrap(na) / b);
+  if (Z3_ast nb = negated_operand(b.a_)) return -(*this / wrap(nb));
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
+  // x / 2^k = x * 2^-k when 2^-k is representable: one canonical term for both spellings.
+  if (Z3_is_numeral_ast(C(), b.a_) && !is_value(a_))
+    if (auto bits = b.numeral())
+      if (auto r = pow2_reciprocal(*bits, b.format())) return *this * Expr::fpBits(*r, b.format());
   return folded(wrap(Z3_mk_fpa_div(C(), rne(), a_, b.a_)), {a_, b.a_});
 }
 Expr Expr::operator-() const {
@@ -352,7 +437,7 @@ Expr Expr::feq(const Expr& b) const {
 Expr Expr::flt(const Expr& b) const { return folded(wrap(Z3_mk_fpa_lt(C(), a_, b.a_)), {a_, b.a_}); }
 Expr Expr::fle(const Expr& b) const { return folded(wrap(Z3_mk_fpa_leq(C(), a_, b.a_)), {a_, b.a_}); }
 Expr Expr::roundTowardZero() const {
-  return folded(wrap(Z3_mk_fpa_round_to_integral(C(), Z3_mk_fpa_rtz(C()), a_)), {a_});
+  return folded(wrap(Z3_mk_fpa_round_to_integral(C(), rtz(), a_)), {a_});
 }
 Expr Expr::toFP(FPFormat f) const {
   if (format() == f) return *this;
@@ -370,8 +455,8 @@ Expr Expr::ubvToFP(FPFormat f) const {
   const SortRef s(fp_sort(f));
   return folded(wrap(Z3_mk_fpa_to_fp_unsigned(C(), rm.raw(), a_, s.s)), {a_});
 }
-Expr Expr::toSBV(unsigned w) const { return wrap(Z3_mk_fpa_to_sbv(C(), Z3_mk_fpa_rtz(C()), a_, w)); }
-Expr Expr::toUBV(unsigned w) const { return wrap(Z3_mk_fpa_to_ubv(C(), Z3_mk_fpa_rtz(C()), a_, w)); }
+Expr Expr::toSBV(unsigned w) const { return wrap(Z3_mk_fpa_to_sbv(C(), rtz(), a_, w)); }
+Expr Expr::toUBV(unsigned w) const { return wrap(Z3_mk_fpa_to_ubv(C(), rtz(), a_, w)); }
 Expr Expr::toIEEE() const { return wrap(Z3_mk_fpa_to_ieee_bv(C(), a_)); }
 
 // ---- inspection ----
@@ -506,7 +591,7 @@ Func::Func(std::string_view name, std::span<const Sort> domain, Sort range) {
     dom.push_back(held.back().s);
   }
   held.emplace_back(to_z3(range));
-  const Z3_symbol sym = Z3_mk_string_symbol(C(), std::string(name).c_str());
+  const Z3_symbol sym = symbol(name);
   d_ = Z3_mk_func_decl(C(), sym, static_cast<unsigned>(dom.size()), dom.data(), held.back().s);
   chk(nullptr);
   Z3_inc_ref(C(), Z3_func_decl_to_ast(C(), d_));

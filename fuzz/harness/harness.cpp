@@ -1,0 +1,172 @@
+// The fuzz checks: interpreter differential, pipeline properties, checker soundness on pairs.
+#include "fuzz/harness/harness.h"
+
+#include "fuzz/gen/bytes_choices.h"
+#include "fuzz/harness/mutate.h"
+#include "ir/interp.h"
+#include "ir/text.h"
+#include "ir/verifier.h"
+#include "patterns/passes.h"
+#include "rewriter/checks.h"
+#include "verify/refine.h"
+#include "verify/report.h"
+
+namespace ptir::fuzz {
+namespace {
+
+InterpOptions interp_options() { return {.kernels = &fuzz_kernels(), .max_while_iterations = 1 << 12}; }
+
+std::vector<Tensor> inputs_for(const Program& p, int k, const DiffOptions& o) {
+  const Body& body = p.body(p.entry());
+  if (k < 11) {
+    std::vector<Tensor> in;
+    for (ValueId v : body.params) in.push_back(edge_tensor(p.type_of(v), static_cast<uint64_t>(k)));
+    return in;
+  }
+  return random_inputs_avoiding_ub(p, p.entry(), o.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(k),
+                                   o.edge_bias);
+}
+
+std::string show_inputs(const std::vector<Tensor>& in) {
+  std::string s;
+  for (size_t k = 0; k < in.size(); ++k) s += "  input " + std::to_string(k) + ": " + print_literal(in[k]) + "\n";
+  return s;
+}
+
+const char* status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::UB: return "UB";
+    case RunStatus::Bound: return "loop bound";
+    case RunStatus::Error: return "error";
+  }
+  return "?";
+}
+
+/// Compares one run of each side; "" when tgt refines src on this input.
+std::string compare(const RunResult& s, const RunResult& t, const std::vector<Tensor>& in) {
+  if (s.status == RunStatus::Error) return "the source does not run: " + s.message + "\n" + show_inputs(in);
+  if (s.status != RunStatus::Ok) return "";
+  if (t.status != RunStatus::Ok)
+    return std::string("the target has ") + status_name(t.status) + " where the source runs: " + t.message + "\n" +
+           show_inputs(in);
+  if (s.results.size() != t.results.size()) return "result counts differ\n";
+  for (size_t r = 0; r < s.results.size(); ++r)
+    if (!results_equal(s.results[r], t.results[r]))
+      return "result " + std::to_string(r) + " differs at element " +
+             std::to_string(first_difference(s.results[r], t.results[r])) + ":\n  source " +
+             print_literal(s.results[r]) + "\n  target " + print_literal(t.results[r]) + "\n" + show_inputs(in);
+  return "";
+}
+
+}  // namespace
+
+std::string differential(const Program& src, const Program& tgt, const DiffOptions& o) {
+  const InterpOptions io = interp_options();
+  for (int k = 0; k < o.runs; ++k) {
+    std::vector<Tensor> in = inputs_for(src, k, o);
+    std::string d = compare(run_program(src, in, io), run_program(tgt, in, io), in);
+    if (!d.empty()) return d;
+  }
+  return "";
+}
+
+PipelineOutcome run_pipeline(const Program& p, bool expensive_checks, uint64_t worklist_seed,
+                             std::string_view pipeline) {
+  PipelineOutcome out;
+  out.program = std::make_unique<Program>(p);
+  CanonicalizeOptions canon;
+  canon.greedy.random_order_seed = worklist_seed;
+  PassManager pm(PassManagerOptions{
+      .expensive_checks = expensive_checks,
+      .check_options = CheckOptions{.seed = worklist_seed ? worklist_seed : 1, .interp = interp_options()}});
+  PassRegistry registry = default_pass_registry(canon);
+  std::string err = parse_pipeline(pipeline.empty() ? kDefaultPipeline : pipeline, registry, pm.top());
+  if (!err.empty()) {
+    out.result.ok = false;
+    out.result.error = err;
+    return out;
+  }
+  out.result = pm.run(*out.program);
+  return out;
+}
+
+std::string check_pipeline(const Program& p, bool expensive_checks, const DiffOptions& diff) {
+  const std::string before = print_program(p);
+  PipelineOutcome o = run_pipeline(p, expensive_checks);
+  if (!o.result.ok) return "the pipeline failed: " + o.result.error + "\n--- input ---\n" + before;
+  const std::string after = print_program(*o.program);
+  if (auto d = verify_program(*o.program, 1); !d.empty())
+    return "the pipeline's output does not verify: " + format_diagnostic(d[0], *o.program, nullptr) +
+           "\n--- input ---\n" + before + "--- output ---\n" + after;
+  if (std::string d = differential(p, *o.program, diff); !d.empty())
+    return "the pipeline changed the results: " + d + "--- input ---\n" + before + "--- output ---\n" + after;
+  PipelineOutcome again = run_pipeline(*o.program, false);
+  if (!again.result.ok) return "the second pipeline run failed: " + again.result.error + "\n" + after;
+  const std::string twice = print_program(*again.program);
+  if (twice != after)
+    return "the pipeline is not idempotent\n--- input ---\n" + before + "--- once ---\n" + after + "--- twice ---\n" +
+           twice;
+  return "";
+}
+
+std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_ms, int confirm_runs,
+                       std::string* verdict) {
+  verify::Verdict v = verify::check_refinement(
+      src, tgt, {.timeout_ms = timeout_ms, .threads = 1, .fast_pass_runs = 32, .kernels = &fuzz_kernels()});
+  if (verdict) *verdict = verify::verdict_word(v);
+  const std::string pair = "--- source ---\n" + print_program(src) + "--- target ---\n" + print_program(tgt);
+  if (v.proved()) {
+    std::string d = differential(src, tgt, {.runs = confirm_runs, .seed = 7, .edge_bias = 0.5});
+    if (!d.empty()) return "PROVED, but the interpreter disagrees: " + d + pair;
+  } else if (v.refuted()) {
+    const auto& r = std::get<verify::Refuted>(v.v);
+    const InterpOptions io = interp_options();
+    RunResult s = run_program(src, r.inputs, io), t = run_program(tgt, r.inputs, io);
+    if (s.status != RunStatus::Ok) return "REFUTED, but the source does not run Ok on the counterexample\n" + pair;
+    if (compare(s, t, r.inputs).empty()) return "REFUTED, but the counterexample does not replay\n" + show_inputs(r.inputs) + pair;
+  } else if (v.invalid()) {
+    return "the checker calls a verified pair invalid: " + std::get<verify::Invalid>(v.v).reason + "\n" + pair;
+  }
+  return "";
+}
+
+GenOptions fuzz_gen_options(Choices& c, int max_ops) {
+  GenOptions o;
+  o.num_ops = static_cast<int>(c.range(1, max_ops));
+  o.profile = static_cast<Profile>(c.range(0, 4));
+  o.seeded_patterns = c.chance(1, 2);
+  o.max_rank = static_cast<int>(c.range(0, 3));
+  o.max_elements = c.range(1, 32);
+  if (c.chance(1, 3)) o.dtypes = {static_cast<DType>(c.range(0, kNumDTypes - 1)), static_cast<DType>(c.range(0, kNumDTypes - 1))};
+  return o;
+}
+
+std::string fuzz_pipeline_case(const uint8_t* data, size_t size) {
+  BytesChoices c(data, size);
+  GenOptions o = fuzz_gen_options(c, 16);
+  Generated g = generate(c, o);
+  if (!g.program) return "the generator wrote a program the parser rejects: " + g.error + "\n" + g.text;
+  if (auto d = verify_program(*g.program, 1); !d.empty())
+    return "the generator wrote a program that does not verify: " + d[0].message + "\n" + g.text;
+  const std::string printed = print_program(*g.program);
+  ParseResult again = parse_program(printed, "printed.ptir");
+  if (!again.ok() || print_program(*again.program) != printed) return "print/parse is not exact\n" + printed;
+  return check_pipeline(*g.program, /*expensive_checks=*/true, {.runs = 12, .seed = 1, .edge_bias = 0.4});
+}
+
+std::string fuzz_equiv_case(const uint8_t* data, size_t size) {
+  BytesChoices c(data, size);
+  GenOptions o = fuzz_gen_options(c, 6);
+  o.max_elements = std::min<int64_t>(o.max_elements, 8);
+  o.max_region_depth = 1;
+  Generated g = generate(c, o);
+  if (!g.program) return "the generator wrote a program the parser rejects: " + g.error + "\n" + g.text;
+  if (!verify_program(*g.program, 1).empty()) return "the generator wrote a program that does not verify\n" + g.text;
+  std::optional<Mutant> m = mutate(*g.program, c);
+  if (!m) return "";
+  std::string f = check_pair(*g.program, *m->program, 1000, 256);
+  return f.empty() ? "" : "mutation: " + m->description + "\n" + f;
+}
+
+}  // namespace ptir::fuzz

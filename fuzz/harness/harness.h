@@ -1,0 +1,56 @@
+// The checks behind the libFuzzer targets, shared with the regression tests that replay their findings
+// (tests/fuzz/regressions_test.cpp) and with the RapidCheck properties. Each returns an empty string when
+// the case is fine, else a finding: what went wrong, then the program(s) involved.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fuzz/gen/generator.h"
+#include "ir/program.h"
+#include "rewriter/pass.h"
+
+namespace ptir::fuzz {
+
+/// How two programs are compared on concrete inputs.
+struct DiffOptions {
+  int runs = 32;           ///< input sets: the first up to 11 are all-edge tensors, the rest random
+  uint64_t seed = 1;
+  double edge_bias = 0.4;  ///< fraction of edge values in the random inputs
+};
+
+/// Runs both entry functions on the same inputs (with fuzz_kernels()). Wherever `src` runs Ok, `tgt` must
+/// run Ok with results equal under the spec (NaNs equal, +0 != -0). `src` failing with an Error (not UB,
+/// not the loop bound) is a finding too: the interpreter refuses a verified program.
+std::string differential(const Program& src, const Program& tgt, const DiffOptions& o = {});
+
+/// A copy of `p` after the default pipeline (patterns/passes.h kDefaultPipeline).
+struct PipelineOutcome {
+  std::unique_ptr<Program> program;
+  PipelineResult result;
+};
+/// Runs `pipeline` on a copy of `p`; `expensive_checks` attaches rewriter/checks.h (with fuzz_kernels());
+/// `worklist_seed` != 0 pops the canonicalize worklist in a seeded random order.
+PipelineOutcome run_pipeline(const Program& p, bool expensive_checks, uint64_t worklist_seed = 0,
+                             std::string_view pipeline = {});
+
+/// The pipeline properties on one program: it runs without a check failing, its output verifies and
+/// keeps the interpreter's results, and a second run changes nothing.
+std::string check_pipeline(const Program& p, bool expensive_checks, const DiffOptions& diff = {});
+
+/// The checker-soundness check on one pair: a PROVED verdict must survive `confirm_runs` interpreter
+/// runs on edge-biased inputs, a REFUTED one must replay. `verdict` gets "PROVED", "REFUTED", ...
+std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_ms, int confirm_runs,
+                       std::string* verdict = nullptr);
+
+/// libFuzzer cases: the bytes decide a program (and a mutant), then the checks above run.
+std::string fuzz_pipeline_case(const uint8_t* data, size_t size);
+std::string fuzz_equiv_case(const uint8_t* data, size_t size);
+
+/// Generator options decided by the first bytes of a fuzz input (shared by the fuzz cases).
+GenOptions fuzz_gen_options(Choices& c, int max_ops);
+
+}  // namespace ptir::fuzz

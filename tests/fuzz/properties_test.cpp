@@ -1,0 +1,177 @@
+/// Properties of the whole system on random programs from the generator (RapidCheck decides every
+/// generator choice, so failures shrink to small programs). ctest runs each with a small case count
+/// (RC_PARAMS=max_success=N, see tests/CMakeLists.txt); run the binary with a larger RC_PARAMS for a
+/// long campaign, e.g. RC_PARAMS="max_success=10000" build/release/tests/ptir_fuzz_tests
+/// --gtest_filter='FuzzSolver.*'.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "fuzz/gen/generator.h"
+#include "fuzz/gen/rc_choices.h"
+#include "fuzz/harness/harness.h"
+#include "fuzz/harness/mutate.h"
+#include "ir/interp.h"
+#include "ir/text.h"
+#include "ir/verifier.h"
+#include "rewriter/cse.h"
+#include "rewriter/dce.h"
+#include "rewriter/rewriter.h"
+#include "verify/encode/encode.h"
+#include "verify/refine.h"
+
+namespace ptir::fuzz {
+namespace {
+
+/// Small random options: most of the op table, small tensors.
+GenOptions small_options(Choices& c, int max_ops, int64_t max_elements) {
+  GenOptions o;
+  o.num_ops = static_cast<int>(c.range(1, max_ops));
+  o.profile = static_cast<Profile>(c.range(0, 4));
+  o.seeded_patterns = c.chance(1, 2);
+  o.max_rank = static_cast<int>(c.range(0, 3));
+  o.max_elements = max_elements;
+  return o;
+}
+
+/// A generated program that must parse and verify.
+std::unique_ptr<Program> gen_program(Choices& c, const GenOptions& o) {
+  Generated g = generate(c, o);
+  RC_LOG() << g.text;
+  if (!g.program) RC_FAIL("the generator wrote a program the parser rejects: " + g.error);
+  auto d = verify_program(*g.program, 1);
+  if (!d.empty()) RC_FAIL("the generator wrote a program that does not verify: " + d[0].message);
+  return std::move(g.program);
+}
+
+int count_effects(const Program& p) {
+  int n = 0;
+  for (BodyId b = 0; b < p.num_bodies(); ++b) p.for_each_inst(b, [&](InstId i) { n += has_trait(p.op(i), Effect); });
+  return n;
+}
+
+RC_GTEST_PROP(FuzzProperty, PrintParseIsExact, ()) {
+  RcChoices c;
+  auto p = gen_program(c, small_options(c, 20, 48));
+  const std::string printed = print_program(*p);
+  ParseResult again = parse_program(printed, "printed.ptir");
+  RC_ASSERT(again.ok());
+  RC_ASSERT(print_program(*again.program) == printed);
+}
+
+RC_GTEST_PROP(FuzzProperty, GeneratedProgramsVerify, ()) {
+  RcChoices c;
+  GenOptions o = small_options(c, 24, 64);
+  if (c.chance(1, 3)) o.dtypes = {static_cast<DType>(c.range(0, kNumDTypes - 1))};
+  gen_program(c, o);
+}
+
+RC_GTEST_PROP(FuzzProperty, PipelineKeepsResultsVerifiesAndIsIdempotent, ()) {
+  RcChoices c;
+  auto p = gen_program(c, small_options(c, 16, 32));
+  const std::string finding = check_pipeline(*p, /*expensive_checks=*/true, {.runs = 24, .seed = 3});
+  RC_LOG() << finding;
+  RC_ASSERT(finding.empty());
+}
+
+RC_GTEST_PROP(FuzzProperty, CseNeverMergesEffectfulOps, ()) {
+  RcChoices c;
+  GenOptions o = small_options(c, 16, 16);
+  o.profile = Profile::Random;
+  auto p = gen_program(c, o);
+  Program q(*p);
+  ProgramRewriter rw(q);
+  eliminate_common_subexpressions(rw);
+  RC_ASSERT(count_effects(q) == count_effects(*p));
+  RC_ASSERT(verify_program(q, 1).empty());
+  const std::string d = differential(*p, q, {.runs = 16});
+  RC_LOG() << d;
+  RC_ASSERT(d.empty());
+}
+
+RC_GTEST_PROP(FuzzProperty, DceNeverDropsAUsedValue, ()) {
+  RcChoices c;
+  auto p = gen_program(c, small_options(c, 16, 16));
+  Program q(*p);
+  ProgramRewriter rw(q);
+  eliminate_dead_code(rw);
+  // A used value whose definition was erased fails verification ("use of an erased instruction").
+  auto diags = verify_program(q, 1);
+  RC_LOG() << (diags.empty() ? "" : diags[0].message);
+  RC_ASSERT(diags.empty());
+  RC_ASSERT(count_effects(q) == count_effects(*p));
+  const std::string d = differential(*p, q, {.runs = 16});
+  RC_LOG() << d;
+  RC_ASSERT(d.empty());
+}
+
+RC_GTEST_PROP(FuzzSolver, WorklistOrdersGiveEquivalentPrograms, ()) {
+  RcChoices c;
+  auto p = gen_program(c, small_options(c, 8, 8));
+  const uint64_t s1 = static_cast<uint64_t>(c.range(1, 1 << 30)), s2 = static_cast<uint64_t>(c.range(1, 1 << 30));
+  PipelineOutcome a = run_pipeline(*p, false, s1), b = run_pipeline(*p, false, s2);
+  RC_ASSERT(a.result.ok && b.result.ok);
+  RC_LOG() << "--- seed " << s1 << " ---\n" << print_program(*a.program) << "--- seed " << s2 << " ---\n"
+           << print_program(*b.program);
+  for (int dir = 0; dir < 2; ++dir) {
+    const Program& x = dir ? *b.program : *a.program;
+    const Program& y = dir ? *a.program : *b.program;
+    verify::Verdict v =
+        verify::check_refinement(x, y, {.timeout_ms = 1500, .threads = 1, .kernels = &fuzz_kernels()});
+    RC_TAG(verify::verdict_word(v));
+    RC_ASSERT(!v.refuted());
+    RC_ASSERT(!v.invalid());
+  }
+}
+
+RC_GTEST_PROP(FuzzSolver, EncodingAgreesWithTheInterpreterOnWholePrograms, ()) {
+  RcChoices c;
+  GenOptions o = small_options(c, 8, 8);
+  o.opaque_ops = o.effects = o.transcendentals = false;  // uninterpreted in SMT: no numerals to compare
+  auto p = gen_program(c, o);
+  std::vector<Tensor> in = random_inputs_avoiding_ub(*p, p->entry(), static_cast<uint64_t>(c.range(0, 1 << 30)),
+                                                     static_cast<double>(c.range(0, 4)) / 4.0);
+  const RunResult run = run_body(*p, p->entry(), in, {.max_while_iterations = 1000});
+  smt::Context ctx;  // this thread's Z3 context, for the life of the case
+  std::vector<verify::SymTensor> sym;
+  for (const Tensor& t : in) sym.push_back(verify::constant_tensor(t));
+  verify::BodyEncoding enc;
+  try {
+    enc = verify::encode_body(*p, p->entry(), sym, {.while_unroll = 300, .fold_concrete = false});
+  } catch (const verify::EncodeError& e) {
+    RC_FAIL(std::string("a verified program does not encode: ") + e.what());
+  }
+  RC_ASSERT(enc.unfinished.simplify().isFalse());
+  const auto ub = enc.ub.simplify();
+  RC_LOG() << "interpreter: " << static_cast<int>(run.status) << " " << run.message << "\nsmt ub: " << ub.str();
+  RC_ASSERT(run.status == RunStatus::Ok || run.status == RunStatus::UB);
+  RC_ASSERT(ub.isTrue() == (run.status == RunStatus::UB));
+  RC_ASSERT(ub.isFalse() == (run.status == RunStatus::Ok));
+  if (run.status != RunStatus::Ok) return;
+  RC_ASSERT(enc.results.size() == run.results.size());
+  for (size_t k = 0; k < run.results.size(); ++k) {
+    auto got = verify::read_numerals(enc.results[k]);
+    RC_ASSERT(got.has_value());
+    RC_LOG() << "result " << k << ": interpreter " << print_literal(run.results[k]) << "\n          smt "
+             << print_literal(*got);
+    RC_ASSERT(results_equal(*got, run.results[k]));
+  }
+}
+
+RC_GTEST_PROP(FuzzSolver, CheckerIsSoundOnProgramMutantPairs, ()) {
+  RcChoices c;
+  GenOptions o = small_options(c, 6, 8);
+  o.max_region_depth = 1;
+  auto p = gen_program(c, o);
+  std::optional<Mutant> m = mutate(*p, c);
+  RC_PRE(m.has_value());
+  RC_LOG() << "mutation: " << m->description << "\n" << print_program(*m->program);
+  std::string verdict;
+  const std::string finding = check_pair(*p, *m->program, 2000, 1000, &verdict);
+  RC_TAG(verdict);
+  RC_LOG() << finding;
+  RC_ASSERT(finding.empty());
+}
+
+}  // namespace
+}  // namespace ptir::fuzz
