@@ -73,12 +73,12 @@ void ExpensiveChecks::rehash(InstId i) {
 void ExpensiveChecks::gather_neighbourhood(InstId root) {
   const Program& p = rw_.program();
   near_.assign(1, root);
-  for (size_t at = 0; at < near_.size() && at < 7 && near_.size() < 32; ++at)  // root + two levels of producers
-    for (uint32_t k = 0; k < p.num_operands(near_[at]) && near_.size() < 32; ++k)
+  for (size_t at = 0; at < near_.size() && at < 3 && near_.size() < 12; ++at)  // root + two levels of producers
+    for (uint32_t k = 0; k < p.num_operands(near_[at]) && near_.size() < 12; ++k)
       if (InstId d = p.def_inst(p.operand(near_[at], k)); d != kNone) near_.push_back(d);
   for (uint32_t k = 0; k < p.num_results(root); ++k)
     for (InstId u : UserRange(p, p.result(root, k))) {
-      if (near_.size() >= 64) break;
+      if (near_.size() >= 20) break;
       near_.push_back(u);
     }
 }
@@ -196,9 +196,13 @@ void ExpensiveChecks::notify_pattern_begin(std::string_view name, InstId root) {
   in_rewrite_ = true;
   delta_.clear();
   snapped_.clear();
+  // The driver tries several patterns on one root in a row: when nothing changed since the last attempt
+  // on this root ended, its neighbourhood and fingerprint are still the ones computed then.
+  if (root != near_root_ || total_ != near_total_ || near_.empty()) {
+    gather_neighbourhood(root);
+    near_fp_ = local_fingerprint();
+  }
   total_before_ = total_;
-  gather_neighbourhood(root);
-  near_fp_ = local_fingerprint();
 }
 
 void ExpensiveChecks::notify_pattern_end(std::string_view name, InstId root, bool success) {
@@ -206,7 +210,10 @@ void ExpensiveChecks::notify_pattern_end(std::string_view name, InstId root, boo
   in_rewrite_ = false;
   if (failed()) return;
   const Program& p = rw_.program();
-  bool changed = total_ != total_before_ || local_fingerprint() != near_fp_;
+  uint64_t near_after = local_fingerprint();
+  bool changed = total_ != total_before_ || near_after != near_fp_;
+  near_root_ = changed ? kNone : root;  // reusable by the next attempt on the same root
+  near_total_ = total_;
   std::string where = " on " + describe_inst(p, root) + " in " + body_label(p, p.inst(root).body);
   if (opts_.fingerprints && success && !changed)
     return fail("'" + pattern_ + "' reported success but did not change the IR" + where);
