@@ -7,6 +7,10 @@
 //
 //   ptir_bench                          run every benchmark (NAME: warm caches, NAME_cold: caches flushed)
 //   ptir_bench --emit N FILE            write the generated N-op program as text (for `ptir opt --timing`)
+//   ptir_bench --emit-realistic N FILE  the realistic (exported-graph) program of about N ops, as PTIR
+//   ptir_bench --emit-realistic-mlir N FILE   the same program as MLIR (for mlir-opt; bench/compare_mlir.sh)
+//   ptir_bench --emit-functions N FILE  N small functions;  --emit-region-chain N FILE  an N-deep region chain
+// The realistic, many-function and region-chain benchmarks are in bench_realistic.cpp.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 #include <time.h>
@@ -19,6 +23,7 @@
 #include <string>
 
 #include "bench/gen.h"
+#include "bench/realistic.h"
 #include "ir/text.h"
 #include "patterns/passes.h"
 #include "rewriter/canonicalize.h"
@@ -214,6 +219,13 @@ void register_all(const Context* warm, const Context* cold) {
   }
 }
 
+int emit_text(const std::string& text, const char* path) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  std::printf("wrote %zu bytes to %s\n", text.size(), path);
+  return out ? 0 : 1;
+}
+
 int emit(const char* n, const char* path) {
   auto p = generate_program(GenOptions{.num_ops = std::stoull(n)});
   std::ofstream out(path, std::ios::binary);
@@ -227,6 +239,16 @@ int emit(const char* n, const char* path) {
 
 int main(int argc, char** argv) {
   if (argc == 4 && !std::strcmp(argv[1], "--emit")) return ptir::bench::emit(argv[2], argv[3]);
+  if (argc == 4 && !std::strncmp(argv[1], "--emit-", 7)) {
+    std::string what = argv[1] + 7;
+    size_t n = std::stoull(argv[2]);
+    if (what == "realistic") return ptir::bench::emit_text(ptir::bench::realistic_program(n), argv[3]);
+    if (what == "realistic-mlir") return ptir::bench::emit_text(ptir::bench::realistic_program_mlir(n), argv[3]);
+    if (what == "functions") return ptir::bench::emit_text(ptir::bench::many_functions_program(n), argv[3]);
+    if (what == "region-chain") return ptir::bench::emit_text(ptir::bench::region_chain_program(n), argv[3]);
+    std::fprintf(stderr, "ptir_bench: unknown option '%s'\n", argv[1]);
+    return 2;
+  }
   // Serve every block from the (reused) heap: otherwise glibc maps blocks over 32 MB fresh on each
   // iteration, so only the 1M-op runs would pay first-touch page faults and sizes would not compare.
   mallopt(M_MMAP_MAX, 0);
@@ -235,6 +257,7 @@ int main(int argc, char** argv) {
   ptir::bench::Evictor evictor{std::vector<uint8_t>(size_t{256} << 20, 0)};
   ptir::bench::Context warm{&fixtures, nullptr}, cold{&fixtures, &evictor};
   ptir::bench::register_all(&warm, &cold);
+  ptir::bench::register_text_benchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

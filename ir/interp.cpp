@@ -43,7 +43,9 @@ struct Plan {
 struct Exec {
   const Program& p;
   const InterpOptions& opts;
-  std::vector<std::unique_ptr<Plan>> plans;  ///< by BodyId, built on first use
+  /// By BodyId, built on first use. A map, not a vector sized by the program: eval_inst on one instruction
+  /// of a program with 100k functions must not cost 100k (expensive checks and folding call it per rewrite).
+  std::unordered_map<BodyId, std::unique_ptr<Plan>> plans;
   std::vector<BodyId> active;                ///< bodies being run, outermost first
   FastMath fm{};                             ///< the flags in force (the run's function's)
   uint64_t live = 0;                         ///< bytes of the tensors held by every frame of the run
@@ -278,8 +280,9 @@ Status check_inputs(const Program& p, BodyId b, const std::vector<Tensor>& input
 }
 
 Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<Tensor>& results) {
-  if (!ex.plans[b]) ex.plans[b] = build_plan(ex.p, b);
-  const Plan& pl = *ex.plans[b];
+  std::unique_ptr<Plan>& plan = ex.plans[b];
+  if (!plan) plan = build_plan(ex.p, b);
+  const Plan& pl = *plan;
   if (!pl.error.ok()) return pl.error;
   if (Status st = check_inputs(ex.p, b, inputs); !st.ok()) return st;
   std::vector<Tensor> slots(pl.num_slots);
@@ -394,7 +397,6 @@ RunResult run_body(const Program& p, BodyId b, std::span<const Tensor> inputs, c
     if (b >= p.num_bodies()) return interp::to_result(Status::error("no body to run"), {});
     Exec ex{p, opts, {}, {}};
     ex.fm = opts.fastmath ? *opts.fastmath : p.fastmath_of(b);
-    ex.plans.resize(p.num_bodies());
     std::vector<Tensor> results;
     Status st = interp::run_region(ex, b, std::vector<Tensor>(inputs.begin(), inputs.end()), results);
     return interp::to_result(std::move(st), std::move(results));
@@ -430,7 +432,6 @@ RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands
     }
     Exec ex{p, opts, {}, {}};
     ex.fm = opts.fastmath ? *opts.fastmath : p.fastmath_of(p.inst(i).body);
-    ex.plans.resize(p.num_bodies());
     std::vector<Tensor> out;
     Status st = interp::dense_args(ex, i, argp, scratch);
     if (st.ok()) st = interp::run_inst(ex, i, interp::Args(argp.data(), argp.size()), out);

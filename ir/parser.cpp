@@ -71,6 +71,33 @@ class Parser {
     if (p_.entry() == kNone) fail_at(0, "file has no func");
   }
 
+  /// Reports a name defined twice in this body that the name table found late (see HashedNames).
+  void check_duplicates() {
+    size_t d = names_.first_duplicate();
+    if (d != SIZE_MAX) fail_at(d - 1, "redefinition of value '%" + std::string(name_at(d)) + "'");
+  }
+
+  /// The name token starting at `off` (as sigil_name reads it).
+  std::string_view name_at(size_t off) const {
+    size_t e = off;
+    if (e < s_.size() && is_ident_start(s_[e])) {
+      while (e < s_.size() && is_ident_char(s_[e])) ++e;
+    } else {
+      while (e < s_.size() && is_digit(s_[e])) ++e;
+    }
+    return s_.substr(off, e - off);
+  }
+
+  /// An error found earlier in the file than `e` (a late-found duplicate name), else `e` itself.
+  ParseError first_error(const ParseError& e) {
+    try {
+      check_duplicates();
+    } catch (const ParseError& dup) {
+      if (dup.offset < e.offset) return dup;
+    }
+    return e;
+  }
+
   // Standalone pieces (used by parse_literal/parse_type).
   Tensor parse_literal_only() {
     skip_ws();
@@ -254,15 +281,37 @@ class Parser {
   }
   std::vector<TypeId> parse_type_list() {
     std::vector<TypeId> out;
+    parse_type_list(out);
+    return out;
+  }
+  void parse_type_list(std::vector<TypeId>& out) {
+    out.clear();
     if (try_char('(')) {
-      if (try_char(')')) return out;
+      if (try_char(')')) return;
       do out.push_back(parse_type_id());
       while (try_char(','));
       expect(')', "to close the type list");
     } else {
       out.push_back(parse_type_id());
     }
-    return out;
+  }
+  /// Where the attributes starting at `from` end: the `->` after them, outside brackets and strings;
+  /// npos when the line has something else first (a comment, a newline, a brace: the slow path decides).
+  size_t attr_span_end(size_t from) const {
+    int depth = 0;
+    for (size_t i = from; i + 1 < s_.size(); ++i) {
+      char c = s_[i];
+      if (c == '[') ++depth;
+      else if (c == ']') --depth;
+      else if (c == '"') {
+        for (++i; i < s_.size() && s_[i] != '"'; ++i)
+          if (s_[i] == '\\') ++i;
+      } else if (depth == 0) {
+        if (c == '-' && s_[i + 1] == '>') return i;
+        if (c == '\n' || c == '/' || c == '{' || c == '}') return std::string_view::npos;
+      }
+    }
+    return std::string_view::npos;
   }
 
   // ---- literals ----
@@ -574,6 +623,7 @@ class Parser {
       parse_stmt(b, sm);
     }
     expect('}', "to close the body after 'return'");
+    check_duplicates();
   }
 
   /// `attributes[fastmath[FLAG, ...]]` after a function's result types (docs/text-format.md).
@@ -608,7 +658,8 @@ class Parser {
 
   void parse_stmt(BodyId b, SourceMap& sm) {
     size_t at = pos_;
-    std::vector<std::pair<std::string_view, size_t>> results;
+    std::vector<std::pair<std::string_view, size_t>>& results = results_;
+    results.clear();
     do {
       skip_ws();
       size_t rat = pos_;
@@ -635,13 +686,27 @@ class Parser {
       do operands_.push_back(parse_operand()); while (try_char(','));
     }
 
-    // Attributes.
+    // Attributes. A spelling seen before on the same op is looked up before it is parsed (exported graphs
+    // repeat `axes[1] keepdims[true]` or `contract_lhs[1] contract_rhs[0]` on every layer).
     skip_ws();
     size_t attr_begin = pos_;
+    AttrSetId cached = kNone;
+    if (op != OpCode::Constant && op != OpCode::CustomCall && !has_trait(op, OpTrait::Regions) &&
+        is_ident_start(cur())) {
+      size_t arrow = attr_span_end(pos_);
+      if (arrow != std::string_view::npos) {
+        DType sd = !operands_.empty() ? p_.type_of(operands_[0]).dtype : DType::F32;
+        auto it = attr_cache_.find(AttrKey{s_.substr(attr_begin, arrow - attr_begin), op, sd});
+        if (it != attr_cache_.end()) {
+          cached = it->second;
+          pos_ = arrow;
+        }
+      }
+    }
     AttrSet attrs;
     PendingScalar pending;
     std::string_view pending_name;
-    while (true) {
+    while (cached == kNone) {
       skip_ws();
       std::string_view an = peek_ident();
       if (an.empty()) break;
@@ -667,7 +732,8 @@ class Parser {
     }
     std::string_view attr_text = s_.substr(attr_begin, pos_ - attr_begin);
     if (!try_arrow()) fail("expected '->' and the result types" + describe_found());
-    std::vector<TypeId> rtypes = parse_type_list();
+    std::vector<TypeId>& rtypes = rtypes_;
+    parse_type_list(rtypes);
 
     // Structural checks: each has its own message.
     int nops = static_cast<int>(operands_.size());
@@ -692,11 +758,13 @@ class Parser {
       fail_at(at, std::to_string(results.size()) + " result name" + (results.size() == 1 ? "" : "s") + " but " +
                       std::to_string(rtypes.size()) + " result type" + (rtypes.size() == 1 ? "" : "s"));
     for (const AttrSpec& spec : op_attr_schema(op))
-      if (spec.required && !attrs.find(spec.name))
+      if (cached == kNone && spec.required && !attrs.find(spec.name))
         fail_at(op_at, "op '" + std::string(mn) + "' requires attribute '" + std::string(spec.name) + "'");
 
     AttrSetId aid;
-    if (op == OpCode::Constant && nops == 1) {
+    if (cached != kNone) {
+      aid = cached;  // the same text on the same op (and operand dtype) parsed and checked before
+    } else if (op == OpCode::Constant && nops == 1) {
       // Canonical form: the literal is the constant's `value` attribute.
       ValueId lv = operands_[0];
       if (p_.value(lv).kind != ValueKind::Literal) fail_at(op_at, "constant's operand must be a literal");
@@ -761,13 +829,17 @@ class Parser {
   std::unordered_map<std::string_view, ValueId> literal_cache_;
   std::unordered_map<AttrKey, AttrSetId, AttrKeyHash> attr_cache_;
   std::vector<ValueId> operands_;
+  std::vector<std::pair<std::string_view, size_t>> results_;  ///< parse_stmt's result names (reused)
+  std::vector<TypeId> rtypes_;                                 ///< parse_stmt's result types (reused)
   std::vector<std::pair<uint32_t, std::string>> region_refs_;
 };
 
 std::vector<uint32_t> compute_line_starts(std::string_view text) {
   std::vector<uint32_t> ls{0};
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') ls.push_back(static_cast<uint32_t>(i + 1));
+  const char* b = text.data();
+  const char* e = b + text.size();
+  for (const char* q = b; (q = static_cast<const char*>(std::memchr(q, '\n', e - q))) != nullptr; ++q)
+    ls.push_back(static_cast<uint32_t>(q - b + 1));
   return ls;
 }
 
@@ -797,7 +869,8 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
   Parser parser(text, *prog, r.source.line_starts.size());
   try {
     parser.parse_file(r.source);
-  } catch (const ParseError& e) {
+  } catch (const ParseError& thrown) {
+    ParseError e = parser.first_error(thrown);
     r.error = r.source.location(std::min<uint32_t>(e.offset, static_cast<uint32_t>(text.size()))) +
               ": error: " + escape_control_bytes(e.message);
     return r;

@@ -1,5 +1,7 @@
 // Printer for the PTIR text format. Output is canonical: printing a parsed print is the identity.
 #include <charconv>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/text.h"
@@ -163,16 +165,29 @@ class Printer {
   }
 
   void append_operand(ValueId v) {
-    if (p_.value(v).kind == ValueKind::Literal) append_literal(out_, p_.literal(p_.value(v).def));
-    else append_value_name(v);
+    if (p_.value(v).kind != ValueKind::Literal) return append_value_name(v);
+    // Exported graphs repeat the same small literal operands (dense<1.0>, dense<-0.0>): format each once.
+    const Tensor& t = p_.literal(p_.value(v).def);
+    if (t.size() > 64) return append_literal(out_, t);
+    auto [it, fresh] = literal_text_.try_emplace(p_.value(v).def);
+    if (fresh) append_literal(it->second, t);
+    out_ += it->second;
+  }
+
+  /// The text of a type, formatted once per TypeId.
+  void append_type_id(TypeId t) {
+    if (type_text_.size() <= t) type_text_.resize(p_.num_types());
+    std::string& s = type_text_[t];
+    if (s.empty()) append_type(s, p_.type(t));
+    out_ += s;
   }
 
   void append_types(const std::vector<TypeId>& ts) {
-    if (ts.size() == 1) { append_type(out_, p_.type(ts[0])); return; }
+    if (ts.size() == 1) { append_type_id(ts[0]); return; }
     out_ += '(';
     for (size_t i = 0; i < ts.size(); ++i) {
       if (i) out_ += ", ";
-      append_type(out_, p_.type(ts[i]));
+      append_type_id(ts[i]);
     }
     out_ += ')';
   }
@@ -229,23 +244,28 @@ class Printer {
       out_ += k ? ", " : " ";
       append_operand(p_.operand(i, k));
     }
-    if (!literal_operand) {
-      for (const Attr& a : attrs.attrs) {
-        out_ += ' ';
-        out_ += a.name;
-        out_ += '[';
-        append_attr_value(out_, a.value, p_);
-        out_ += ']';
-      }
+    if (!literal_operand && !attrs.attrs.empty()) {
+      // Attribute sets are interned and repeat on every layer: format each set once.
+      auto [it, fresh] = attr_text_.try_emplace(in.attrs);
+      if (fresh)
+        for (const Attr& a : attrs.attrs) {
+          std::string& t = it->second;
+          t += ' ';
+          t += a.name;
+          t += '[';
+          append_attr_value(t, a.value, p_);
+          t += ']';
+        }
+      out_ += it->second;
     }
     out_ += " -> ";
     if (in.num_results == 1) {
-      append_type(out_, p_.type_of(p_.result(i)));
+      append_type_id(p_.type_id(p_.result(i)));
     } else {
       out_ += '(';
       for (uint32_t k = 0; k < in.num_results; ++k) {
         if (k) out_ += ", ";
-        append_type(out_, p_.type_of(p_.result(i, k)));
+        append_type_id(p_.type_id(p_.result(i, k)));
       }
       out_ += ')';
     }
@@ -254,6 +274,9 @@ class Printer {
 
   const Program& p_;
   std::string out_;
+  std::vector<std::string> type_text_;                      ///< by TypeId, filled on first use
+  std::unordered_map<LiteralId, std::string> literal_text_;  ///< small literal operands
+  std::unordered_map<AttrSetId, std::string> attr_text_;    ///< " name[value] ..." per attribute set
   std::vector<uint32_t> fresh_;  ///< ValueId -> N of its fresh name tN (unnamed values only)
 };
 

@@ -48,24 +48,20 @@ AttrSetId Program::intern_attrs(const AttrSet& s) {
 }
 
 BodyId Program::add_body(std::string name, bool is_region) {
+  BodyId b = static_cast<BodyId>(bodies_.size());
+  body_index_[is_region].emplace(name, b);  // the first body of a name keeps it
+  if (!is_region && first_func_ == kNone) first_func_ = b;
+  if (!is_region && main_ == kNone && name == "main") main_ = b;
   bodies_.push_back(Body{std::move(name), is_region, {}, {}, kNone, kNone, 0});
-  return static_cast<BodyId>(bodies_.size() - 1);
+  return b;
 }
 
-BodyId Program::entry() const {
-  BodyId first = kNone;
-  for (BodyId b = 0; b < bodies_.size(); ++b) {
-    if (bodies_[b].is_region) continue;
-    if (bodies_[b].name == "main") return b;
-    if (first == kNone) first = b;
-  }
-  return first;
-}
+BodyId Program::entry() const { return main_ != kNone ? main_ : first_func_; }
 
 BodyId Program::find_body(std::string_view name, bool is_region) const {
-  for (BodyId b = 0; b < bodies_.size(); ++b)
-    if (bodies_[b].is_region == is_region && bodies_[b].name == name) return b;
-  return kNone;
+  const auto& index = body_index_[is_region];
+  auto it = index.find(name);
+  return it == index.end() ? kNone : it->second;
 }
 
 ValueId Program::new_value(TypeId t, ValueKind kind, uint32_t def, uint16_t index) {
@@ -236,6 +232,7 @@ size_t Program::memory_bytes() const {
   for (const TensorType& t : types_) n += t.dims.capacity() * 8;
   for (const Body& b : bodies_) n += b.params.capacity() * 4 + b.result_types.capacity() * 4;
   n += (type_index_.size() + literal_index_.size() + attr_index_.size()) * 48;
+  n += (body_index_[0].size() + body_index_[1].size()) * 64;
   return n;
 }
 

@@ -94,6 +94,9 @@ class Program {
   size_t num_bodies() const { return bodies_.size(); }
   /// The entry function: the one named @main, else the first function. kNone if there is no function.
   BodyId entry() const;
+  /// The first function (or region) named `name`, kNone if there is none. One hash lookup: a table per
+  /// kind kept by add_body, so parsing N functions or region references is linear. Bodies are named
+  /// once, by add_body (Body::name must not be changed afterwards).
   BodyId find_body(std::string_view name, bool is_region) const;
   ValueId add_param(BodyId b, TypeId type, std::string_view name);
   /// The fast-math flags in force in body b: a function's own flags; a region inherits the flags of the
@@ -194,6 +197,13 @@ class Program {
   std::vector<AttrSet> attr_sets_;
   std::unordered_map<size_t, std::vector<AttrSetId>> attr_index_;
   std::vector<Body> bodies_;
+  /// Heterogeneous string hash, so find_body looks up a string_view without building a string.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, BodyId, NameHash, std::equal_to<>> body_index_[2];  ///< [is_region]
+  BodyId main_ = kNone, first_func_ = kNone;  ///< for entry()
   std::vector<Inst> insts_;
   std::vector<ValueInfo> values_;
   std::vector<Use> uses_;

@@ -299,7 +299,8 @@ class ProgramVerifier {
 
     enum : uint8_t { kWhite, kGrey, kBlack };
     std::vector<uint8_t> color(nb, kWhite);
-    std::vector<uint32_t> depth(nb, 1);  // bodies on the deepest chain of region runs starting here
+    // depth[b]: bodies on the longest chain of region runs starting at b (b included); known once b is black.
+    std::vector<uint32_t> depth(nb, 1), deepest(nb, kNone);
     std::vector<std::pair<BodyId, uint32_t>> stack;  // body, next edge position
     for (BodyId root = 0; root < nb; ++root) {
       if (color[root] != kWhite) continue;
@@ -309,8 +310,13 @@ class ProgramVerifier {
         auto& [b, pos] = stack.back();
         if (pos == start[b + 1]) {
           color[b] = kBlack;
-          for (uint32_t k = start[b]; k < start[b + 1]; ++k)
-            depth[b] = std::max(depth[b], depth[edges_[order[k]].to] + 1);
+          for (uint32_t k = start[b]; k < start[b + 1]; ++k) {
+            BodyId to = edges_[order[k]].to;
+            if (depth[to] + 1 > depth[b]) {
+              depth[b] = depth[to] + 1;
+              deepest[b] = order[k];
+            }
+          }
           stack.pop_back();
           continue;
         }
@@ -322,22 +328,27 @@ class ProgramVerifier {
         }
       }
     }
-    check_nesting(depth, start, order);
+    check_depth(depth, deepest);
   }
 
-  /// The interpreter runs regions on its stack: nesting past kMaxRegionNesting is refused here, not at run time.
-  void check_nesting(const std::vector<uint32_t>& depth, const std::vector<uint32_t>& start,
-                     const std::vector<uint32_t>& order) {
-    BodyId deepest = 0;
-    for (BodyId b = 0; b < depth.size(); ++b)
-      if (depth[b] > depth[deepest]) deepest = b;
-    if (depth.empty() || depth[deepest] <= kMaxRegionNesting) return;
-    for (uint32_t k = start[deepest]; k < start[deepest + 1]; ++k) {
-      const RegionEdge& e = edges_[order[k]];
-      if (depth[e.to] + 1 != depth[deepest]) continue;
-      return report(e.from, e.inst, cat(mnemonic(p_.op(e.inst)), ": regions nest ", depth[deepest], " deep from ",
-                                        body_label(p_, deepest), " (the limit is ", kMaxRegionNesting,
-                                        ", counting the function)"));
+  /// Reports the first body whose chain of nested region runs is deeper than kMaxRegionDepth.
+  void check_depth(const std::vector<uint32_t>& depth, const std::vector<uint32_t>& deepest) {
+    for (BodyId b = 0; b < depth.size(); ++b) {
+      if (depth[b] <= kMaxRegionDepth) continue;
+      std::string path = body_label(p_, b);
+      BodyId at = b;
+      for (int shown = 0; deepest[at] != kNone; ++shown) {
+        at = edges_[deepest[at]].to;
+        if (shown == 3) {
+          path += " -> ...";
+          break;
+        }
+        path += " -> " + body_label(p_, at);
+      }
+      const RegionEdge& e = edges_[deepest[b]];
+      return report(e.from, e.inst, cat(mnemonic(p_.op(e.inst)), ": regions nest ", depth[b], " bodies deep from ",
+                                        body_label(p_, b), " (", path, "), more than the limit of ",
+                                        kMaxRegionDepth));
     }
   }
 

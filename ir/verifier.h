@@ -7,11 +7,14 @@
 
 namespace ptir {
 
-/// Regions nest at most this deep, counting the function that runs them (a function running a region
-/// running a region is 3 deep). The verifier rejects deeper programs; the interpreter's guard is the same.
-inline constexpr size_t kMaxRegionNesting = 128;
-
 struct SourceMap;
+
+/// Deepest chain of bodies a run may enter: a function (or a region run directly) and the regions it runs
+/// through cond/while/scan, nested. The verifier rejects deeper programs; the interpreter refuses the
+/// same depth (ir/interp.cpp), so a verified program never meets that limit at run time.
+inline constexpr size_t kMaxRegionDepth = 128;
+/// The same limit under the name the interpreter's guard uses.
+inline constexpr size_t kMaxRegionNesting = kMaxRegionDepth;
 
 /// One verifier failure. `message` names the op, the operand and the rule, e.g.
 /// "transpose: perm[1, 1] is not a permutation of 0..1".
@@ -27,7 +30,8 @@ std::string verify_inst(const Program& p, InstId i);
 
 /// Verifies the whole program: every instruction, every body signature and return, region signatures
 /// of cond/while/scan, SSA dominance (a use sees a definition earlier in the same body), no use of an
-/// erased instruction's results, entry function present, no recursive regions. Stops after `max_errors`
+/// erased instruction's results, entry function present, no recursive regions, region nesting at most
+/// kMaxRegionDepth bodies deep. Stops after `max_errors`
 /// diagnostics (0: no limit). Linear in the program size; see docs/verifier.md for every rule.
 std::vector<Diagnostic> verify_program(const Program& p, size_t max_errors = 1);
 

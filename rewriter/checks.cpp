@@ -73,12 +73,12 @@ void ExpensiveChecks::rehash(InstId i) {
 void ExpensiveChecks::gather_neighbourhood(InstId root) {
   const Program& p = rw_.program();
   near_.assign(1, root);
-  for (size_t at = 0; at < near_.size() && at < 7 && near_.size() < 32; ++at)  // root + two levels of producers
-    for (uint32_t k = 0; k < p.num_operands(near_[at]) && near_.size() < 32; ++k)
+  for (size_t at = 0; at < near_.size() && at < 3 && near_.size() < 12; ++at)  // root + two levels of producers
+    for (uint32_t k = 0; k < p.num_operands(near_[at]) && near_.size() < 12; ++k)
       if (InstId d = p.def_inst(p.operand(near_[at], k)); d != kNone) near_.push_back(d);
   for (uint32_t k = 0; k < p.num_results(root); ++k)
     for (InstId u : UserRange(p, p.result(root, k))) {
-      if (near_.size() >= 64) break;
+      if (near_.size() >= 20) break;
       near_.push_back(u);
     }
 }
@@ -114,7 +114,7 @@ void ExpensiveChecks::assign_key(InstId i) {
 }
 
 bool ExpensiveChecks::before(InstId a, InstId b) {
-  if (key_[a] == 0 || key_[b] == 0) renumber(rw_.program().inst(b).body);
+  if (a >= key_.size() || b >= key_.size() || key_[a] == 0 || key_[b] == 0) renumber(rw_.program().inst(b).body);
   return key_[a] < key_[b];
 }
 
@@ -171,8 +171,10 @@ void ExpensiveChecks::notify_modified(InstId i) {
 
 void ExpensiveChecks::notify_erased(InstId i) {
   const Program& p = rw_.program();
-  total_ -= hash_[i];
-  hash_[i] = 0;
+  if (i < hash_.size()) {
+    total_ -= hash_[i];
+    hash_[i] = 0;
+  }
   if (in_rewrite_) delta_.erased.push_back(i);
   if (opts_.verify && !failed() && !rw_.results_unused(i))
     fail("'" + pattern_ + "' erases an instruction whose results are still used: " + describe_inst(p, i));
@@ -194,9 +196,13 @@ void ExpensiveChecks::notify_pattern_begin(std::string_view name, InstId root) {
   in_rewrite_ = true;
   delta_.clear();
   snapped_.clear();
+  // The driver tries several patterns on one root in a row: when nothing changed since the last attempt
+  // on this root ended, its neighbourhood and fingerprint are still the ones computed then.
+  if (root != near_root_ || total_ != near_total_ || near_.empty()) {
+    gather_neighbourhood(root);
+    near_fp_ = local_fingerprint();
+  }
   total_before_ = total_;
-  gather_neighbourhood(root);
-  near_fp_ = local_fingerprint();
 }
 
 void ExpensiveChecks::notify_pattern_end(std::string_view name, InstId root, bool success) {
@@ -204,7 +210,10 @@ void ExpensiveChecks::notify_pattern_end(std::string_view name, InstId root, boo
   in_rewrite_ = false;
   if (failed()) return;
   const Program& p = rw_.program();
-  bool changed = total_ != total_before_ || local_fingerprint() != near_fp_;
+  uint64_t near_after = local_fingerprint();
+  bool changed = total_ != total_before_ || near_after != near_fp_;
+  near_root_ = changed ? kNone : root;  // reusable by the next attempt on the same root
+  near_total_ = total_;
   std::string where = " on " + describe_inst(p, root) + " in " + body_label(p, p.inst(root).body);
   if (opts_.fingerprints && success && !changed)
     return fail("'" + pattern_ + "' reported success but did not change the IR" + where);
@@ -230,7 +239,7 @@ void ExpensiveChecks::notify_pattern_end(std::string_view name, InstId root, boo
   }
   if (opts_.replay) {
     ++replayed_;
-    ReplayReport r = replay_rewrite(p, delta_, replay_, pattern_, root_);
+    ReplayReport r = replay_rewrite(p, delta_, replay_, pattern_, root_, &inputs_);
     runs_ += r.runs;
     windowed_ += r.windowed;
     unreplayable_ += !r.skipped.empty();

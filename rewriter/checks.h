@@ -79,12 +79,15 @@ class ExpensiveChecks final : public RewriteListener {
   ProgramRewriter& rw_;
   CheckOptions opts_;
   ReplayOptions replay_;
+  ReplayInputCache inputs_;
   std::vector<uint64_t> hash_;  ///< per InstId, 0 for erased
   uint64_t total_ = 0;          ///< sum of hash_: the program fingerprint
   uint64_t total_before_ = 0;
   std::vector<uint64_t> key_;   ///< per InstId, increasing along each body (0: not numbered)
-  std::vector<InstId> near_;    ///< the root, its producers two levels down and its users
+  std::vector<InstId> near_;    ///< the root, its producers two levels down and its users (at most 20)
   uint64_t near_fp_ = 0;
+  InstId near_root_ = kNone;  ///< root whose neighbourhood near_ and near_fp_ describe, if unchanged since
+  uint64_t near_total_ = 0;   ///< total_ when near_fp_ was last confirmed
   std::string pattern_;
   InstId root_ = kNone;
   bool in_rewrite_ = false;

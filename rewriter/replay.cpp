@@ -94,7 +94,8 @@ Tensor window_of(const Tensor& t, int64_t start, int64_t w) {
 
 class Replay {
  public:
-  Replay(const Program& p, const RewriteDelta& d, const ReplayOptions& o) : p_(p), d_(d), o_(o) {
+  Replay(const Program& p, const RewriteDelta& d, const ReplayOptions& o, ReplayInputCache* cache)
+      : p_(p), d_(d), o_(o), cache_(cache) {
     for (InstId i : d.inserted) flags_[i] |= kInserted;
     for (InstId i : d.erased) flags_[i] |= kErased;
     for (const InstSnapshot& s : d.modified) {
@@ -129,7 +130,7 @@ class Replay {
       for (size_t k = 0; k < pairs_.size(); ++k) {
         const Tensor* a = value_tensor(kOld, pairs_[k].first);
         const Tensor* b = ran ? value_tensor(kNew, pairs_[k].second) : nullptr;
-        if (a && b && results_equal(*a, *b)) continue;
+        if (a && b && (*a == *b || results_equal(*a, *b))) continue;  // equal bits are equal results
         rep_.ok = false;
         rep_.message = describe_failure(pattern, root, k, a, b);
         return std::move(rep_);
@@ -164,6 +165,7 @@ class Replay {
   void collect_pairs() {
     auto add = [&](ValueId a, ValueId b) {
       if (a == b && !(p_.def_inst(a) != kNone && (flags(p_.def_inst(a)) & kModified))) return;
+      if (p_.value(a).kind == ValueKind::Literal && a == b) return;
       if (!exists(a, kOld) || !exists(b, kNew)) return;  // a value made and dropped within the rewrite
       for (const auto& pr : pairs_)
         if (pr.first == a && pr.second == b) return;
@@ -171,11 +173,23 @@ class Replay {
     };
     for (const auto& [a, b] : d_.replaced) add(a, b);
     for (const InstSnapshot& s : d_.modified) {
-      if (p_.inst(s.inst).erased || (flags(s.inst) & kInserted)) continue;
-      for (uint32_t k = 0; k < s.operands.size() && k < p_.num_operands(s.inst); ++k)
-        if (s.operands[k] != p_.operand(s.inst, k)) add(s.operands[k], p_.operand(s.inst, k));
-      if (s.attrs != p_.inst(s.inst).attrs)
-        for (uint32_t k = 0; k < p_.num_results(s.inst); ++k) add(p_.result(s.inst, k), p_.result(s.inst, k));
+      InstId i = s.inst;
+      if (p_.inst(i).erased || (flags(i) & kInserted)) continue;
+      // A user whose operands moved only from replaced values to their replacements is covered by those
+      // pairs; any other in-place change (an operand swap, new attributes, a direct replace_all_uses) is
+      // compared on the instruction's results, or for a return on its operands (the body's results).
+      bool covered = s.attrs == p_.inst(i).attrs;
+      for (uint32_t k = 0; k < s.operands.size() && covered; ++k) {
+        ValueId was = s.operands[k], now = p_.operand(i, k);
+        covered = was == now || std::find(d_.replaced.begin(), d_.replaced.end(), std::make_pair(was, now)) !=
+                                    d_.replaced.end();
+      }
+      if (covered) continue;
+      if (p_.op(i) == OpCode::Return) {
+        for (uint32_t k = 0; k < s.operands.size(); ++k) add(s.operands[k], p_.operand(i, k));
+      } else {
+        for (uint32_t k = 0; k < p_.num_results(i); ++k) add(p_.result(i, k), p_.result(i, k));
+      }
     }
     rep_.compared = static_cast<int>(pairs_.size());
   }
@@ -371,8 +385,22 @@ class Replay {
     for (size_t j = 0; j < leaves_.size(); ++j) {
       TensorType ty = p_.type_of(leaves_[j]);
       if (window_) ty = TensorType{ty.dtype, {o_.window}};
-      inputs_.push_back(random ? random_tensor(ty, salt * 1000003 + j, 0.25) : edge_tensor(ty, k + 3 * j));
+      inputs_.push_back(input(ty, static_cast<uint64_t>(t), j, [&] {
+        return random ? random_tensor(ty, salt * 1000003 + j, 0.25) : edge_tensor(ty, k + 3 * j);
+      }));
     }
+  }
+
+  /// The input of trial t for the j-th boundary value of type ty: from the cache, or made and kept.
+  template <typename Make>
+  Tensor input(const TensorType& ty, uint64_t t, size_t j, Make make) {
+    if (!cache_ || ty.num_elements() > 4096) return make();
+    auto& bucket = cache_->by_key[t << 32 | j];
+    for (const auto& [type, tensor] : bucket)
+      if (type == ty) return tensor;
+    if (bucket.size() >= 16) return make();
+    bucket.emplace_back(ty, make());
+    return bucket.back().second;
   }
 
   const Tensor* value_tensor(View view, ValueId v) {
@@ -468,6 +496,7 @@ class Replay {
   const Program& p_;
   const RewriteDelta& d_;
   const ReplayOptions& o_;
+  ReplayInputCache* cache_;
   std::unordered_map<InstId, uint8_t> flags_;
   std::unordered_map<InstId, const InstSnapshot*> snap_;
   std::vector<std::pair<ValueId, ValueId>> pairs_;
@@ -498,8 +527,8 @@ Tensor edge_tensor(const TensorType& t, uint64_t rotation) {
 }
 
 ReplayReport replay_rewrite(const Program& p, const RewriteDelta& d, const ReplayOptions& o,
-                            std::string_view pattern, InstId root) {
-  return Replay(p, d, o).run(pattern, root);
+                            std::string_view pattern, InstId root, ReplayInputCache* cache) {
+  return Replay(p, d, o, cache).run(pattern, root);
 }
 
 }  // namespace ptir

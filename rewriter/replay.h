@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct RewriteDelta {
   std::vector<InstId> erased;
   std::vector<InstSnapshot> modified;                 ///< the state before the first in-place change
   std::vector<std::pair<ValueId, ValueId>> replaced;  ///< (old value, replacement), from replace_op
+  /// Forgets the last rewrite.
   void clear() {
     inserted.clear();
     erased.clear();
@@ -57,6 +59,12 @@ struct ReplayOptions {
   int64_t max_work = int64_t{1} << 26;
 };
 
+/// Boundary inputs depend only on the trial, the boundary value's position and its type, not on the
+/// rewrite: the checks keep them here from one rewrite to the next instead of regenerating them.
+struct ReplayInputCache {
+  std::unordered_map<uint64_t, std::vector<std::pair<TensorType, Tensor>>> by_key;
+};
+
 /// The outcome of replaying one rewrite.
 struct ReplayReport {
   bool ok = true;
@@ -70,7 +78,7 @@ struct ReplayReport {
 /// Replays the rewrite `d` that `pattern` made at `root` of `p` (`p` is the program after the rewrite;
 /// erased instructions keep their operands, changed ones are read from their snapshots).
 ReplayReport replay_rewrite(const Program& p, const RewriteDelta& d, const ReplayOptions& o,
-                            std::string_view pattern, InstId root);
+                            std::string_view pattern, InstId root, ReplayInputCache* cache = nullptr);
 
 /// Edge-value tensor of type `t`: element k is the ((k + rotation) mod n)-th edge value of its dtype.
 Tensor edge_tensor(const TensorType& t, uint64_t rotation);

@@ -38,7 +38,14 @@ bool check_known(const Args& a, std::string_view cmd, std::initializer_list<std:
 std::optional<std::string> read_file(const std::string& path);
 /// Reads, parses and verifies a file; prints the one-line diagnostic on failure.
 struct Loaded {
-  std::string text;
+  Loaded() = default;
+  Loaded(const Loaded&) = delete;
+  Loaded& operator=(const Loaded&) = delete;
+  ~Loaded();
+  std::string owned;       ///< the text when it was read (stdin, pipes)
+  const char* map = nullptr;  ///< the text when the file was mapped (regular files)
+  size_t map_size = 0;
+  std::string_view text;   ///< the program text, in `owned` or `map`
   ParseResult parsed;
   double parse_seconds = 0;   ///< wall time of parsing
   double verify_seconds = 0;  ///< wall time of verification (0 when not verified)
