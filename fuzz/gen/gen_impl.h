@@ -29,6 +29,7 @@ struct BodyCtx {
   std::vector<Val> pool;                ///< every value usable so far (params and results)
   std::vector<int> uses;                ///< per pool entry, how often it was used
   std::string lines;
+  std::vector<std::pair<std::string, TensorType>> stmts;  ///< single-result statements, for duplicates
   int next_id = 0;
 };
 

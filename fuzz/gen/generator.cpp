@@ -158,6 +158,7 @@ std::optional<Val> Gen::input(BodyCtx& b, Cls cls, const std::function<bool(cons
 Val Gen::emit(BodyCtx& b, const std::string& text, const TensorType& type) {
   Val v{fresh(b), type};
   b.lines += "  " + v.name + " = " + text + " -> " + to_string(type) + "\n";
+  b.stmts.emplace_back(text, type);
   b.pool.push_back(v);
   b.uses.push_back(0);
   return v;
@@ -325,6 +326,12 @@ bool Gen::gen_op(BodyCtx& b, OpCode op) {
 
 void Gen::gen_one(BodyCtx& b) {
   if (o_.seeded_patterns && c_.chance(2, 5) && gen_seeded(*this, b)) return;
+  // Now and then an exact copy of an earlier statement: work for CSE (which must still keep rng copies).
+  if (!b.stmts.empty() && c_.chance(1, 12)) {
+    const auto s = b.stmts[c_.index(b.stmts.size())];
+    emit(b, s.first, s.second);
+    return;
+  }
   std::array<int, kNumOps> w = weights(o_.profile);
   if (!o_.transcendentals)
     for (OpCode op : {OpCode::Exp, OpCode::Log, OpCode::Tanh, OpCode::Erf, OpCode::Rsqrt}) w[static_cast<size_t>(op)] = 0;
