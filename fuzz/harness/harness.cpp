@@ -35,10 +35,14 @@ std::string show_inputs(const std::vector<Tensor>& in) {
 
 const char* status_name(RunStatus s) {
   switch (s) {
-    case RunStatus::Ok: return "ok";
-    case RunStatus::UB: return "UB";
-    case RunStatus::Bound: return "loop bound";
-    case RunStatus::Error: return "error";
+    case RunStatus::Ok:
+      return "ok";
+    case RunStatus::UB:
+      return "UB";
+    case RunStatus::Bound:
+      return "loop bound";
+    case RunStatus::Error:
+      return "error";
   }
   return "?";
 }
@@ -71,18 +75,16 @@ std::string differential(const Program& src, const Program& tgt, const DiffOptio
   return "";
 }
 
-PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t worklist_seed,
-                             std::string_view pipeline) {
+PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t worklist_seed, std::string_view pipeline) {
   PipelineOutcome out;
   out.program = std::make_unique<Program>(p);
   CanonicalizeOptions canon;
   canon.greedy.random_order_seed = worklist_seed;
-  PassManager pm(PassManagerOptions{
-      .expensive_checks = checks.on,
-      .check_options = CheckOptions{.random_trials = checks.random_trials,
-                                    .edge_trials = checks.edge_trials,
-                                    .seed = worklist_seed ? worklist_seed : 1,
-                                    .interp = interp_options()}});
+  PassManager pm(PassManagerOptions{.expensive_checks = checks.on,
+                                    .check_options = CheckOptions{.random_trials = checks.random_trials,
+                                                                  .edge_trials = checks.edge_trials,
+                                                                  .seed = worklist_seed ? worklist_seed : 1,
+                                                                  .interp = interp_options()}});
   PassRegistry registry = default_pass_registry(canon);
   std::string err = parse_pipeline(pipeline.empty() ? kDefaultPipeline : pipeline, registry, pm.top());
   if (!err.empty()) {
@@ -127,7 +129,8 @@ std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_
     const InterpOptions io = interp_options();
     RunResult s = run_program(src, r.inputs, io), t = run_program(tgt, r.inputs, io);
     if (s.status != RunStatus::Ok) return "REFUTED, but the source does not run Ok on the counterexample\n" + pair;
-    if (compare(s, t, r.inputs).empty()) return "REFUTED, but the counterexample does not replay\n" + show_inputs(r.inputs) + pair;
+    if (compare(s, t, r.inputs).empty())
+      return "REFUTED, but the counterexample does not replay\n" + show_inputs(r.inputs) + pair;
   } else if (v.invalid()) {
     return "the checker calls a verified pair invalid: " + std::get<verify::Invalid>(v.v).reason + "\n" + pair;
   }
@@ -141,7 +144,8 @@ GenOptions fuzz_gen_options(Choices& c, int max_ops) {
   o.seeded_patterns = c.chance(1, 2);
   o.max_rank = static_cast<int>(c.range(0, 3));
   o.max_elements = c.range(1, 32);
-  if (c.chance(1, 3)) o.dtypes = {static_cast<DType>(c.range(0, kNumDTypes - 1)), static_cast<DType>(c.range(0, kNumDTypes - 1))};
+  if (c.chance(1, 3))
+    o.dtypes = {static_cast<DType>(c.range(0, kNumDTypes - 1)), static_cast<DType>(c.range(0, kNumDTypes - 1))};
   return o;
 }
 

@@ -17,7 +17,7 @@ namespace ptir::fuzz {
 
 /// How two programs are compared on concrete inputs.
 struct DiffOptions {
-  int runs = 32;           ///< input sets: the first up to 11 are all-edge tensors, the rest random
+  int runs = 32;  ///< input sets: the first up to 11 are all-edge tensors, the rest random
   uint64_t seed = 1;
   double edge_bias = 0.4;  ///< fraction of edge values in the random inputs
 };
