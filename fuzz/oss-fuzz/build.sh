@@ -4,8 +4,9 @@
 # and fuzz_equiv with them (no tests, no benchmarks) and installs the targets, their seed corpora and the
 # parser dictionary the way the infrastructure expects ($OUT/<target>, <target>_seed_corpus.zip,
 # <target>.dict, <target>.options).
-src="${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}/ptir"
-[ -d "$src" ] || src="$(cd "$(dirname "$0")/../.." && pwd)"
+# The sources: $SRC/ptir on OSS-Fuzz (see Dockerfile), else the checkout this script lives in.
+src="${SRC:-}/ptir"
+[ -f "$src/CMakeLists.txt" ] || src="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${WORK:-/tmp}/ptir-fuzz-build"
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
