@@ -44,6 +44,8 @@ struct Exec {
   const InterpOptions& opts;
   std::vector<std::unique_ptr<Plan>> plans;  ///< by BodyId, built on first use
   std::vector<BodyId> active;                ///< bodies being run, outermost first
+  FastMath fm{};                             ///< the flags in force (the run's function's)
+  uint64_t live = 0;                         ///< bytes of the tensors held by every frame of the run
 };
 
 const InterpOptions& options(const Exec& ex) { return ex.opts; }
@@ -185,21 +187,79 @@ Status dispatch(const Call& c, Out& out) {
   return c.fail("unknown op");
 }
 
+uint64_t held_bytes(const Tensor& t) { return t.data.size(); }
+
+std::string mb_text(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MB"; }
+
+/// Whether `extra` more bytes fit the memory budget (over it: an error naming the budget).
+Status fits(const Exec& ex, uint64_t extra, std::string_view what) {
+  const uint64_t cap = ex.opts.max_bytes;
+  if (cap == 0 || (extra <= cap && ex.live <= cap - extra)) return Status::success();
+  return Status::error("memory budget of " + mb_text(cap) + " exceeded: " + std::string(what) + " needs " +
+                       mb_text(extra) + " with " + mb_text(ex.live) + " already held");
+}
+
+/// Points `argp` at the operands, expanding splats (kernels index raw data) into `scratch`.
+Status dense_args(Exec& ex, InstId i, std::vector<const Tensor*>& argp, std::vector<Tensor>& scratch) {
+  uint64_t need = 0;
+  for (const Tensor* t : argp)
+    if (t->splat) need += t->dense_bytes();
+  if (need == 0) return Status::success();
+  if (Status st = fits(ex, need, std::string(mnemonic(ex.p.op(i))) + " expanding a splat operand"); !st.ok()) return st;
+  scratch.clear();
+  scratch.reserve(argp.size());
+  for (const Tensor*& t : argp) {
+    if (!t->splat) continue;
+    scratch.push_back(*t);
+    scratch.back().expand();
+    t = &scratch.back();
+  }
+  ex.live += need;
+  return Status::success();
+}
+
 /// Runs one instruction: preallocates its results and dispatches. `out` receives the results.
 Status run_inst(Exec& ex, InstId i, Args args, Out& out) {
   const Program& p = ex.p;
   out.clear();
-  for (uint32_t r = 0; r < p.num_results(i); ++r) out.emplace_back(p.type_of(p.result(i, r)));
+  if (std::chrono::steady_clock::now() > ex.opts.deadline) {
+    Status st = Status::error("time budget exhausted before " + std::string(mnemonic(p.op(i))));
+    st.at = i;
+    return st;
+  }
+  // A constant's result is its literal (a splat stays one element).
+  uint64_t need = 0;
+  if (p.op(i) != OpCode::Constant)
+    for (uint32_t r = 0; r < p.num_results(i); ++r) {
+      const TensorType& t = p.type_of(p.result(i, r));
+      need += static_cast<uint64_t>(t.num_elements()) * dtype_bytes(t.dtype);
+    }
+  if (Status st = fits(ex, need, "the result of " + std::string(mnemonic(p.op(i)))); !st.ok()) {
+    st.at = i;
+    return st;
+  }
+  for (uint32_t r = 0; r < p.num_results(i); ++r) {
+    if (p.op(i) != OpCode::Constant) {
+      out.emplace_back(p.type_of(p.result(i, r)));
+      continue;
+    }
+    out.emplace_back();  // the literal, set by the kernel, is the result: no zeroed copy first
+    out.back().type = p.type_of(p.result(i, r));
+  }
   Call c{p, i, p.op(i), p.attrs_of(i), args, ex};
   const OpInfo& info = op_info(c.op);
+  const bool governed = !ex.fm.none() && fastmath_governs(c.op);
   Status st;
   if (static_cast<int>(args.size()) < info.min_operands ||
       (info.max_operands >= 0 && static_cast<int>(args.size()) > info.max_operands))
     st = c.fail("wrong number of operands (" + std::to_string(args.size()) + ")");
   else if (info.num_results >= 0 && static_cast<int>(out.size()) != info.num_results)
     st = c.fail("wrong number of results (" + std::to_string(out.size()) + ")");
-  else
-    st = dispatch(c, out);
+  else {
+    if (governed) st = fastmath_operands(c, ex.fm);
+    if (st.ok()) st = dispatch(c, out);
+    if (st.ok() && governed) st = fastmath_results(c, ex.fm, ex.opts.zero_signs, out);
+  }
   if (!st.ok() && st.at == kNone) st.at = i;
   return st;
 }
@@ -210,8 +270,7 @@ Status check_inputs(const Program& p, BodyId b, const std::vector<Tensor>& input
     return Status::error(body_label(p, b) + " takes " + std::to_string(body.params.size()) + " inputs, got " +
                          std::to_string(inputs.size()));
   for (size_t k = 0; k < inputs.size(); ++k)
-    if (inputs[k].type != p.type_of(body.params[k]) ||
-        inputs[k].data.size() != static_cast<size_t>(inputs[k].size() * dtype_bytes(inputs[k].dtype())))
+    if (inputs[k].type != p.type_of(body.params[k]) || !inputs[k].well_formed())
       return Status::error(body_label(p, b) + ": input " + std::to_string(k) + " has type " +
                            to_string(inputs[k].type) + ", expected " + to_string(p.type_of(body.params[k])));
   return Status::success();
@@ -223,8 +282,20 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
   if (!pl.error.ok()) return pl.error;
   if (Status st = check_inputs(ex.p, b, inputs); !st.ok()) return st;
   std::vector<Tensor> slots(pl.num_slots);
-  for (size_t k = 0; k < inputs.size(); ++k) slots[k] = std::move(inputs[k]);
+  // Bytes held by this frame's slots, counted in ex.live while the frame runs.
+  uint64_t mine = 0;
+  struct Release {
+    Exec& ex;
+    uint64_t& bytes;
+    ~Release() { ex.live -= bytes; }
+  } release{ex, mine};
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    slots[k] = std::move(inputs[k]);
+    mine += held_bytes(slots[k]);
+  }
+  ex.live += mine;
   std::vector<const Tensor*> argp;
+  std::vector<Tensor> scratch;
   Out out;
   for (const PlanStep& s : pl.steps) {
     argp.clear();
@@ -232,10 +303,27 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
       const PlanOperand& o = pl.operands[s.first_arg + k];
       argp.push_back(o.lit ? o.lit : &slots[o.slot]);
     }
+    if (Status st = dense_args(ex, s.inst, argp, scratch); !st.ok()) {
+      st.at = s.inst;
+      return st;
+    }
+    uint64_t expanded = 0;
+    for (const Tensor& t : scratch) expanded += held_bytes(t);
     Status st = run_inst(ex, s.inst, Args(argp.data(), argp.size()), out);
+    ex.live -= expanded;
+    scratch.clear();
     if (!st.ok()) return st;
-    for (uint32_t r = 0; r < s.num_res; ++r) slots[s.first_res + r] = std::move(out[r]);
-    for (uint32_t f = 0; f < s.num_free; ++f) slots[pl.frees[s.first_free + f]] = Tensor();
+    for (uint32_t r = 0; r < s.num_res; ++r) {
+      Tensor& slot = slots[s.first_res + r];
+      const uint64_t before = held_bytes(slot), after = held_bytes(out[r]);
+      slot = std::move(out[r]);
+      mine += after - before, ex.live += after - before;
+    }
+    for (uint32_t f = 0; f < s.num_free; ++f) {
+      Tensor& slot = slots[pl.frees[s.first_free + f]];
+      mine -= held_bytes(slot), ex.live -= held_bytes(slot);
+      slot = Tensor();
+    }
   }
   results.clear();
   for (uint32_t k = 0; k < pl.ret_count; ++k) {
@@ -279,9 +367,17 @@ Status run_region(Exec& ex, BodyId b, std::vector<Tensor> inputs, std::vector<Te
     return Status::error("regions nest deeper than " + std::to_string(kMaxRegionDepth));
   for (BodyId a : ex.active)
     if (a == b) return Status::error(body_label(ex.p, b) + " is entered recursively");
+  const bool nested = !ex.active.empty();
   ex.active.push_back(b);
   Status st = run_frame(ex, b, std::move(inputs), results);
   ex.active.pop_back();
+  // Region results go to kernels that copy raw data (scan stacks them): no splats there.
+  if (nested && st.ok())
+    for (Tensor& t : results) {
+      if (!t.splat) continue;
+      if (Status f = fits(ex, t.dense_bytes(), "a region result"); !f.ok()) return f;
+      t.expand();
+    }
   return st;
 }
 
@@ -296,6 +392,7 @@ RunResult run_body(const Program& p, BodyId b, std::span<const Tensor> inputs, c
   return interp::guarded([&] {
     if (b >= p.num_bodies()) return interp::to_result(Status::error("no body to run"), {});
     Exec ex{p, opts, {}, {}};
+    ex.fm = opts.fastmath ? *opts.fastmath : p.fastmath_of(b);
     ex.plans.resize(p.num_bodies());
     std::vector<Tensor> results;
     Status st = interp::run_region(ex, b, std::vector<Tensor>(inputs.begin(), inputs.end()), results);
@@ -322,6 +419,7 @@ RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands
       return interp::to_result(Status::error(what + ": expects " + std::to_string(p.num_operands(i)) +
                                              " operands, got " + std::to_string(operands.size())), {});
     std::vector<const Tensor*> argp;
+    std::vector<Tensor> scratch;
     for (uint32_t k = 0; k < operands.size(); ++k) {
       if (operands[k].type != p.type_of(p.operand(i, k)))
         return interp::to_result(Status::error(what + ": operand " + std::to_string(k) + " has type " +
@@ -330,9 +428,11 @@ RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands
       argp.push_back(&operands[k]);
     }
     Exec ex{p, opts, {}, {}};
+    ex.fm = opts.fastmath ? *opts.fastmath : p.fastmath_of(p.inst(i).body);
     ex.plans.resize(p.num_bodies());
     std::vector<Tensor> out;
-    Status st = interp::run_inst(ex, i, interp::Args(argp.data(), argp.size()), out);
+    Status st = interp::dense_args(ex, i, argp, scratch);
+    if (st.ok()) st = interp::run_inst(ex, i, interp::Args(argp.data(), argp.size()), out);
     return interp::to_result(std::move(st), std::move(out));
   });
 }

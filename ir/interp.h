@@ -1,9 +1,11 @@
 // The reference interpreter: executes every op on concrete tensors, bit-exact per docs/semantics.md.
 // Z3-free; used by `ptir run`, expensive checks, counterexample replay and the fuzzers.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,10 +24,27 @@ struct KernelRegistry {
   void add(std::string target, Kernel k) { kernels[std::move(target)] = std::move(k); }
 };
 
+/// Chosen signs of zero results under `nsz`: (instruction, flat element) -> negative zero. Only
+/// instructions of a function body (not of a region) are looked up: those run at most once per run.
+using ZeroSigns = std::map<std::pair<InstId, int64_t>, bool>;
+
 /// Options of one run.
 struct InterpOptions {
   const KernelRegistry* kernels = nullptr;  ///< nullptr: opaque ops report "no kernel for TARGET"
   int64_t max_while_iterations = 1 << 20;   ///< a while that runs longer stops with RunStatus::Bound
+  /// The fast-math flags in force (docs/semantics.md "Fast-math flags"); nullopt: those of the body
+  /// run (Program::fastmath_of), which its regions inherit. nnan/ninf make a NaN/inf operand or result
+  /// of a governed op UB; nsz and reassoc change nothing here (IEEE default sign and order).
+  std::optional<FastMath> fastmath{};
+  /// Under nsz: signs chosen for zero results (an element not listed keeps the IEEE default sign).
+  const ZeroSigns* zero_signs = nullptr;
+  /// Memory budget of the tensors a run holds at once (values live in its frames, the results being
+  /// made, and splats expanded for a kernel); 0: no limit. An instruction that would go past it is
+  /// not run: the run stops with RunStatus::Error and a message naming the budget.
+  uint64_t max_bytes = 0;
+  /// Time budget: checked before every instruction (and so every loop iteration); a run past it stops
+  /// with RunStatus::Error and a message naming the budget. Default: no limit.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 enum class RunStatus : uint8_t {

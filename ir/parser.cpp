@@ -286,13 +286,10 @@ class Parser {
   }
 
   Tensor build_literal(const RawDense& raw, const TensorType& type, size_t at) {
-    Tensor t(type);
     int64_t n = type.num_elements();
-    if (raw.splat) {
-      uint64_t bits = convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype);
-      for (int64_t i = 0; i < n; ++i) t.set_bits(i, bits);
-      return t;
-    }
+    // `dense<x>` stays one stored element, whatever the type's size (docs/text-format.md).
+    if (raw.splat) return Tensor::filled(type, convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype));
+    Tensor t(type);
     // Compare the written nesting with the type's dims.
     bool ok = raw.shape == type.dims;
     if (!ok && n == 0 && !raw.shape.empty() && raw.shape.back() == 0 &&
@@ -304,6 +301,7 @@ class Parser {
       fail_at(at, "literal of shape [" + shp + "] does not match its type " + to_string(type));
     }
     for (int64_t i = 0; i < n; ++i) t.set_bits(i, convert_elem(raw.elems[i], raw.elem_offsets[i], type.dtype));
+    t.compact();  // one canonical form per value: a list of equal elements is the splat it prints as
     return t;
   }
 
@@ -408,21 +406,50 @@ class Parser {
     return v;
   }
 
+  static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+  static std::string hex_byte(unsigned char b) {
+    static const char* h = "0123456789ABCDEF";
+    return std::string("0x") + h[b >> 4] + h[b & 15];
+  }
+
   std::string quoted_string() {
     skip_ws();
     if (cur() != '"') fail("expected a quoted string" + describe_found());
     ++pos_;
     std::string out;
+    // The spec's escapes: \" \\ and \xHH (any byte, NUL included); a raw control byte is an error.
     while (true) {
       if (at_end() || cur() == '\n') fail("unterminated string");
+      const size_t at = pos_;
       char c = s_[pos_++];
       if (c == '"') break;
-      if (c == '\\') {
-        if (at_end()) fail("unterminated string");
-        out.push_back(s_[pos_++]);
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u == 0x7F) fail_at(at, "raw control byte " + hex_byte(u) + " in a string (write it as \\x" + hex_byte(u).substr(2) + ")");
+      if (c != '\\') {
+        out.push_back(c);
         continue;
       }
-      out.push_back(c);
+      if (at_end()) fail("unterminated string");
+      const char e = s_[pos_++];
+      if (e == '"' || e == '\\') {
+        out.push_back(e);
+      } else if (e == 'x') {
+        int v = 0;
+        for (int k = 0; k < 2; ++k) {
+          const int d = at_end() ? -1 : hex_digit(cur());
+          if (d < 0) fail_at(at, "\\x in a string needs two hex digits");
+          v = v * 16 + d;
+          ++pos_;
+        }
+        out.push_back(static_cast<char>(v));
+      } else {
+        fail_at(at, "unknown escape in a string: only \\\", \\\\ and \\xHH are allowed");
+      }
     }
     return out;
   }
@@ -492,6 +519,7 @@ class Parser {
     }
     if (!try_arrow()) fail("expected '->' and the result types" + describe_found());
     p_.body(b).result_types = parse_type_list();
+    if (peek_ident() == "attributes") parse_body_attributes(b);
     expect('{', "to open the body");
     while (true) {
       skip_ws();
@@ -510,6 +538,31 @@ class Parser {
       parse_stmt(b, sm);
     }
     expect('}', "to close the body after 'return'");
+  }
+
+  /// `attributes[fastmath[FLAG, ...]]` after a function's result types (docs/text-format.md).
+  void parse_body_attributes(BodyId b) {
+    const size_t at = pos_;
+    pos_ += 10;  // "attributes"
+    if (p_.body(b).is_region) fail_at(at, "a region takes no attributes: it inherits its function's fast-math flags");
+    expect('[', "after 'attributes'");
+    skip_ws();
+    const size_t kat = pos_;
+    if (ident("'fastmath'") != "fastmath") fail_at(kat, "unknown function attribute (expected 'fastmath')");
+    expect('[', "after 'fastmath'");
+    FastMath fm;
+    do {
+      skip_ws();
+      const size_t fat = pos_;
+      const std::string_view f = ident("a fast-math flag (nnan, ninf, nsz, reassoc)");
+      auto flag = parse_fastmath_flag(f);
+      if (!flag) fail_at(fat, "unknown fast-math flag '" + std::string(f) + "' (expected nnan, ninf, nsz or reassoc)");
+      if (fm.has(*flag)) fail_at(fat, "duplicate fast-math flag '" + std::string(f) + "'");
+      fm.set(*flag);
+    } while (try_char(','));
+    expect(']', "to close the fast-math flags");
+    expect(']', "to close the function attributes");
+    p_.body(b).fastmath = fm;
   }
 
   void record(SourceMap& sm, InstId i, size_t at) {

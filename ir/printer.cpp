@@ -46,11 +46,36 @@ void append_literal(std::string& out, const Tensor& t) {
   append_type(out, t.type);
 }
 
+/// Length of the well-formed UTF-8 sequence starting at s[i] (a byte >= 0x80), or 0.
+size_t utf8_length(const std::string& s, size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  const size_t n = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  const auto b1 = static_cast<unsigned char>(s[i + 1]);
+  if ((b == 0xE0 && b1 < 0xA0) || (b == 0xED && b1 > 0x9F) || (b == 0xF0 && b1 < 0x90) || (b == 0xF4 && b1 > 0x8F))
+    return 0;  // overlong, surrogate or past U+10FFFF
+  return n;
+}
+
+/// A string attribute in the spec's syntax: UTF-8 text kept as is; quotes and backslashes escaped;
+/// control bytes, NUL and bytes that are not well-formed UTF-8 as \xHH, so every byte round-trips.
 std::string quote(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
   std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
+  for (size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      q += '\\', q += c, ++i;
+    } else if (u >= 0x20 && u < 0x7F) {
+      q += c, ++i;
+    } else if (size_t n = u >= 0x80 ? utf8_length(s, i) : 0) {
+      q.append(s, i, n), i += n;
+    } else {
+      q += "\\x", q += hex[u >> 4], q += hex[u & 15], ++i;
+    }
   }
   return q + "\"";
 }
@@ -166,6 +191,7 @@ class Printer {
     }
     out_ += ") -> ";
     append_types(body.result_types);
+    if (!body.fastmath.none()) out_ += " attributes[fastmath[" + fastmath_list(body.fastmath) + "]]";
     out_ += " {\n";
     p_.for_each_inst(b, [&](InstId i) { print_inst(i); });
     out_ += "}\n";

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/attrs.h"
+#include "ir/fastmath.h"
 #include "ir/ops.h"
 #include "ir/tensor.h"
 
@@ -67,6 +68,7 @@ struct Body {
   std::vector<TypeId> result_types;
   InstId first = kNone, last = kNone;  ///< last is the return once the body is complete
   uint32_t num_insts = 0;              ///< live instructions, return included
+  FastMath fastmath{};                 ///< the function's `attributes[fastmath[...]]` (regions: none)
 };
 
 /// A whole PTIR file.
@@ -94,6 +96,10 @@ class Program {
   BodyId entry() const;
   BodyId find_body(std::string_view name, bool is_region) const;
   ValueId add_param(BodyId b, TypeId type, std::string_view name);
+  /// The fast-math flags in force in body b: a function's own flags; a region inherits the flags of the
+  /// functions whose instructions (directly or through other regions) use it, all of them in common
+  /// (a region used by no function has none). Scans the program for a region: runs pass the flags down.
+  FastMath fastmath_of(BodyId b) const;
 
   // ---- instructions ----
   /// Creates an instruction in body `b` before `before` (kNone: at the end, before the return if any).

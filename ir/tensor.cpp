@@ -25,10 +25,37 @@ size_t hash_value(const TensorType& t) {
 }
 
 size_t hash_value(const Tensor& t) {
+  // Equal tensors hash alike in either form: a tensor of equal elements hashes as its splat.
   size_t h = hash_value(t.type);
-  h = mix(h, std::hash<std::string_view>()(
-                 std::string_view(reinterpret_cast<const char*>(t.data.data()), t.data.size())));
+  const size_t w = dtype_bytes(t.type.dtype);
+  const size_t n = t.size() == 0 ? 0 : t.is_splat() ? w : t.data.size();
+  h = mix(h, std::hash<std::string_view>()(std::string_view(reinterpret_cast<const char*>(t.data.data()), n)));
   return h;
+}
+
+void Tensor::expand() {
+  if (!splat) return;
+  const size_t w = dtype_bytes(type.dtype);
+  std::vector<uint8_t> d(static_cast<size_t>(size()) * w);
+  for (size_t off = 0; off < d.size(); off += w) std::memcpy(d.data() + off, data.data(), w);
+  data = std::move(d);
+  splat = false;
+}
+
+void Tensor::compact() {
+  if (splat || size() < 2 || !is_splat()) return;
+  data.resize(dtype_bytes(type.dtype));
+  data.shrink_to_fit();
+  splat = true;
+}
+
+bool Tensor::operator==(const Tensor& o) const {
+  if (type != o.type) return false;
+  if (splat == o.splat) return data == o.data;
+  const int64_t n = size();
+  for (int64_t i = 0; i < n; ++i)
+    if (bits(i) != o.bits(i)) return false;
+  return true;
 }
 
 double Tensor::as_double(int64_t i) const {
@@ -40,6 +67,7 @@ double Tensor::as_double(int64_t i) const {
 }
 
 bool Tensor::is_splat() const {
+  if (splat) return true;
   int64_t n = size();
   size_t w = dtype_bytes(type.dtype);
   for (int64_t i = 1; i < n; ++i)

@@ -27,31 +27,66 @@ struct TensorType {
 std::string to_string(const TensorType& t);
 size_t hash_value(const TensorType& t);
 
-/// A concrete tensor: its type and num_elements * dtype_bytes bytes of element data.
+/// A concrete tensor: its type and its element data. Dense (the default): num_elements * dtype_bytes
+/// bytes, row-major. Splat (`splat` set): one element's bytes standing for every element, so a literal
+/// like `dense<0.0> : tensor<f32, 268435456>` costs what its text says. Element access (bits, as_double,
+/// ==, hashing) reads both forms alike; code that reads `data` through raw pointers calls expand() first.
 struct Tensor {
   TensorType type;
   std::vector<uint8_t> data;
+  bool splat = false;  ///< data holds one element, the value of every element
 
   Tensor() = default;
   explicit Tensor(TensorType t) : type(std::move(t)), data(type.num_elements() * dtype_bytes(type.dtype), 0) {}
+  /// A splat tensor: every element has raw bits `v`; allocates one element whatever the type's size.
+  /// (Fewer than two elements: the dense form, which is as small.)
+  static Tensor filled(TensorType t, uint64_t v) {
+    Tensor r;
+    r.type = std::move(t);
+    if (r.size() < 2) {
+      r.data.assign(r.size() * dtype_bytes(r.type.dtype), 0);
+      if (r.size() == 1) r.set_bits(0, v);
+      return r;
+    }
+    r.splat = true;
+    r.data.assign(dtype_bytes(r.type.dtype), 0);
+    std::memcpy(r.data.data(), &v, dtype_bytes(r.type.dtype));
+    return r;
+  }
 
   DType dtype() const { return type.dtype; }
   int64_t size() const { return type.num_elements(); }
+  /// Elements actually stored: 1 for a splat, size() otherwise.
+  int64_t stored_elements() const { return splat ? 1 : size(); }
+  /// Bytes the element data would take fully expanded.
+  uint64_t dense_bytes() const { return static_cast<uint64_t>(size()) * dtype_bytes(type.dtype); }
   /// Raw bits of element i (row-major), zero-extended.
   uint64_t bits(int64_t i) const {
     uint64_t v = 0;
-    std::memcpy(&v, data.data() + i * dtype_bytes(type.dtype), dtype_bytes(type.dtype));
+    std::memcpy(&v, data.data() + (splat ? 0 : i) * dtype_bytes(type.dtype), dtype_bytes(type.dtype));
     return v;
   }
+  /// Sets element i; a splat is expanded first.
   void set_bits(int64_t i, uint64_t v) {
+    if (splat) expand();
     std::memcpy(data.data() + i * dtype_bytes(type.dtype), &v, dtype_bytes(type.dtype));
+  }
+  /// Makes a splat dense (allocates size() elements); nothing for a dense tensor.
+  void expand();
+  /// Makes a dense tensor of at least two equal elements a splat (frees its data).
+  void compact();
+  /// The data holds exactly the bytes the form (splat or dense) needs.
+  bool well_formed() const {
+    return data.size() == static_cast<size_t>(stored_elements()) * dtype_bytes(type.dtype);
   }
   /// Element i as a double (floats exactly; integers converted).
   double as_double(int64_t i) const;
   /// Element i as a sign/zero-extended integer (integer and i1 dtypes).
   int64_t as_int(int64_t i) const { return int_value(type.dtype, bits(i)); }
+  /// Every element is equal (a splat, or dense data of equal elements; true for 0 or 1 elements).
   bool is_splat() const;
-  bool operator==(const Tensor&) const = default;
+  /// Same type and bit-identical elements, whatever the forms.
+  bool operator==(const Tensor& o) const;
 };
 
 size_t hash_value(const Tensor& t);

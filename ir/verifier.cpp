@@ -63,7 +63,7 @@ std::string check_attr_value(const Ctx& c, const Attr& a, const AttrSpec& spec) 
       return {};
     case AttrKind::Region: return check_region_ref(c, a);
     case AttrKind::Literal:
-      if (v.lit.data.size() != static_cast<size_t>(v.lit.type.num_elements()) * dtype_bytes(v.lit.type.dtype))
+      if (!v.lit.well_formed())
         return c.fail("attribute '", a.name, "' holds a malformed literal");
       return {};
   }

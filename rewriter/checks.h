@@ -1,19 +1,24 @@
-// Expensive checks: a listener that holds every rewrite to the pattern contract.
+// Expensive checks: a listener that holds every rewrite to the pattern contract, at a cost bounded by the
+// size of each rewrite (not of the program).
 //
 // Around each named rewrite (pattern, fold, cse, dce) it checks: success => the IR changed and failure =>
-// it did not (program fingerprints); every inserted or modified instruction verifies, and the whole program
-// verifies after each successful rewrite; and the rewrite preserves results: each body it touched is run
-// on the reference interpreter before and after, on random inputs and on edge values (+-0, +-inf, NaN,
-// subnormals, +-1, extremes). The first violation is reported through ProgramRewriter::report_error with
-// the rewrite's name, the root instruction and the input, which stops the driver.
+// it did not (an incremental program fingerprint kept up to date from the mutation hooks, plus a direct
+// fingerprint of the root's neighbourhood for edits made behind the rewriter's back); every inserted or
+// modified instruction verifies and reads only values defined before it in its body; and the rewrite
+// preserves results: the values it replaced and their replacements are computed by the old and the new
+// sub-DAG over the same boundary values, on random inputs and on edge values (+-0, +-inf, NaN, subnormals,
+// +-1, extremes) — see rewriter/replay.h. The first violation is reported through
+// ProgramRewriter::report_error with the rewrite's name, the root instruction and the input, which stops
+// the driver. finish() verifies the whole program once at the end of a run.
 #pragma once
 #include <cstdint>
-#include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/interp.h"
 #include "rewriter/listener.h"
+#include "rewriter/replay.h"
 #include "rewriter/rewriter.h"
 
 namespace ptir {
@@ -21,16 +26,15 @@ namespace ptir {
 /// What the checks do; all on by default.
 struct CheckOptions {
   bool fingerprints = true;  ///< success => changed, failure => unchanged
-  bool verify = true;        ///< verify_inst on each mutation, verify_program after each rewrite
-  bool replay = true;        ///< interpreter replay of every successful rewrite
+  bool verify = true;        ///< verify_inst and dominance of each mutation; finish() verifies the program
+  bool replay = true;        ///< interpreter replay of every successful rewrite at its boundary
   int random_trials = 4;     ///< random inputs (a quarter of the elements are edge values)
   int edge_trials = 11;      ///< inputs made only of edge values, rotated so each element sees each one
   uint64_t seed = 1;
   InterpOptions interp = {.kernels = nullptr, .max_while_iterations = 1 << 12};
+  int cone_depth = 2;        ///< see ReplayOptions::cone_depth
+  int64_t window = 4096;     ///< see ReplayOptions::window
 };
-
-/// Edge-value tensor of type `t`: element k is the ((k + rotation) mod n)-th edge value of its dtype.
-Tensor edge_tensor(const TensorType& t, uint64_t rotation);
 
 /// The checking listener. Attach it to a ProgramRewriter (the greedy driver does so when
 /// GreedyConfig::expensive_checks is set; `ptir opt --expensive-checks` for the whole pipeline).
@@ -40,38 +44,57 @@ class ExpensiveChecks final : public RewriteListener {
   ~ExpensiveChecks() override;
 
   void notify_inserted(InstId i) override;
+  void notify_before_modify(InstId i) override;
   void notify_modified(InstId i) override;
   void notify_replaced(InstId i, std::span<const ValueId> with) override;
   void notify_erased(InstId i) override;
   void notify_pattern_begin(std::string_view name, InstId root) override;
   void notify_pattern_end(std::string_view name, InstId root, bool success) override;
 
+  /// Verifies the whole program once (drivers call it when they are done); reports like any check.
+  void finish();
+
   bool failed() const { return !report_.empty(); }
   /// The first violation, or empty.
   const std::string& report() const { return report_; }
-  /// How many successful rewrites were replayed on the interpreter (and how many runs that took).
+  /// How many successful rewrites were replayed (and how many one-side evaluations that took).
   int64_t num_replayed() const { return replayed_; }
   int64_t num_runs() const { return runs_; }
+  /// Rewrites replayed on a window of their elements, and rewrites part of which could not be replayed.
+  int64_t num_windowed() const { return windowed_; }
+  int64_t num_unreplayable() const { return unreplayable_; }
 
  private:
   void fail(std::string message);
   void verify_one(InstId i, const char* what);
-  void touch(InstId i);
-  void replay_body(BodyId b);
-  std::vector<std::vector<Tensor>> inputs_for(const Program& p, BodyId b) const;
+  uint64_t inst_hash(InstId i) const;
+  void rehash(InstId i);
+  uint64_t local_fingerprint() const;
+  void gather_neighbourhood(InstId root);
+  void assign_key(InstId i);
+  void renumber(BodyId b);
+  bool before(InstId a, InstId b);
+  void check_dominance(InstId i);
 
   ProgramRewriter& rw_;
   CheckOptions opts_;
-  std::unique_ptr<Program> shadow_;  ///< the program as it was before the current rewrite
-  uint64_t shadow_fp_ = 0;
-  uint64_t fp_before_ = 0;
+  ReplayOptions replay_;
+  std::vector<uint64_t> hash_;  ///< per InstId, 0 for erased
+  uint64_t total_ = 0;          ///< sum of hash_: the program fingerprint
+  uint64_t total_before_ = 0;
+  std::vector<uint64_t> key_;   ///< per InstId, increasing along each body (0: not numbered)
+  std::vector<InstId> near_;    ///< the root, its producers two levels down and its users
+  uint64_t near_fp_ = 0;
   std::string pattern_;
   InstId root_ = kNone;
   bool in_rewrite_ = false;
-  std::vector<BodyId> touched_;
+  RewriteDelta delta_;
+  std::unordered_set<InstId> snapped_;
   std::string report_;
   int64_t replayed_ = 0;
   int64_t runs_ = 0;
+  int64_t windowed_ = 0;
+  int64_t unreplayable_ = 0;
 };
 
 }  // namespace ptir

@@ -98,7 +98,21 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
   for (uint32_t k = 0; k < n; ++k) args.push_back(*p.constant_of(p.operand(i, k)));
   RunResult r = eval_inst(p, i, args);
   if (r.status != RunStatus::Ok || r.results.size() != 1) return {};  // UB stays where it is
-  return FoldResult::materialize(std::move(r.results[0]));
+  Tensor& t = r.results[0];
+  t.compact();
+  // Folding never makes the program larger: a literal result may store no more elements than the
+  // literals the fold removes (an inline literal is written at each use, so each use counts; a
+  // `constant` only when this is its one use). So broadcast_to, tile or pad of a non-splat constant
+  // stay ops, while any fold to a splat, a slice, or elementwise arithmetic on dying constants folds.
+  if (!t.splat && t.size() > 1) {
+    int64_t freed = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+      const ValueId v = p.operand(i, k);
+      if (p.value(v).kind == ValueKind::Literal || p.has_one_use(v)) freed += p.constant_of(v)->stored_elements();
+    }
+    if (t.size() > freed) return {};
+  }
+  return FoldResult::materialize(std::move(t));
 }
 
 }  // namespace

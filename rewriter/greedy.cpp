@@ -182,8 +182,13 @@ class GreedyDriver {
     if (log) rw_.notify_pattern_begin(kFoldName, i);
     ValueId v = r.value;
     if (r.kind == FoldResult::Kind::Literal) {
-      if (r.literal.size() <= cfg_.inline_literal_max_elements) v = rw_.literal_value(r.literal);
-      else v = rw_.materialize_constant(p_.body(p_.inst(i).body).first, r.literal);
+      if (r.literal.stored_elements() <= cfg_.inline_literal_max_elements) {
+        v = rw_.literal_value(r.literal);
+      } else {
+        v = rw_.materialize_constant(p_.body(p_.inst(i).body).first, r.literal);
+        // The constant is the folded value itself: it keeps the value's name.
+        if (std::string_view n = p_.name(p_.result(i)); !n.empty()) rw_.set_name(v, n);
+      }
     }
     rw_.replace_op(i, v);
     if (log) rw_.notify_pattern_end(kFoldName, i, true);
@@ -287,7 +292,14 @@ GreedyResult apply_patterns_and_fold_greedily(ProgramRewriter& rw, const FrozenP
     rw.add_listener(checks.get());
   }
   GreedyResult r = GreedyDriver(rw, patterns, config, c).run();
-  if (checks) rw.remove_listener(checks.get());
+  if (checks) {
+    if (!checks->failed()) checks->finish();
+    if (checks->failed() && r.diagnostic.empty()) {
+      r.converged = false;
+      r.diagnostic = checks->report();
+    }
+    rw.remove_listener(checks.get());
+  }
   return r;
 }
 

@@ -20,6 +20,10 @@ class RewriteListener {
   // ---- mutations (called by ProgramRewriter) ----
   /// `i` was just created (its operands, attributes and result types are final).
   virtual void notify_inserted(InstId i) {}
+  /// `i` is about to be changed in place (start_update, or a use about to be redirected by
+  /// replace_all_uses); its operands and attributes are still the old ones. May fire more than once
+  /// per change; a notify_modified follows unless the update is cancelled.
+  virtual void notify_before_modify(InstId i) {}
   /// `i` was just changed in place: an operand (also through replace_all_uses) or its attributes.
   virtual void notify_modified(InstId i) {}
   /// Every result of `i` is about to be replaced by `with` (one value per result); `i` is erased next.

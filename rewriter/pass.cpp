@@ -87,7 +87,15 @@ PipelineResult PassManager::run(ProgramRewriter& rw) {
   }
   r.changed = run_group(top_, rw, r);
   if (checks) {
+    if (r.ok) checks->finish();
+    if (r.ok && checks->failed()) {
+      r.ok = false;
+      r.error = checks->report();
+    }
     r.replayed_rewrites = checks->num_replayed();
+    r.replay_runs = checks->num_runs();
+    r.replay_windowed = checks->num_windowed();
+    r.replay_unreplayable = checks->num_unreplayable();
     rw.remove_listener(checks.get());
   }
   return r;

@@ -102,6 +102,9 @@ struct PipelineResult {
   std::string error;
   std::vector<std::string> warnings;
   int64_t replayed_rewrites = 0;  ///< rewrites replayed by expensive checks
+  int64_t replay_runs = 0;        ///< one-side evaluations those replays took
+  int64_t replay_windowed = 0;    ///< rewrites replayed on a window of their elements
+  int64_t replay_unreplayable = 0;  ///< rewrites part of which could not be replayed
 };
 
 /// Runs a pipeline of passes over a program.

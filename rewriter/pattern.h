@@ -43,6 +43,13 @@ class Pattern {
   /// The pattern may legitimately apply to ops it created itself (e.g. composing a chain pairwise).
   /// Without this flag the greedy driver stops a self-recursion deeper than its configured bound.
   bool has_bounded_recursion() const { return bounded_recursion_; }
+  /// Ops of the instructions a successful application may create, for the termination check
+  /// (rewriter/rules/termination.h). Rules derive it from their result DAG; a C++ pattern that creates
+  /// instructions should override this, since the default (nothing) keeps it out of every cycle.
+  virtual std::span<const OpCode> produces() const { return {}; }
+  /// Where the pattern comes from, for listings: "C++" (the default) or "FILE:LINE" of a rule.
+  std::string_view origin() const { return origin_.empty() ? std::string_view("C++") : std::string_view(origin_); }
+  void set_origin(std::string o) { origin_ = std::move(o); }
 
  protected:
   void set_has_bounded_recursion(bool on = true) { bounded_recursion_ = on; }
@@ -54,6 +61,7 @@ class Pattern {
   PatternBenefit benefit_;
   std::vector<std::string> labels_;
   bool bounded_recursion_ = false;
+  std::string origin_;
 };
 
 /// Which patterns a frozen set keeps. A name or label in `disabled_*` always removes a pattern; when an

@@ -15,11 +15,25 @@ std::unique_ptr<Pass> PassRegistry::create(std::string_view name) const {
   return nullptr;
 }
 
+void PassRegistry::add_pipeline(std::string name, std::string summary, std::string text) {
+  pipelines_.push_back(NamedPipeline{std::move(name), std::move(summary), std::move(text)});
+}
+
+const PassRegistry::NamedPipeline* PassRegistry::find_pipeline(std::string_view name) const {
+  for (const NamedPipeline& n : pipelines_)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
 namespace {
+
+/// Named pipelines may name others; this bounds the expansion (and stops a pipeline naming itself).
+constexpr int kMaxPipelineNesting = 8;
 
 class PipelineParser {
  public:
-  PipelineParser(std::string_view s, const PassRegistry& reg) : s_(s), reg_(reg) {}
+  PipelineParser(std::string_view s, const PassRegistry& reg, std::string where = "pipeline", int depth = 0)
+      : s_(s), reg_(reg), where_(std::move(where)), depth_(depth) {}
 
   std::string parse(PassGroup& into) {
     if (!list(into, /*nested=*/false)) return error_;
@@ -41,7 +55,7 @@ class PipelineParser {
     return false;
   }
   bool fail(const std::string& msg) {
-    if (error_.empty()) error_ = "pipeline:1:" + std::to_string(pos_ + 1) + ": " + msg;
+    if (error_.empty()) error_ = where_ + ":1:" + std::to_string(pos_ + 1) + ": " + msg;
     return false;
   }
   std::string_view word() {
@@ -77,11 +91,22 @@ class PipelineParser {
       if (!eat('{')) return fail("expected '{' to open the fixpoint group");
       return list(g.add_fixpoint(std::stoi(std::string(n))), /*nested=*/true);
     }
+    if (const PassRegistry::NamedPipeline* named = reg_.find_pipeline(w)) {
+      if (depth_ >= kMaxPipelineNesting) {
+        pos_ = at;
+        return fail("named pipelines nest deeper than " + std::to_string(kMaxPipelineNesting) + " at '" +
+                    std::string(w) + "'");
+      }
+      std::string err = PipelineParser(named->text, reg_, "pipeline '" + named->name + "'", depth_ + 1).parse(g);
+      if (!err.empty() && error_.empty()) error_ = err;
+      return err.empty();
+    }
     std::unique_ptr<Pass> p = reg_.create(w);
     if (!p) {
       pos_ = at;
       std::string known;
       for (const auto& e : reg_.entries()) known += (known.empty() ? "" : ", ") + e.name;
+      for (const auto& n : reg_.pipelines()) known += ", " + n.name;
       return fail("unknown pass '" + std::string(w) + "' (known: " + known + ", fixpoint(N){...})");
     }
     g.add(std::move(p));
@@ -90,6 +115,8 @@ class PipelineParser {
 
   std::string_view s_;
   const PassRegistry& reg_;
+  std::string where_;
+  int depth_;
   size_t pos_ = 0;
   std::string error_;
 };

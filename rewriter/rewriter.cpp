@@ -67,6 +67,37 @@ InstId ProgramRewriter::insert_before(InstId at, OpCode op, std::span<const Valu
   return i;
 }
 
+BodyId ProgramRewriter::add_function(std::string name, std::span<const TypeId> result_types) {
+  const BodyId b = p_.add_body(std::move(name), /*is_region=*/false);
+  p_.body(b).result_types.assign(result_types.begin(), result_types.end());
+  grow();
+  ++mutations_;
+  return b;
+}
+
+ValueId ProgramRewriter::add_param(BodyId b, TypeId type, std::string_view name) {
+  ++mutations_;
+  return p_.add_param(b, type, name);
+}
+
+InstId ProgramRewriter::append_inst(BodyId b, OpCode op, std::span<const ValueId> operands,
+                                    std::span<const TypeId> result_types, AttrSetId attrs) {
+  InstId i = p_.create_inst(b, op, operands, attrs, result_types, kNone);
+  grow();
+  invalidate_order(b);
+  ++mutations_;
+  bump(i);
+  for (ValueId v : operands) bump_producer(v);
+  touched(i);
+  for (RewriteListener* l : listeners_) l->notify_inserted(i);
+  return i;
+}
+
+InstId ProgramRewriter::set_return(BodyId b, std::span<const ValueId> results) {
+  assert(p_.terminator(b) == kNone && "set_return: the body already has a return");
+  return append_inst(b, OpCode::Return, results, {}, 0);
+}
+
 ValueId ProgramRewriter::insert_before(InstId at, OpCode op, std::initializer_list<ValueId> operands,
                                        TypeId result_type, AttrSetId attrs) {
   InstId i = insert_before(at, op, std::span<const ValueId>(operands.begin(), operands.size()),
@@ -82,6 +113,8 @@ void ProgramRewriter::replace_all_uses(ValueId from, ValueId to) {
   for (InstId u : users_of(from)) scratch_.push_back(u);
   std::sort(scratch_.begin(), scratch_.end());
   scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+  for (InstId u : scratch_)
+    for (RewriteListener* l : listeners_) l->notify_before_modify(u);
   p_.replace_all_uses(from, to);
   ++mutations_;
   freed(from);
@@ -122,6 +155,7 @@ ValueId ProgramRewriter::materialize_constant(InstId at, const Tensor& lit) {
 }
 
 void ProgramRewriter::start_update(InstId i) {
+  for (RewriteListener* l : listeners_) l->notify_before_modify(i);
   PendingUpdate u{i, p_.inst(i).attrs, {}};
   for (ValueId v : operands(i)) u.operands.push_back(v);
   pending_.push_back(std::move(u));

@@ -163,6 +163,21 @@ class ProgramRewriter {
     finalize_update(i);
   }
 
+  // ---- structural edits: functions and signatures (used by hoist-params) ----
+  /// Appends a new function named `name` returning `result_types`, empty until `append_inst` and
+  /// `set_return` fill it. The caller picks a name no other function has.
+  BodyId add_function(std::string name, std::span<const TypeId> result_types);
+  /// Appends a parameter to body `b`: its signature changes (nothing in a program calls a function, so
+  /// the caller only keeps its own records consistent).
+  ValueId add_param(BodyId b, TypeId type, std::string_view name = {});
+  /// Creates an instruction at the end of body `b`, before its return if it has one.
+  InstId append_inst(BodyId b, OpCode op, std::span<const ValueId> operands, std::span<const TypeId> result_types,
+                     AttrSetId attrs = 0);
+  /// Creates the return of a body that has none yet.
+  InstId set_return(BodyId b, std::span<const ValueId> results);
+  /// Names (or renames) a value; the printer keeps names unique per body.
+  void set_name(ValueId v, std::string_view name) { p_.set_name(v, name); }
+
   // ---- match failures ----
   /// Tells listeners why the current pattern did not match; returns false for `return rw.notify...`.
   bool notify_match_failure(std::string_view reason) {

@@ -1,4 +1,5 @@
 // `ptir parse|print|verify|run`.
+#include <chrono>
 #include <cstdio>
 
 #include "ir/interp.h"
@@ -101,19 +102,38 @@ bool read_inputs(const std::string& path, const Program& p, BodyId entry, std::v
 }  // namespace
 
 int cmd_run(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"inputs", "random"});
+  Args a = split_args(argc, argv, {"inputs", "random", "timeout-ms", "memory-mb"});
   if (a.has("help")) {
     std::printf(
-        "usage: ptir run FILE [--inputs FILE | --random SEED]\n\n"
+        "usage: ptir run FILE [--inputs FILE | --random SEED] [--timeout-ms N] [--memory-mb N]\n\n"
         "Runs the entry function (@main, else the first func) in the reference interpreter and prints\n"
         "each result as a PTIR literal, one per line. Inputs come from --inputs (one literal per\n"
         "parameter, e.g. 'dense<[1.0, 2.0]> : tensor<f32, 2>', separated by newlines or ';'), or are\n"
         "drawn from --random SEED (edge values included); a function without parameters needs neither.\n"
         "With --random the inputs are printed first as '// input N: LITERAL' lines.\n"
+        "--timeout-ms N stops the run after N ms (default: no limit); --memory-mb N (default 4096, 0 =\n"
+        "none) bounds the tensors the run holds at once: an instruction that would go past it is not run.\n"
+        "Either budget ends the run with a clean error naming it.\n"
         "Exit codes: 0 ran, 1 bad input, undefined behaviour or no kernel, 2 usage error.\n");
     return 0;
   }
-  if (!check_known(a, "run", {"inputs", "random"})) return kExitUsage;
+  if (!check_known(a, "run", {"inputs", "random", "timeout-ms", "memory-mb"})) return kExitUsage;
+  InterpOptions io;
+  io.max_bytes = uint64_t{4096} << 20;
+  if (auto v = a.get("memory-mb")) {
+    auto n = parse_u64_option("run", "memory-mb", *v);
+    if (!n || *n > (uint64_t{1} << 30)) return kExitUsage;
+    io.max_bytes = *n << 20;
+  }
+  if (auto v = a.get("timeout-ms")) {
+    auto n = parse_u64_option("run", "timeout-ms", *v);
+    if (!n) return kExitUsage;
+    if (*n == 0 || *n > 86400000) {
+      std::fprintf(stderr, "ptir run: --timeout-ms needs a value from 1 to 86400000, got %s\n", v->c_str());
+      return kExitUsage;
+    }
+    io.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*n);
+  }
   if (a.positional.size() != 1 || (a.has("inputs") && a.has("random"))) {
     std::fprintf(stderr, "usage: ptir run FILE [--inputs FILE | --random SEED]\n");
     return kExitUsage;
@@ -128,6 +148,14 @@ int cmd_run(int argc, char** argv) {
   } else if (auto seed = a.get("random")) {
     auto s = parse_u64_option("run", "random", *seed);
     if (!s) return kExitUsage;
+    uint64_t need = 0;
+    for (ValueId v : p.body(entry).params)
+      need += static_cast<uint64_t>(p.type_of(v).num_elements()) * dtype_bytes(p.type_of(v).dtype);
+    if (io.max_bytes && need > io.max_bytes) {
+      std::fprintf(stderr, "ptir run: error: memory budget of %llu MB exceeded: the random inputs need %llu MB (--memory-mb)\n",
+                   static_cast<unsigned long long>(io.max_bytes >> 20), static_cast<unsigned long long>((need + (1 << 20) - 1) >> 20));
+      return kExitBadInput;
+    }
     inputs = random_inputs_avoiding_ub(p, entry, *s);
     for (size_t i = 0; i < inputs.size(); ++i) std::printf("// input %zu: %s\n", i + 1, print_literal(inputs[i]).c_str());
   } else if (!p.body(entry).params.empty()) {
@@ -135,7 +163,7 @@ int cmd_run(int argc, char** argv) {
                  p.body(entry).name.c_str(), p.body(entry).params.size());
     return kExitUsage;
   }
-  RunResult r = run_program(p, inputs);
+  RunResult r = run_program(p, inputs, io);
   if (r.status != RunStatus::Ok) {
     const char* what = r.status == RunStatus::UB ? "undefined behaviour" : r.status == RunStatus::Bound ? "loop bound hit" : "cannot run";
     std::string loc = r.at != kNone ? l->parsed.source.inst_location(p, r.at) : a.positional[0];

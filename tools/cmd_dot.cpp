@@ -44,13 +44,25 @@ int cmd_dot(int argc, char** argv) {
     opts.timeout_ms = static_cast<unsigned>(*n);
   }
   const Program& tp = tgt->program();
-  const verify::Verdict v = verify::check_refinement(sp, tp, opts);
-  if (v.invalid()) {
-    std::fprintf(stderr, "ptir dot: %s\n", verify::summary_line(v).c_str());
+  // Every function is checked; the picture shows the first refuted function (else the entry function).
+  const verify::ProgramVerdict pv = verify::check_program_refinement(sp, tp, opts);
+  if (pv.kind() == 3) {
+    std::fprintf(stderr, "ptir dot: %s\n", verify::program_summary_line(pv).c_str());
     return kExitBadInput;
   }
-  const auto* cex = std::get_if<verify::Refuted>(&v.v);
-  std::fputs(verify::pair_dot(sp, sp.entry(), tp, tp.entry(), cex, verify::summary_line(v)).c_str(), stdout);
+  const verify::FunctionVerdict* shown = &pv.functions.front();
+  for (const verify::FunctionVerdict& f : pv.functions)
+    if (f.verdict.refuted()) {
+      shown = &f;
+      break;
+    }
+  for (const verify::FunctionVerdict& f : pv.functions)
+    if (f.src == sp.entry() && !shown->verdict.refuted()) shown = &f;
+  const auto* cex = std::get_if<verify::Refuted>(&shown->verdict.v);
+  std::string caption = verify::summary_line(shown->verdict);
+  if (pv.functions.size() > 1)
+    caption = "@" + shown->name + ": " + caption + " (program: " + verify::verdict_word(pv) + ")";
+  std::fputs(verify::pair_dot(sp, shown->src, tp, shown->tgt, cex, caption).c_str(), stdout);
   return kExitOk;
 }
 

@@ -1,4 +1,5 @@
-// `ptir check-equiv SRC TGT`: proves or refutes that TGT's entry function refines SRC's (verify/refine.h).
+// `ptir check-equiv SRC TGT`: proves or refutes that program TGT refines program SRC, function by function
+// (verify/refine.h, check_program_refinement).
 #include <cstdio>
 #include <fstream>
 
@@ -13,19 +14,26 @@ namespace {
 constexpr int kProved = 0, kRefuted = 1, kUnknown = 2, kError = 3;
 
 const char* kHelp =
-    "usage: ptir check-equiv SRC TGT [--timeout-ms N] [--emit-smt2 FILE] [--json]\n"
-    "                                [--unroll N] [--threads N] [--no-fast-pass]\n\n"
-    "Checks that the entry function of TGT refines the entry function of SRC (same signature): for every\n"
-    "input on which SRC has no undefined behaviour, TGT has none and returns equal results (all NaNs are\n"
-    "equal, +0.0 and -0.0 differ). Floats are encoded bit-exactly in Z3; transcendentals and opaque ops\n"
-    "are uninterpreted; while loops are unrolled --unroll times (default 16).\n\n"
+    "usage: ptir check-equiv SRC TGT [--func NAME] [--timeout-ms N] [--memory-mb N] [--emit-smt2 FILE]\n"
+    "                                [--json] [--unroll N] [--threads N] [--no-fast-pass] [--full]\n\n"
+    "Checks that program TGT refines program SRC: both define the same functions (by name) with the same\n"
+    "signatures, and for every function and every input on which SRC's function has no undefined\n"
+    "behaviour, TGT's has none and returns equal results (all NaNs are equal, +0.0 and -0.0 differ). The\n"
+    "program verdict is the weakest function verdict; a function missing from either side is an ERROR.\n"
+    "Floats are encoded bit-exactly in Z3; transcendentals and opaque ops are uninterpreted; while loops\n"
+    "are unrolled --unroll times (default 16). The last line says which functions were checked.\n\n"
     "The first output line starts with the verdict:\n"
     "  PROVED   Z3 showed refinement for all inputs of the given shapes\n"
     "  REFUTED  a concrete input, replayed in the interpreter, breaks it; the input tensors, both results\n"
-    "           and the differing output element are printed as PTIR literals\n"
-    "  UNKNOWN  timeout, loop bound, or a counterexample that did not replay (never a pass)\n\n"
+    "           and the differing output element are printed as PTIR literals (tensors of more than 64\n"
+    "           elements as a summary: type, count of differing elements, the first few; --full prints all)\n"
+    "  UNKNOWN  timeout, memory budget, loop bound, or a counterexample that did not replay (never a pass)\n\n"
     "options:\n"
-    "  --timeout-ms N   budget of the whole check (default 10000)\n"
+    "  --func NAME      check only function @NAME (the report says the others were not checked)\n"
+    "  --timeout-ms N   budget of the whole check, encoding included, shared by the functions (default 10000)\n"
+    "  --memory-mb N    memory budget (default 4096; 0 = none): a check estimated larger is UNKNOWN at\n"
+    "                   once, Z3 and the interpreter runs are capped at it\n"
+    "  --full           print REFUTED tensors in full, however large\n"
     "  --emit-smt2 FILE write every solver query in SMT-LIB 2\n"
     "  --json           print the verdict as one JSON object\n"
     "  --unroll N       while iterations to encode (default 16)\n"
@@ -36,12 +44,12 @@ const char* kHelp =
 }  // namespace
 
 int cmd_check_equiv(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"timeout-ms", "emit-smt2", "unroll", "threads"});
+  Args a = split_args(argc, argv, {"timeout-ms", "memory-mb", "emit-smt2", "unroll", "threads", "func"});
   if (a.has("help")) {
     std::fputs(kHelp, stdout);
     return kProved;
   }
-  if (!check_known(a, "check-equiv", {"timeout-ms", "emit-smt2", "json", "unroll", "threads", "no-fast-pass"}))
+  if (!check_known(a, "check-equiv", {"timeout-ms", "memory-mb", "emit-smt2", "json", "unroll", "threads", "no-fast-pass", "full", "func"}))
     return kError;
   if (a.positional.size() != 2) {
     std::fprintf(stderr, "usage: ptir check-equiv SRC TGT [--timeout-ms N] [--emit-smt2 FILE] [--json]\n");
@@ -52,6 +60,11 @@ int cmd_check_equiv(int argc, char** argv) {
     auto n = parse_u64_option("check-equiv", "timeout-ms", *v);
     if (!n || *n == 0 || *n > 86400000) return kError;
     opts.timeout_ms = static_cast<unsigned>(*n);
+  }
+  if (auto v = a.get("memory-mb")) {
+    auto n = parse_u64_option("check-equiv", "memory-mb", *v);
+    if (!n || *n > (uint64_t{1} << 30)) return kError;
+    opts.memory_mb = *n;
   }
   if (auto v = a.get("unroll")) {
     auto n = parse_u64_option("check-equiv", "unroll", *v);
@@ -67,26 +80,47 @@ int cmd_check_equiv(int argc, char** argv) {
   const auto smt2_path = a.get("emit-smt2");
   opts.emit_smt2 = smt2_path.has_value();
 
+  // Opened before the check, so an unwritable path fails at once rather than after a long proof.
+  std::ofstream smt2_file;
+  if (smt2_path) {
+    smt2_file.open(*smt2_path);
+    if (!smt2_file) {
+      std::fprintf(stderr, "ptir check-equiv: cannot write %s\n", smt2_path->c_str());
+      return kError;
+    }
+  }
   auto src = load_program(a.positional[0]);
   if (!src) return kError;
   auto tgt = load_program(a.positional[1]);
   if (!tgt) return kError;
   const Program& sp = src->program();
-  const verify::Verdict v = verify::check_refinement(sp, tgt->program(), opts);
+  std::string only;
+  if (auto f = a.get("func")) {
+    only = f->size() > 1 && (*f)[0] == '@' ? f->substr(1) : *f;
+    if (only.empty()) {
+      std::fprintf(stderr, "ptir check-equiv: --func needs a function name\n");
+      return kError;
+    }
+  }
+  const verify::ProgramVerdict v = verify::check_program_refinement(sp, tgt->program(), opts, only);
 
   if (smt2_path) {
-    std::ofstream f(*smt2_path);
+    std::ofstream& f = smt2_file;
     f << "; ptir check-equiv " << a.positional[0] << " " << a.positional[1] << "\n"
       << "; each query is satisfiable exactly when it has a counterexample\n"
-      << v.smt2;
+      ;
+    for (const verify::FunctionVerdict& fv : v.functions) f << "; function @" << fv.name << "\n" << fv.verdict.smt2;
+    f.flush();
     if (!f) {
       std::fprintf(stderr, "ptir check-equiv: cannot write %s\n", smt2_path->c_str());
       return kError;
     }
   }
-  const std::string out = a.has("json") ? verify::format_json(v, sp, sp.entry()) : verify::format_text(v, sp, sp.entry());
+  const verify::ReportOptions ro{.full = a.has("full")};
+  const std::string out =
+      a.has("json") ? verify::format_program_json(v, sp, ro) : verify::format_program_text(v, sp, ro);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  switch (v.v.index()) {
+  switch (v.kind()) {
     case 0: return kProved;
     case 1: return kRefuted;
     case 2: return kUnknown;

@@ -9,8 +9,10 @@
 
 #include "ir/verifier.h"
 #include "patterns/passes.h"
+#include "rewriter/rules/rules.h"
 #include "rewriter/debug_log.h"
 #include "rewriter/instrument.h"
+#include "rewriter/hoist.h"
 #include "rewriter/pass.h"
 #include "tools/commands.h"
 #include "verify/refine.h"
@@ -31,8 +33,19 @@ constexpr const char* kHelp =
     "                            canonicalize  greedy patterns + fold hooks + removal of dead pure ops\n"
     "                            cse           merge identical pure instructions (rng never merged)\n"
     "                            dce           erase dead pure instructions (rng never erased)\n"
+    "                            hoist-params  move pure computations of the parameters --hoist-params\n"
+    "                                          selects into a prologue function @F_prologue whose results\n"
+    "                                          become new trailing parameters of @F (rng never moves)\n"
+    "                          Named pipelines (expand in place):\n"
+    "                            default  fixpoint(4){canonicalize,cse,dce}\n"
+    "                            gptrs    fixpoint(2){canonicalize},hoist-params,fixpoint(4){canonicalize,cse,dce}\n"
+    "                                     (gpt.rs's optimizer: pre loop, param-only hoisting, post loop)\n"
     "                          'fixpoint(N){...}' repeats its passes until one round changes nothing, at\n"
     "                          most N times; ',' sequences; groups nest.\n"
+    "  --hoist-params=A,B      the parameters hoist-params treats as weights (PTIR has no parameter roles):\n"
+    "                          names with or without '%', or prefixes ending in '*' ('w*'; '*' = all);\n"
+    "                          they apply to every function. Without it hoist-params hoists nothing\n"
+    "  --list-passes           print the passes and named pipelines, exit\n"
     "  --expensive-checks      check every rewrite of the pipeline: success => IR changed, failure => IR\n"
     "                          unchanged, the IR verifies after each mutation, and the rewrite is replayed\n"
     "                          on the reference interpreter with random and edge inputs (+-0, +-inf, NaN,\n"
@@ -49,8 +62,16 @@ constexpr const char* kHelp =
     "  --enable-patterns=A,B   keep only these patterns (plus those selected by --enable-labels)\n"
     "  --disable-labels=A,B    drop the patterns carrying any of these labels\n"
     "  --enable-labels=A,B     keep only patterns carrying one of these labels (plus --enable-patterns)\n"
-    "  --list-patterns         print the canonicalization patterns (name, benefit, roots, labels), exit\n"
-    "  --validate              after the pipeline, check with Z3 that the output refines the input\n"
+    "  --list-patterns         print the canonicalization patterns (name, benefit, roots, labels, and where\n"
+    "                          each comes from: C++ or FILE:LINE of a rule), exit\n"
+    "  --no-fold               canonicalize without fold hooks (identity folds and constant folding), so\n"
+    "                          only patterns rewrite: the golden tests of the library isolate each pattern\n"
+    "  --rules FILE            also load the rules of FILE (docs/rules.md) into canonicalize, no rebuild\n"
+    "                          needed; repeatable; a malformed file is reported as FILE:LINE:COL: error\n"
+    "  --validate              after the pipeline, check with Z3 that the output refines the input, every\n"
+    "                          function against its namesake (the program verdict is the weakest); a\n"
+    "                          function that got a prologue is checked as 'prologue then function' (the\n"
+    "                          prologue inlined, the original signature) against the input's function\n"
     "                          (bit-exact IEEE; counterexamples replayed in the interpreter) and print\n"
     "                          'validate: PROVED|REFUTED|UNKNOWN ...' on stderr (the full report when REFUTED)\n"
     "  --validate-timeout-ms=N budget of the validation, default 10000; running out gives UNKNOWN\n"
@@ -75,10 +96,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int list_patterns(const PatternFilter& filter) {
+int list_patterns(const CanonicalizeOptions& canon) {
   PatternSet set;
-  populate_canonicalization_patterns(set);
-  FrozenPatternSet frozen = std::move(set).freeze(filter);
+  populate_canonicalization_patterns(set, canon.rule_files);
+  FrozenPatternSet frozen = std::move(set).freeze(canon.filter);
   for (const Pattern* p : frozen.all()) {
     std::string roots, labels;
     if (p->matches_any_op()) roots = "*";
@@ -90,9 +111,18 @@ int list_patterns(const PatternFilter& filter) {
       if (!labels.empty()) labels += ',';
       labels += l;
     }
-    std::printf("%-32s benefit %-3u roots %-s  labels %s\n", std::string(p->debug_name()).c_str(), p->benefit(),
-                roots.c_str(), labels.c_str());
+    std::printf("%-32s benefit %-3u roots %-14s labels %-24s from %s\n", std::string(p->debug_name()).c_str(),
+                p->benefit(), roots.c_str(), labels.c_str(), std::string(p->origin()).c_str());
   }
+  return kExitOk;
+}
+
+int list_passes(const PassRegistry& r) {
+  std::printf("passes:\n");
+  for (const PassRegistry::Entry& e : r.entries()) std::printf("  %-14s %s\n", e.name.c_str(), e.summary.c_str());
+  std::printf("named pipelines:\n");
+  for (const PassRegistry::NamedPipeline& n : r.pipelines())
+    std::printf("  %-14s %s\n  %-14s   = %s\n", n.name.c_str(), n.summary.c_str(), "", n.text.c_str());
   return kExitOk;
 }
 
@@ -103,11 +133,20 @@ struct OptFlags {
   unsigned validate_timeout_ms = 10000;
   uint64_t seed = 0;
   CanonicalizeOptions canon;
+  HoistOptions hoist;
 };
 
 /// Reads the options into `f`; returns an exit code on a usage error.
 std::optional<int> read_flags(const Args& a, OptFlags& f) {
   if (auto v = a.get("pipeline")) f.pipeline = *v;
+  for (const std::string& path : a.all("rules")) {
+    auto loaded = rules::load_rule_file(path);
+    if (auto* e = std::get_if<rules::RuleError>(&loaded)) {
+      std::fprintf(stderr, "%s\n", e->format().c_str());
+      return kExitBadInput;
+    }
+    f.canon.rule_files.push_back(std::make_shared<const rules::RuleFile>(std::move(std::get<rules::RuleFile>(loaded))));
+  }
   f.checks = a.has("expensive-checks");
   f.debug = a.has("debug-rewrites");
   f.print_after = a.has("print-ir-after-all");
@@ -133,50 +172,94 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
   if (auto v = a.get("enable-patterns")) f.canon.filter.enabled_names = split_list(*v);
   if (auto v = a.get("disable-labels")) f.canon.filter.disabled_labels = split_list(*v);
   if (auto v = a.get("enable-labels")) f.canon.filter.enabled_labels = split_list(*v);
+  if (a.has("no-fold")) f.canon.greedy.fold = false;
+  if (auto v = a.get("hoist-params")) {
+    f.hoist.params = split_list(*v);
+    if (f.hoist.params.empty()) {
+      std::fprintf(stderr, "ptir opt: --hoist-params needs at least one parameter name\n");
+      return kExitUsage;
+    }
+  }
   f.canon.greedy.random_order_seed = f.seed;
   f.canon.greedy.check_seed = f.seed ? f.seed : 1;
   return std::nullopt;
 }
 
-/// Checks that `after` refines `before` and reports the verdict on stderr; returns the exit code.
-int validate(const Program& before, const Program& after, const OptFlags& f, TimingReport& timing) {
+/// The scope note of a validation that undid hoistings: which functions were composed with which prologues.
+std::string hoist_scope(const std::vector<HoistRecord>& records) {
+  std::string s;
+  for (const HoistRecord& r : records)
+    s += (s.empty() ? "" : ", ") + ("@" + r.function + " composed with its prologue @" + r.prologue);
+  return " (hoist-params: " + s + ", i.e. prologue then function, checked against the input's function)";
+}
+
+/// Checks that `after` refines `before` and reports the verdict on stderr; returns the exit code. When
+/// hoist-params made prologues, `after` is first composed back (rewriter/hoist.h): the program checked
+/// has the input's functions and signatures, each hoisted function running its prologues first.
+int validate(const Program& before, const Program& after, const std::vector<HoistRecord>& hoisted,
+             const OptFlags& f, TimingReport& timing) {
   auto t0 = std::chrono::steady_clock::now();
-  verify::Verdict v = verify::check_refinement(before, after, {.timeout_ms = f.validate_timeout_ms});
+  std::unique_ptr<Program> composed;
+  std::string scope;
+  if (!hoisted.empty()) {
+    std::string err;
+    composed = compose_prologues(after, hoisted, &err);
+    if (composed && err.empty())
+      if (auto diags = verify_program(*composed); !diags.empty()) err = diags[0].message;
+    if (!composed || !err.empty()) {
+      std::fprintf(stderr, "validate: ERROR: cannot compose the prologues back into their functions: %s\n", err.c_str());
+      return kExitBadInput;
+    }
+    scope = hoist_scope(hoisted);
+  }
+  const Program& target = composed ? *composed : after;
+  // Every function of the program is checked against its namesake (a whole-program verdict).
+  const verify::ProgramVerdict v =
+      verify::check_program_refinement(before, target, {.timeout_ms = f.validate_timeout_ms});
   timing.add("validate", seconds_since(t0), after.num_live_insts(), after.memory_bytes());
-  std::fprintf(stderr, "validate: %s\n", verify::summary_line(v).c_str());
-  if (v.refuted()) {
-    std::fputs(verify::format_text(v, before, before.entry()).c_str(), stderr);
+  std::fprintf(stderr, "validate: %s%s\n", verify::program_summary_line(v).c_str(), scope.c_str());
+  const int kind = v.kind();
+  if (kind == 1) {
+    std::fputs(verify::format_program_text(v, before).c_str(), stderr);
     return kExitBadInput;
   }
-  if (v.proved()) return kExitOk;
-  return f.require_proof || v.invalid() ? kExitBadInput : kExitOk;
+  if (kind == 0) return kExitOk;
+  return f.require_proof || kind == 3 ? kExitBadInput : kExitOk;
 }
 
 }  // namespace
 
 int cmd_opt(int argc, char** argv) {
   Args a = split_args(argc, argv, {"pipeline", "seed", "disable-patterns", "enable-patterns", "disable-labels",
-                                   "enable-labels", "validate-timeout-ms"});
+                                   "enable-labels", "validate-timeout-ms", "rules", "hoist-params"});
   if (a.has("help")) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
   if (!check_known(a, "opt", {"pipeline", "expensive-checks", "debug-rewrites", "print-ir-after-all", "stats",
                               "timing", "seed", "disable-patterns", "enable-patterns", "disable-labels",
-                              "enable-labels", "list-patterns", "validate", "validate-timeout-ms",
-                              "require-proof"}))
+                              "enable-labels", "list-patterns", "validate", "validate-timeout-ms", "rules",
+                              "require-proof", "no-fold", "hoist-params", "list-passes"}))
     return kExitUsage;
   OptFlags f;
   if (auto code = read_flags(a, f)) return *code;
-  if (a.has("list-patterns")) return list_patterns(f.canon.filter);
+  if (a.has("list-patterns")) return list_patterns(f.canon);
+  auto hoist_log = std::make_shared<HoistLog>();
+  PassRegistry registry = default_pass_registry(f.canon, f.hoist, hoist_log);
+  if (a.has("list-passes")) return list_passes(registry);
   if (a.positional.size() != 1) {
     std::fprintf(stderr, "usage: ptir opt FILE [--pipeline=STR] [options] (see 'ptir opt --help')\n");
     return kExitUsage;
   }
+  // A rule set that may rewrite forever is refused before anything runs (the driver's cap stays as the
+  // runtime guard for what the check does not model).
+  if (std::string cycles = canonicalization_termination_errors(f.canon); !cycles.empty()) {
+    std::fputs(cycles.c_str(), stderr);
+    return kExitBadInput;
+  }
 
   PassManager pm(PassManagerOptions{.expensive_checks = f.checks,
                                     .check_options = CheckOptions{.seed = f.canon.greedy.check_seed}});
-  PassRegistry registry = default_pass_registry(f.canon);
   if (std::string err = parse_pipeline(f.pipeline, registry, pm.top()); !err.empty()) {
     std::fprintf(stderr, "ptir opt: %s\n", err.c_str());
     return kExitUsage;
@@ -214,6 +297,12 @@ int cmd_opt(int argc, char** argv) {
   PipelineResult r = pm.run(rw);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "ptir opt: warning: %s\n", w.c_str());
   if (f.stats) std::fputs(format_statistics(pm).c_str(), stderr);
+  if (f.stats && f.checks)
+    std::fprintf(stderr, "expensive-checks\n  (S) %8lld replayed - rewrites replayed at their boundary\n"
+                         "  (S) %8lld runs - one-side evaluations\n  (S) %8lld windowed - replayed on a window\n"
+                         "  (S) %8lld unreplayable - rewrites part of which could not be replayed\n",
+                 (long long)r.replayed_rewrites, (long long)r.replay_runs, (long long)r.replay_windowed,
+                 (long long)r.replay_unreplayable);
   if (!r.ok) {
     std::fprintf(stderr, "ptir opt: %s\n", r.error.c_str());
     if (f.timing) std::fputs(timing.format().c_str(), stderr);
@@ -225,7 +314,7 @@ int cmd_opt(int argc, char** argv) {
   timing.add("print", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
   std::fwrite(out.data(), 1, out.size(), stdout);
   int code = kExitOk;
-  if (before) code = validate(*before, p, f, timing);
+  if (before) code = validate(*before, p, hoist_log->records, f, timing);
   if (f.timing) std::fputs(timing.format().c_str(), stderr);
   return code;
 }

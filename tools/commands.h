@@ -18,6 +18,7 @@ int cmd_opt(int argc, char** argv);
 int cmd_check_equiv(int argc, char** argv);
 int cmd_dot(int argc, char** argv);
 int cmd_corpus(int argc, char** argv);
+int cmd_prove(int argc, char** argv);
 int cmd_synth(int argc, char** argv);
 
 }  // namespace ptir::tool

@@ -19,6 +19,13 @@ bool Args::has(std::string_view name) const {
   return false;
 }
 
+std::vector<std::string> Args::all(std::string_view name) const {
+  std::vector<std::string> out;
+  for (const auto& [n, v] : options)
+    if (n == name) out.push_back(v);
+  return out;
+}
+
 std::optional<std::string> Args::get(std::string_view name) const {
   std::optional<std::string> out;
   for (const auto& [k, v] : options)

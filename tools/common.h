@@ -23,6 +23,8 @@ struct Args {
 
   bool has(std::string_view name) const;
   std::optional<std::string> get(std::string_view name) const;
+  /// Every value of a repeatable option, in order.
+  std::vector<std::string> all(std::string_view name) const;
 };
 
 /// Splits argv. `value_options` lists the options that take a value (`--x v` or `--x=v`); anything else

@@ -17,6 +17,7 @@ const Command kCommands[] = {
     {"check-equiv", "prove or refute that TGT refines SRC (Z3, bit-exact IEEE)", cmd_check_equiv},
     {"dot", "write a program (or a refuted pair) as GraphViz DOT", cmd_dot},
     {"corpus", "parse, verify and run every program of a folder; print a table", cmd_corpus},
+    {"prove", "prove every pattern of the library (or a rule file) on generated instances", cmd_prove},
     {"synth", "print a random valid program (fuzz generator), deterministic for a seed", cmd_synth},
 };
 

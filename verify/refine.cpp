@@ -11,12 +11,16 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 
+#include "verify/budget.h"
 #include "verify/encode/encode.h"
+#include "verify/fastmath.h"
 #include "verify/precondition.h"
 #include "verify/replay.h"
 #include "verify/smt/solver.h"
@@ -69,6 +73,7 @@ struct Encoded {
   BodyEncoding src, tgt;
   Expr defined;  ///< the source is defined and every loop finished within the bound
   std::unique_ptr<Precondition> pre;
+  std::vector<ZeroSignVar> tgt_signs;  ///< the target's free nsz zero signs (every choice is checked)
 };
 
 std::string element_subject(const TensorType& t, int r, int64_t e) {
@@ -89,7 +94,7 @@ class Checker {
   Checker(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& o, bool source_defined,
           clock::time_point start)
       : src_(src), tgt_(tgt), sb_(sb), tb_(tb), opts_(o), source_defined_(source_defined),
-        deadline_(start + std::chrono::milliseconds(o.timeout_ms)) {}
+        deadline_(start + std::chrono::milliseconds(o.timeout_ms)), fm_(plan_fastmath(src, sb, tgt, tb)) {}
 
   Verdict run();
 
@@ -129,6 +134,7 @@ class Checker {
   const CheckOptions& opts_;
   bool source_defined_;
   clock::time_point deadline_;
+  FastMathPlan fm_;  ///< what the fast-math flags of the pair mean for this check
   std::vector<Job> jobs_;
   std::vector<Outcome> out_;
   std::vector<std::vector<size_t>> groups_;  ///< jobs to solve; a group's jobs are one formula up to renaming
@@ -146,6 +152,7 @@ class Checker {
   std::vector<std::thread> helpers_;
   std::optional<Refuted> refuted_;
   std::string error_;
+  std::string fm_unknown_;  ///< a counterexample under the source's default fast-math choices only
 };
 
 void Checker::plan() {
@@ -162,8 +169,15 @@ void Checker::plan() {
 Encoded Checker::encode() const {
   Encoded e;
   e.in = symbolic_inputs(src_, sb_);
-  const EncodeOptions eo{.while_unroll = opts_.while_unroll, .stop = &stop_};
+  // The source keeps the IEEE default zero signs (one allowed choice: a proof exhibits it); every
+  // zero sign the target's nsz allows is checked (free variables).
+  EncodeOptions eo;
+  eo.while_unroll = opts_.while_unroll;
+  eo.stop = &stop_;
   e.src = encode_body(src_, sb_, e.in.tensors, eo);
+  eo.zero_sign = EncodeOptions::ZeroSign::Any;
+  eo.zero_signs = &e.tgt_signs;
+  eo.zero_sign_prefix = "nsz.tgt";
   e.tgt = encode_body(tgt_, tb_, e.in.tensors, eo);
   e.defined = !e.src.ub && !e.src.unfinished && !e.tgt.unfinished;
   e.pre = std::make_unique<Precondition>(e.src.ub || e.src.unfinished || e.tgt.unfinished);
@@ -228,9 +242,16 @@ std::optional<Outcome> Checker::trivial(const Job& j, const Encoded& e) const {
 
 std::vector<Expr> Checker::refuting_stages(const Job& j, const Encoded& e) const {
   // Query 3 shows that the target is defined wherever the source is, so query 4 only compares values.
-  const Expr bad = j.q == Q::TargetUB
-                       ? e.tgt.ub
-                       : e.src.results[j.result].elems[j.element] != e.tgt.results[j.result].elems[j.element];
+  Expr bad = Expr::boolean(true);
+  if (j.q == Q::TargetUB) {
+    bad = e.tgt.ub;
+  } else {
+    const Expr& a = e.src.results[j.result].elems[j.element];
+    const Expr& b = e.tgt.results[j.result].elems[j.element];
+    bad = a != b;
+    // A free output zero of the source (nsz): -0 and +0 are both allowed source values.
+    if (fm_.free_zero_result[static_cast<size_t>(j.result)] && a.isFP()) bad = bad && !(a.isZero() && b.isZero());
+  }
   std::vector<Expr> stages;
   auto add = [&](const Expr& f) {
     if (stages.empty() || !stages.back().same(f)) stages.push_back(f);
@@ -262,6 +283,7 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
   const std::string not_replayed =
       "counterexamples did not replay in the interpreter (they depend on uninterpreted functions)";
   std::vector<Expr> blocked;  // inputs whose counterexample did not replay
+  std::string why_not;        // why the last one did not (fast-math choices of the source)
   // One check; a sat answer is replayed: a replayed difference refutes the whole check, any other
   // model is blocked so that the next check looks elsewhere.
   auto attempt = [&](const Expr& f, unsigned budget) -> Try {
@@ -288,7 +310,13 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     }
     if (r == smt::Result::Unsat) return Try::Unsat;
     std::vector<Tensor> in = model_inputs(*s.model(), e);
-    if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_)) {
+    // The target's zero signs of the model (instructions of the function body; in a region an
+    // instruction runs several times and keeps its IEEE default sign in the replay).
+    ZeroSigns signs;
+    for (const ZeroSignVar& z : e.tgt_signs)
+      if (!z.in_region) signs[{z.inst, z.element}] = s.model()->eval(z.var).isTrue();
+    if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_, InterpOptions{}.max_while_iterations, &fm_, &signs,
+                          &why_not)) {
       ref->query = static_cast<int>(j.q);
       ref->query_name = query_name(j.q);
       ref->found_by = "z3";
@@ -299,6 +327,25 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       }
       stop_all();
       return Try::Sat;
+    }
+    if (!why_not.empty()) {
+      // A difference under the source's default zero signs or association order that another allowed
+      // choice of the source answers (or may answer): no refutation from this query.
+      o.text = "sat, answered by the source's fast-math choices";
+      o.unknown = why_not;
+      // The check can no longer be PROVED; only another query's refutation could still change the
+      // verdict, and that is not worth the rest of the budget.
+      {
+        std::lock_guard<std::mutex> g(m_);
+        if (fm_unknown_.empty()) {
+          fm_unknown_ = "query " + std::to_string(static_cast<int>(j.q)) + " \"" + query_name(j.q) + "\"";
+          if (j.q == Q::Values)
+            fm_unknown_ += " " + element_subject(src_.type(src_.body(sb_).result_types[j.result]), j.result, j.element);
+          fm_unknown_ += ": " + why_not;
+        }
+      }
+      stop_all();
+      return Try::Unknown;
     }
     std::vector<Expr> differs;
     for (size_t k = 0; k < in.size(); ++k)
@@ -337,12 +384,12 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       // Unsat after blocking non-replaying models is no proof: those counterexamples exist.
       o.proves = blocked.empty();
       o.text = o.proves ? "unsat" : "sat, not replayed";
-      if (!o.proves) o.unknown = not_replayed;
+      if (!o.proves) o.unknown = why_not.empty() ? not_replayed : why_not;
       return o;
     }
     if (stop_) return o;
   }
-  o.unknown = not_replayed;
+  o.unknown = why_not.empty() ? not_replayed : why_not;
   o.text = "sat, not replayed";
   return o;
 }
@@ -450,7 +497,21 @@ void Checker::worker(bool main) {
   // worker then encodes again in a new context, asks again the queries the dead context left (only
   // the worker whose context died queues them), and goes on with the remaining groups.
   for (bool first = true;; first = false) {
-    smt::Context ctx;
+    std::unique_ptr<smt::Context> made;
+    try {
+      made = std::make_unique<smt::Context>();
+    } catch (const std::exception& ex) {  // out of memory (Z3's cap or the process's)
+      {
+        std::lock_guard<std::mutex> g(m_);
+        if (error_.empty()) error_ = std::string(ex.what()).find("out of memory") != std::string::npos ||
+                                             dynamic_cast<const std::bad_alloc*>(&ex)
+                                         ? "out of memory making a Z3 context"
+                                         : ex.what();
+      }
+      stop_all();
+      return;
+    }
+    smt::Context& ctx = *made;
     {
       std::lock_guard<std::mutex> g(m_);
       live_.push_back(&ctx);
@@ -477,6 +538,14 @@ void Checker::worker(bool main) {
         if (g >= groups_.size()) break;
         run_group(g, e);
       }
+    } catch (const std::bad_alloc&) {
+      if (!stop_) {
+        {
+          std::lock_guard<std::mutex> g(m_);
+          if (error_.empty()) error_ = "out of memory";
+        }
+        stop_all();
+      }
     } catch (const smt::ContextAbandoned&) {
       // a safety net (jobs stop at a dead context): the queries left are undecided, so no proof
     } catch (const std::exception& ex) {
@@ -502,7 +571,15 @@ void Checker::worker(bool main) {
 }
 
 Verdict Checker::run() {
-  plan();
+  try {
+    plan();
+  } catch (const std::bad_alloc&) {
+    jobs_.clear();
+    out_.clear();
+    Verdict v;
+    v.v = Unknown{"memory budget: out of memory planning " + std::to_string(opts_.memory_mb) + " MB (--memory-mb)"};
+    return v;
+  }
   std::thread dog([this] { watchdog(); });
   worker(true);  // the main thread is worker 0 and starts the helpers
   for (std::thread& t : helpers_) t.join();
@@ -533,7 +610,16 @@ Verdict Checker::verdict() {
     return v;
   }
   if (!error_.empty()) {
-    v.v = Unknown{"cannot encode: " + error_};
+    if (error_.find("out of memory") != std::string::npos)
+      v.v = Unknown{opts_.memory_mb ? "memory budget of " + std::to_string(opts_.memory_mb) +
+                                          " MB exhausted (--memory-mb): " + error_
+                                    : "out of memory (no --memory-mb budget): " + error_};
+    else
+      v.v = Unknown{"cannot encode: " + error_};
+    return v;
+  }
+  if (!fm_unknown_.empty()) {
+    v.v = Unknown{fm_unknown_};
     return v;
   }
   const Outcome& pre = out_[0];
@@ -550,6 +636,10 @@ Verdict Checker::verdict() {
                             : out_of_time_     ? "time budget of " + std::to_string(opts_.timeout_ms) + " ms exhausted"
                                                : std::string("not decided");
     v.v = Unknown{what + ": " + why};
+    return v;
+  }
+  if (!fm_.no_proof.empty()) {
+    v.v = Unknown{"every query holds, but " + fm_.no_proof};
     return v;
   }
   v.v = Proved{pre.unknown.empty() ? "" : "query 2 was not decided; refinement does not depend on it"};
@@ -574,6 +664,18 @@ std::string signature_mismatch(const Program& src, BodyId sb, const Program& tgt
       return "result " + std::to_string(k) + " is " + to_string(src.type(a.result_types[k])) + " in the source, " +
              to_string(tgt.type(b.result_types[k])) + " in the target";
   return "";
+}
+
+/// Why the pair is too large to encode within the memory budget (nullopt: it fits).
+std::optional<std::string> over_budget(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
+                                       const CheckOptions& opts) {
+  if (opts.memory_mb == 0) return std::nullopt;
+  const EncodingEstimate e = estimate_encoding(src, sb, tgt, tb, opts.threads, opts.while_unroll);
+  if (e.bytes <= (opts.memory_mb << 20)) return std::nullopt;
+  return "budget: the encoding would need about " + megabytes(e.bytes) + " (" + std::to_string(e.terms) +
+         " terms, " + std::to_string(e.queries) + " element queries; largest: " + e.largest +
+         "), over the memory budget of " + std::to_string(opts.memory_mb) +
+         " MB (--memory-mb); not checked symbolically, only by the interpreter fast pass";
 }
 
 }  // namespace
@@ -616,7 +718,19 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
       return v;
     }
     source_defined = fp.source_defined;
+    if (!fp.unconfirmed.empty()) {  // fast-math: not PROVED, and no refutation found
+      v.v = Unknown{fp.unconfirmed};
+      v.ms = ms_since(start);
+      return v;
+    }
   }
+  if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
+    v.v = Unknown{*why};
+    v.log.push_back({0, "budget", "", *why, 0});
+    v.ms = ms_since(start);
+    return v;
+  }
+  smt::set_memory_limit_mb(opts.memory_mb);
   Checker c(src, sb, tgt, tb, opts, source_defined, start);
   Verdict rest = c.run();
   rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());

@@ -28,6 +28,9 @@ namespace ptir::verify {
 /// Options of one refinement check.
 struct CheckOptions {
   unsigned timeout_ms = 10000;         ///< budget of the whole check; queries that run out are UNKNOWN
+  /// Memory budget in MB (0: none): an encoding estimated larger is not built (UNKNOWN at once, saying
+  /// so; verify/budget.h), Z3 is capped at it (running out is UNKNOWN), and so are interpreter runs.
+  uint64_t memory_mb = 4096;
   int while_unroll = 16;               ///< while iterations encoded; a loop that may run longer is UNKNOWN
   unsigned threads = 2;                ///< solver threads, one Z3 context each
   int fast_pass_runs = 64;             ///< interpreter runs on edge/random inputs before Z3 (0: skip)
@@ -89,11 +92,44 @@ struct Verdict {
 /// "PROVED", "REFUTED", "UNKNOWN" or "ERROR" (Invalid).
 const char* verdict_word(const Verdict& v);
 
-/// Checks that the entry function of `tgt` refines the entry function of `src`.
+/// Checks that the entry function of `tgt` refines the entry function of `src`. This compares ONE
+/// function: a tool reporting about whole programs uses check_program_refinement.
 Verdict check_refinement(const Program& src, const Program& tgt, const CheckOptions& opts = {});
 
 /// Checks body `sb` of `src` against body `tb` of `tgt` (same signature).
 Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts = {});
+
+/// One function's verdict within a whole-program check.
+struct FunctionVerdict {
+  std::string name;  ///< the function's name (without '@')
+  BodyId src = kNone, tgt = kNone;
+  Verdict verdict;
+};
+
+/// The verdict about a whole program (docs/semantics.md, "Programs"): every function of the source is
+/// checked against its namesake in the target, and the program verdict is the weakest of them
+/// (ERROR < REFUTED < UNKNOWN < PROVED). A function missing from either side, or a function whose
+/// signature changed, makes the programs incomparable (ERROR), never PROVED.
+struct ProgramVerdict {
+  std::vector<FunctionVerdict> functions;  ///< in the source's order
+  std::vector<std::string> errors;         ///< why the programs cannot be compared (missing/extra functions)
+  std::string only;                        ///< non-empty: only this function was checked (by request)
+  size_t src_functions = 0;                ///< functions the source defines
+  double ms = 0;
+
+  /// The weakest function verdict: 0 PROVED, 1 REFUTED, 2 UNKNOWN, 3 ERROR (Verdict::v's indices).
+  int kind() const;
+  bool proved() const { return kind() == 0; }
+};
+
+/// "PROVED", "REFUTED", "UNKNOWN" or "ERROR" for a whole-program verdict.
+const char* verdict_word(const ProgramVerdict& v);
+
+/// Checks every function of `tgt` against its namesake in `src` (or only `only_function` when it is
+/// non-empty: an unknown name is an error). The time budget `opts.timeout_ms` covers the whole program:
+/// each function gets an equal share of what is left when its check starts.
+ProgramVerdict check_program_refinement(const Program& src, const Program& tgt, const CheckOptions& opts = {},
+                                        const std::string& only_function = "");
 
 /// Z3 checks that overran their budget and were abandoned, still running in the background
 /// (check_refinement returns within its budget even when Z3 does not stop in time; such a check

@@ -4,20 +4,29 @@
 #include <optional>
 #include <vector>
 
+#include "verify/fastmath.h"
 #include "verify/refine.h"
 
 namespace ptir::verify {
 
 /// Runs both bodies on `inputs`. A Refuted (query fields left for the caller) when the source runs and
 /// the target has UB or a different result; nullopt otherwise (source UB, loop bound, no kernel, equal).
+/// Under fast-math flags (`plan`, docs/semantics.md "Fast-math flags"): the target runs with the zero
+/// signs `tgt_signs`, free output zeros compare equal, and a difference refutes only when
+/// confirm_difference says so (else nullopt, with the reason in `why_not`).
 std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
                               std::vector<Tensor> inputs, const CheckOptions& opts,
-                              int64_t max_while_iterations = InterpOptions{}.max_while_iterations);
+                              int64_t max_while_iterations = InterpOptions{}.max_while_iterations,
+                              const FastMathPlan* plan = nullptr, const ZeroSigns* tgt_signs = nullptr,
+                              std::string* why_not = nullptr);
 
 /// What the fast pass found.
 struct FastPass {
   std::optional<Refuted> refuted;  ///< the first replayed refutation
   bool source_defined = false;     ///< some run of the source had no UB (a witness for query 2)
+  /// A difference under the source's default fast-math choices that another allowed choice answers
+  /// (or may answer): the check cannot be PROVED, and without a refutation it is UNKNOWN.
+  std::string unconfirmed;
   int runs = 0;
 };
 

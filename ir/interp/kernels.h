@@ -77,6 +77,13 @@ enum class Unary : uint8_t { Neg, Abs, Exp, Log, Tanh, Erf, Rsqrt, Reciprocal, S
 enum class Binary : uint8_t { Add, Sub, Mul, Div, Max, Min };
 enum class Rng : uint8_t { Uniform, Normal };
 
+// ---- fast-math flags (ir/interp/fastmath.cpp) ----
+/// nnan/ninf: UB when a float operand element of a governed op is a NaN / an infinity.
+Status fastmath_operands(const Call& c, FastMath fm);
+/// nnan/ninf: UB when a float result element is a NaN / an infinity; nsz: applies `signs` to zero
+/// results of an instruction of a function body.
+Status fastmath_results(const Call& c, FastMath fm, const ZeroSigns* signs, Out& out);
+
 // ---- family kernels ----
 Status eval_unary(const Call& c, Out& out, Unary kind);
 Status eval_binary(const Call& c, Out& out, Binary kind);

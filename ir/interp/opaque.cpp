@@ -20,7 +20,7 @@ Status eval_opaque(const Call& c, Out& out) {
   if (results.size() != out.size()) return c.fail("kernel " + target + " returned the wrong number of results");
   for (size_t k = 0; k < out.size(); ++k) {
     const Tensor& r = results[k];
-    if (r.type != out[k].type || r.data.size() != out[k].data.size())
+    if (r.type != out[k].type || !r.well_formed())
       return c.fail("kernel " + target + " returned " + to_string(r.type) + " for result " + std::to_string(k) +
                     ", expected " + to_string(out[k].type));
     out[k] = std::move(results[k]);

@@ -32,7 +32,7 @@ std::string verify_constant(const Ctx& c) {
   const AttrValue* v = c.attrs.find("value");
   if (!v) return c.fail("needs a literal (value[...])");
   const Tensor& lit = v->lit;
-  if (lit.data.size() != static_cast<size_t>(lit.type.num_elements()) * dtype_bytes(lit.type.dtype))
+  if (!lit.well_formed())
     return c.fail("literal of type ", lit.type, " holds ", lit.data.size(), " bytes of data");
   if (lit.type != c.result()) return c.fail("result has type ", c.result(), ", expected ", lit.type, " (the literal's type)");
   return {};

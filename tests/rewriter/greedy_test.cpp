@@ -295,18 +295,23 @@ func @main(%c0: tensor<f32, 2>, %xs: tensor<f32, 3x2>) -> (tensor<f32, 2>, tenso
 
 TEST(Greedy, FoldHooksMaterializeLiteralsAndConstants) {
   auto p = parse(R"(
-func @main(%x: tensor<f32, 2x3>) -> (tensor<f32>, tensor<f32, 32>, tensor<f32, 2x3>) {
+func @main(%x: tensor<f32, 2x3>) -> (tensor<f32>, tensor<f32, 32>, tensor<f32, 17>, tensor<f32, 2x3>) {
   %k = add dense<1.0> : tensor<f32>, dense<2.0> : tensor<f32> -> tensor<f32>
-  %big = broadcast_to %k -> tensor<f32, 32>
+  %splat = broadcast_to %k -> tensor<f32, 32>
+  %v = constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0]> : tensor<f32, 17> -> tensor<f32, 17>
+  %big = neg %v -> tensor<f32, 17>
   %t = transpose %x perm[0, 1] -> tensor<f32, 2x3>
-  return %k, %big, %t
+  return %k, %splat, %big, %t
 }
 )");
   GreedyResult r = apply_patterns_and_fold_greedily(*p, FrozenPatternSet(), cfg());
   std::string out = print(*p);
-  EXPECT_EQ(r.stats.folds, 3) << out;
-  EXPECT_NE(out.find("return dense<3.0> : tensor<f32>, %t0, %x"), std::string::npos) << out;  // small: inline
-  EXPECT_NE(out.find("%t0 = constant dense<3.0> : tensor<f32, 32>"), std::string::npos) << out;  // large: an op
+  EXPECT_EQ(r.stats.folds, 4) << out;
+  // Small or splat: inline (a splat stores one element, whatever its type's size).
+  EXPECT_NE(out.find("return dense<3.0> : tensor<f32>, dense<3.0> : tensor<f32, 32>, %big, %x"), std::string::npos)
+      << out;
+  // Larger: a constant op, keeping the name of the value it replaces.
+  EXPECT_NE(out.find("%big = constant dense<[-1.0, -2.0, -3.0,"), std::string::npos) << out;
   EXPECT_EQ(testing::verify_error(*p), "");
 }
 

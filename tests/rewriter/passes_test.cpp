@@ -150,7 +150,7 @@ TEST(Pipeline, ReportsErrorsWithAColumn) {
     PassManager pm;
     return parse_pipeline(s, reg, pm.top());
   };
-  EXPECT_EQ(err("cse,cse2"), "pipeline:1:5: unknown pass 'cse2' (known: canonicalize, cse, dce, fixpoint(N){...})");
+  EXPECT_EQ(err("cse,cse2"), "pipeline:1:5: unknown pass 'cse2' (known: canonicalize, cse, dce, hoist-params, default, gptrs, fixpoint(N){...})");
   EXPECT_EQ(err("fixpoint{cse}"), "pipeline:1:9: expected '(' after 'fixpoint'");
   EXPECT_EQ(err("fixpoint(0){cse}"), "pipeline:1:11: fixpoint needs an iteration count between 1 and 999999");
   EXPECT_EQ(err("fixpoint(2){cse"), "pipeline:1:16: expected ',' or '}'");

@@ -112,6 +112,41 @@ TEST(SmtExpr, BuilderIdentitiesHoldForEveryF16) {
   EXPECT_FALSE((x / Expr::fpBits(0x4000, f)).same(x));
 }
 
+/// (-a) * (-b) -> a * b and (-a) / (-b) -> a / b are folded too: checked in the interpreter on 65536 ×
+/// 3 pairs of f16 values (every pattern against a permutation of every pattern, and against ±0/±inf/NaN
+/// mixes), and the builders fold exactly these.
+TEST(SmtExpr, NegatedOperandPairsFoldForF16Pairs) {
+  const std::string T = "tensor<f16, 65536>";
+  auto run = [&](const std::string& body, const Tensor& a, const Tensor& b) {
+    auto parsed = parse_program("func @f(%a: " + T + ", %b: " + T + ") -> " + T + " {\n" + body + "  return %r\n}\n");
+    EXPECT_TRUE(parsed.ok()) << parsed.error;
+    RunResult r = run_program(*parsed.program, std::vector<Tensor>{a, b});
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+    return r.results.at(0);
+  };
+  Tensor a(TensorType{DType::F16, {65536}});
+  for (int64_t i = 0; i < 65536; ++i) a.set_bits(i, static_cast<uint64_t>(i));
+  const uint64_t edge[] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x0001, 0x3C00, 0x7BFF};
+  for (int pass = 0; pass < 3; ++pass) {
+    Tensor b(TensorType{DType::F16, {65536}});
+    for (int64_t i = 0; i < 65536; ++i)
+      b.set_bits(i, pass == 0 ? (i * 40503 + 17) & 0xFFFF : pass == 1 ? 65535 - i : edge[i % 8]);
+    for (const char* op : {"mul", "div"}) {
+      const std::string lhs = "  %na = neg %a -> " + T + "\n  %nb = neg %b -> " + T + "\n  %r = " + op +
+                              " %na, %nb -> " + T + "\n";
+      const std::string rhs = std::string("  %r = ") + op + " %a, %b -> " + T + "\n";
+      EXPECT_EQ(first_difference(run(lhs, a, b), run(rhs, a, b)), -1) << op << " pass " << pass;
+    }
+  }
+  Context ctx;
+  const FPFormat f = fp_format(DType::F16);
+  const Expr x = Expr::var("x", Sort::floating(f)), y = Expr::var("y", Sort::floating(f));
+  EXPECT_TRUE(((-x) * (-y)).same(x * y));
+  EXPECT_TRUE(((-x) / (-y)).same(x / y));
+  EXPECT_FALSE(((-x) / y).same(x / y));
+  EXPECT_FALSE(((-x) * y).same(x * y));
+}
+
 TEST(SmtExpr, NumeralComparisonsFold) {
   Context ctx;
   EXPECT_TRUE((Expr::bv(3, 66) == Expr::bv(4, 66)).isFalse());

@@ -104,7 +104,13 @@ bool interpreted_inst(const Program& p, InstId i, int depth) {
 
 }  // namespace
 
-BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> inputs, const EncodeOptions& opts) {
+BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> inputs,
+                         const EncodeOptions& caller_opts) {
+  // The flags in force, passed down to the regions this body runs.
+  EncodeOptions opts = caller_opts;
+  if (!opts.fastmath) opts.fastmath = p.fastmath_of(b);
+  const FastMath fm = *opts.fastmath;
+  const bool free_signs = fm.has(FastMathFlag::NSZ) && opts.zero_sign == EncodeOptions::ZeroSign::Any;
   const Body& body = p.body(b);
   if (inputs.size() != body.params.size()) throw EncodeError("@" + body.name + ": wrong number of inputs");
   std::unordered_map<ValueId, SymTensor> vals;
@@ -139,9 +145,12 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
     for (uint32_t r = 0; r < p.num_results(i); ++r)
       if (p.type_of(p.result(i, r)).num_elements() > opts.fold_max_elements) return false;
     if (!interpreted_inst(p, i, 0)) return false;
+    // A governed op whose zero results may take either sign is not one concrete value.
+    if (free_signs && (fastmath_governs(p.op(i)) || has_trait(p.op(i), Regions))) return false;
     for (uint32_t k = 0; k < p.num_operands(i); ++k) operands.push_back(*concrete(p.operand(i, k)));
     InterpOptions io;
     io.max_while_iterations = opts.fold_max_while_iterations;
+    io.fastmath = fm;
     RunResult run = eval_inst(p, i, operands, io);
     if (run.status != RunStatus::Ok || run.results.size() != p.num_results(i)) return false;
     for (uint32_t r = 0; r < p.num_results(i); ++r)
@@ -157,7 +166,7 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
   p.for_each_inst(b, [&](InstId i) {
     if (returned) return;
     if (opts.stop && opts.stop->load(std::memory_order_relaxed)) throw EncodeStopped();
-    if (p.op(i) != OpCode::Return && fold(i)) return;
+    if (p.op(i) != OpCode::Return && fold(i)) return;  // Ok in the interpreter: no nnan/ninf UB, no free sign
     std::vector<SymTensor> args;
     for (uint32_t k = 0; k < p.num_operands(i); ++k) args.push_back(operand(p.operand(i, k)));
     if (p.op(i) == OpCode::Return) {
@@ -169,6 +178,7 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
     for (uint32_t r = 0; r < p.num_results(i); ++r) env.result_types.push_back(p.type_of(p.result(i, r)));
     enc::Results res = enc::kEncoders[static_cast<int>(p.op(i))](env);
     if (res.size() != p.num_results(i)) env.fail("wrong number of results");
+    apply_fastmath(p, i, fm, args, res, env.ub, opts);
     for (uint32_t r = 0; r < p.num_results(i); ++r) {
       if (res[r].type != env.result_types[r] ||
           static_cast<int64_t>(res[r].elems.size()) != res[r].type.num_elements())
@@ -211,6 +221,10 @@ SymInputs symbolic_inputs(const Program& p, BodyId b) {
 
 SymTensor constant_tensor(const Tensor& t) {
   SymTensor s{t.type, {}};
+  if (t.splat) {  // one term, shared by every element
+    s.elems.assign(t.size(), sem::constant(t.dtype(), t.bits(0)));
+    return s;
+  }
   s.elems.reserve(t.size());
   for (int64_t i = 0, n = t.size(); i < n; ++i) s.elems.push_back(sem::constant(t.dtype(), t.bits(i)));
   return s;

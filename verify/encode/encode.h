@@ -21,6 +21,14 @@ struct SymTensor {
   std::vector<smt::Expr> elems;
 };
 
+/// The sign of one zero result element under nsz with EncodeOptions::ZeroSign::Any: true = -0.
+struct ZeroSignVar {
+  InstId inst;
+  int64_t element;
+  bool in_region;  ///< the instruction is in a region (encoded once per run of the region)
+  smt::Expr var;
+};
+
 /// Options of the encoding.
 struct EncodeOptions {
   int while_unroll = 16;  ///< iterations of a while loop that are unrolled
@@ -36,7 +44,22 @@ struct EncodeOptions {
   int64_t fold_max_elements = 65536;  ///< no folding when an operand or a result has more elements
   int64_t fold_max_while_iterations = 4096;  ///< a folded while that runs longer is encoded as usual
   const std::atomic<bool>* stop = nullptr;  ///< when set to true, encoding stops with EncodeStopped
+  /// The fast-math flags in force (docs/semantics.md "Fast-math flags"); nullopt: those of the body
+  /// encoded (Program::fastmath_of). Regions are encoded with the flags of their caller.
+  std::optional<FastMath> fastmath{};
+  /// Under nsz, whether a zero result of a governed op keeps the IEEE default sign (the interpreter's
+  /// choice) or may take either sign: one fresh Bool per result element, appended to `zero_signs`.
+  enum class ZeroSign : uint8_t { Default, Any } zero_sign = ZeroSign::Default;
+  std::vector<ZeroSignVar>* zero_signs = nullptr;  ///< receives the fresh variables (ZeroSign::Any)
+  std::string zero_sign_prefix = "nsz";                    ///< name prefix of those variables
 };
+
+
+/// Adds the fast-math meaning of instruction `i` under `fm` to its encoding: nnan/ninf UB on float
+/// operand and result elements of a governed op (ORed into `ub`), and with ZeroSign::Any a free sign
+/// for every zero result element. `results` are the op's results, rewritten in place.
+void apply_fastmath(const Program& p, InstId i, FastMath fm, std::span<const SymTensor> args,
+                    std::vector<SymTensor>& results, smt::Expr& ub, const EncodeOptions& opts);
 
 /// A body encoded on given inputs.
 struct BodyEncoding {

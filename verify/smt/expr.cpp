@@ -31,18 +31,29 @@ Z3_ast chk(Z3_ast a) {
   return a;
 }
 
-Z3_sort fp_sort(FPFormat f) { return Z3_mk_fpa_sort(C(), f.ebits, f.sbits); }
+/// Checks an object a Z3 call returned before it is handed to another call: out of memory, Z3 returns
+/// null with an error code, and a null argument crashes the next call.
+template <typename T>
+T chk_obj(T o) {
+  Z3_error_code e = Z3_get_error_code(C());
+  if (e != Z3_OK || !o) throw std::runtime_error(std::string("z3: ") + Z3_get_error_msg(C(), e));
+  return o;
+}
+
+Z3_sort fp_sort(FPFormat f) { return chk_obj(Z3_mk_fpa_sort(C(), f.ebits, f.sbits)); }
+Z3_sort bv_sort(unsigned w) { return chk_obj(Z3_mk_bv_sort(C(), w)); }
 
 Z3_sort to_z3(const Sort& s) {
   switch (s.kind) {
-    case Sort::Bool: return Z3_mk_bool_sort(C());
-    case Sort::BV: return Z3_mk_bv_sort(C(), s.width);
+    case Sort::Bool: return chk_obj(Z3_mk_bool_sort(C()));
+    case Sort::BV: return bv_sort(s.width);
     case Sort::FP: return fp_sort(s.fp);
   }
   return nullptr;
 }
 
-Z3_ast rne() { return Z3_mk_fpa_rne(C()); }
+Z3_ast rne() { return chk_obj(Z3_mk_fpa_rne(C())); }
+Z3_ast rtz() { return chk_obj(Z3_mk_fpa_rtz(C())); }
 
 /// A sort with a reference held. In a reference-counted context only the last result of an API call is
 /// kept alive, so every object made before another call that makes one must be held like this.
@@ -111,9 +122,12 @@ std::pair<Z3_ast, Z3_ast> ordered(const Expr& a, const Expr& b) {
 
 Context::Context() : prev_(tl_ctx), prev_obj_(tl_obj) {
   Z3_config cfg = Z3_mk_config();
+  if (!cfg) throw std::runtime_error("z3: out of memory making a context");
   Z3_set_param_value(cfg, "model", "true");
   ctx_ = Z3_mk_context_rc(cfg);
   Z3_del_config(cfg);
+  // Past Z3's memory cap (set_memory_limit_mb) there is no context: say so rather than crash.
+  if (!ctx_) throw std::runtime_error("z3: out of memory making a context");
   Z3_set_error_handler(ctx_, nullptr);
   tl_ctx = ctx_;
   tl_obj = this;
@@ -166,7 +180,7 @@ Expr Expr::wrap(Z3_ast a) {
 Expr Expr::boolean(bool b) { return wrap(b ? Z3_mk_true(C()) : Z3_mk_false(C())); }
 Expr Expr::bv(uint64_t value, unsigned width) {
   if (width < 64) value &= (uint64_t{1} << width) - 1;
-  return wrap(Z3_mk_unsigned_int64(C(), value, Z3_mk_bv_sort(C(), width)));
+  return wrap(Z3_mk_unsigned_int64(C(), value, bv_sort(width)));
 }
 Expr Expr::bvInt(bool negative, uint64_t magnitude, unsigned width) {
   if (width > 127) throw std::logic_error("smt: bvInt is for widths up to 127");
@@ -178,7 +192,7 @@ Expr Expr::bvInt(bool negative, uint64_t magnitude, unsigned width) {
     digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
     v /= 10;
   } while (v);
-  return wrap(Z3_mk_numeral(C(), digits.c_str(), Z3_mk_bv_sort(C(), width)));
+  return wrap(Z3_mk_numeral(C(), digits.c_str(), bv_sort(width)));
 }
 Expr Expr::fpBits(uint64_t bits, FPFormat f) {
   return fromIEEE(bv(bits, f.ebits + f.sbits), f).simplify();
@@ -186,8 +200,28 @@ Expr Expr::fpBits(uint64_t bits, FPFormat f) {
 Expr Expr::nan(FPFormat f) { return wrap(Z3_mk_fpa_nan(C(), fp_sort(f))); }
 Expr Expr::inf(FPFormat f, bool negative) { return wrap(Z3_mk_fpa_inf(C(), fp_sort(f), negative)); }
 Expr Expr::zero(FPFormat f, bool negative) { return wrap(Z3_mk_fpa_zero(C(), fp_sort(f), negative)); }
+/// A Z3 symbol that keeps every byte of `name`. Z3 takes C strings, so a NUL byte (which PTIR strings
+/// may hold, written \x00) would cut the name and merge distinct keys into one symbol; bytes outside
+/// printable ASCII and the backslash are written \xHH, which is injective.
+static Z3_symbol symbol(std::string_view name) {
+  std::string s;
+  s.reserve(name.size());
+  for (char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7F && c != '\\') {
+      s += ch;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      s += "\\x";
+      s += hex[c >> 4];
+      s += hex[c & 15];
+    }
+  }
+  return Z3_mk_string_symbol(C(), s.c_str());
+}
+
 Expr Expr::var(std::string_view name, Sort s) {
-  const Z3_symbol sym = Z3_mk_string_symbol(C(), std::string(name).c_str());
+  const Z3_symbol sym = symbol(name);
   return wrap(Z3_mk_const(C(), sym, to_z3(s)));
 }
 Expr Expr::fromIEEE(const Expr& bits, FPFormat f) { return wrap(Z3_mk_fpa_to_fp_bv(C(), bits.a_, fp_sort(f))); }
@@ -279,8 +313,18 @@ Expr Expr::operator-(const Expr& b) const {
   }
   return wrap(Z3_mk_bvsub(C(), a_, b.a_));
 }
+/// The operand of an fp.neg application, or null.
+Z3_ast negated_operand(Z3_ast a) {
+  if (Z3_get_ast_kind(C(), a) != Z3_APP_AST) return nullptr;
+  Z3_app app = Z3_to_app(C(), a);
+  return Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_FPA_NEG ? Z3_get_app_arg(C(), app, 0) : nullptr;
+}
+
 Expr Expr::operator*(const Expr& b) const {
   if (isFP()) {
+    // (-a) * (-b) = a * b: the product's sign is the XOR of the operands' signs and its magnitude
+    // theirs, so flipping both changes nothing (NaN stays NaN).
+    if (Z3_ast na = negated_operand(a_), nb = negated_operand(b.a_); na && nb) return wrap(na) * wrap(nb);
     const FPConst cb = fp_const(b), ca = fp_const(*this);
     if (cb == FPConst::One) return *this;
     if (ca == FPConst::One) return b;
@@ -293,6 +337,8 @@ Expr Expr::operator*(const Expr& b) const {
 }
 Expr Expr::operator/(const Expr& b) const {
   if (!isFP()) throw std::logic_error("smt: '/' is for floats; use sdiv/udiv");
+  // (-a) / (-b) = a / b, for the same reason as the product.
+  if (Z3_ast na = negated_operand(a_), nb = negated_operand(b.a_); na && nb) return wrap(na) / wrap(nb);
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
@@ -352,7 +398,7 @@ Expr Expr::feq(const Expr& b) const {
 Expr Expr::flt(const Expr& b) const { return folded(wrap(Z3_mk_fpa_lt(C(), a_, b.a_)), {a_, b.a_}); }
 Expr Expr::fle(const Expr& b) const { return folded(wrap(Z3_mk_fpa_leq(C(), a_, b.a_)), {a_, b.a_}); }
 Expr Expr::roundTowardZero() const {
-  return folded(wrap(Z3_mk_fpa_round_to_integral(C(), Z3_mk_fpa_rtz(C()), a_)), {a_});
+  return folded(wrap(Z3_mk_fpa_round_to_integral(C(), rtz(), a_)), {a_});
 }
 Expr Expr::toFP(FPFormat f) const {
   if (format() == f) return *this;
@@ -370,8 +416,8 @@ Expr Expr::ubvToFP(FPFormat f) const {
   const SortRef s(fp_sort(f));
   return folded(wrap(Z3_mk_fpa_to_fp_unsigned(C(), rm.raw(), a_, s.s)), {a_});
 }
-Expr Expr::toSBV(unsigned w) const { return wrap(Z3_mk_fpa_to_sbv(C(), Z3_mk_fpa_rtz(C()), a_, w)); }
-Expr Expr::toUBV(unsigned w) const { return wrap(Z3_mk_fpa_to_ubv(C(), Z3_mk_fpa_rtz(C()), a_, w)); }
+Expr Expr::toSBV(unsigned w) const { return wrap(Z3_mk_fpa_to_sbv(C(), rtz(), a_, w)); }
+Expr Expr::toUBV(unsigned w) const { return wrap(Z3_mk_fpa_to_ubv(C(), rtz(), a_, w)); }
 Expr Expr::toIEEE() const { return wrap(Z3_mk_fpa_to_ieee_bv(C(), a_)); }
 
 // ---- inspection ----
@@ -506,7 +552,7 @@ Func::Func(std::string_view name, std::span<const Sort> domain, Sort range) {
     dom.push_back(held.back().s);
   }
   held.emplace_back(to_z3(range));
-  const Z3_symbol sym = Z3_mk_string_symbol(C(), std::string(name).c_str());
+  const Z3_symbol sym = symbol(name);
   d_ = Z3_mk_func_decl(C(), sym, static_cast<unsigned>(dom.size()), dom.data(), held.back().s);
   chk(nullptr);
   Z3_inc_ref(C(), Z3_func_decl_to_ast(C(), d_));

@@ -268,4 +268,8 @@ std::string Solver::to_smt2() const {
   return s + "(check-sat)\n";
 }
 
+void set_memory_limit_mb(uint64_t mb) {
+  Z3_global_param_set("memory_max_size", std::to_string(mb).c_str());
+}
+
 }  // namespace ptir::smt

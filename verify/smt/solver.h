@@ -57,6 +57,11 @@ class Solver {
   std::string reason_;
 };
 
+/// Caps the memory Z3 allocates in this process (all contexts) at `mb` megabytes (Z3's global
+/// parameter memory_max_size; 0: no cap). Past it, making a term throws (an std::runtime_error whose
+/// message says "out of memory") and a running check answers Unknown.
+void set_memory_limit_mb(uint64_t mb);
+
 /// Abandoned checks (see Context) still running. The process joins them when it exits (Z3 stops at
 /// its next poll of the cancel flag, which can take seconds); a tool that has printed its answer may
 /// std::_Exit instead, which runs no static destructors and so cannot race with them.

@@ -1,0 +1,505 @@
+// replay_rewrite: extract the old and new cones of a rewrite over shared boundary values, evaluate both.
+#include "rewriter/replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/text.h"
+#include "rewriter/describe.h"
+
+namespace ptir {
+namespace {
+
+/// The edge values of a dtype, as bit patterns, most telling first.
+std::vector<uint64_t> edge_values(DType t) {
+  if (t == DType::I1) return {0, 1};
+  if (is_float(t)) {
+    const DTypeInfo& d = dtype_info(t);
+    uint64_t s = sign_mask(t), inf = float_inf(t, false);
+    uint64_t max_sub = (uint64_t{1} << d.frac_bits) - 1;
+    return {s,                 // -0.0
+            0,                 // +0.0
+            canonical_nan(t),  // NaN
+            inf,               // +inf
+            inf | s,           // -inf
+            double_to_float(t, 1.0),
+            double_to_float(t, -1.0),
+            1,                 // smallest subnormal
+            max_sub | s,       // largest subnormal, negative
+            inf - 1,           // largest finite
+            (inf - 1) | s};
+  }
+  uint64_t mask = bits_mask(t);
+  uint64_t min = static_cast<uint64_t>(int_min(t)) & mask, max = int_max_bits(t);
+  return {0, 1, mask /* -1, or MAX for unsigned */, min, max, 2};
+}
+
+enum View : int { kOld = 0, kNew = 1 };
+constexpr uint8_t kInserted = 1, kErased = 2, kModified = 4;
+
+std::string value_label(const Program& p, ValueId v) {
+  std::string_view n = p.name(v);
+  return "%" + (n.empty() ? "v" + std::to_string(v) : std::string(n));
+}
+
+std::string body_label(const Program& p, BodyId b) {
+  return (p.body(b).is_region ? "^" : "@") + p.body(b).name;
+}
+
+/// Work of evaluating instruction i: elements computed; a dot counts its multiply-adds.
+int64_t work_of(const Program& p, InstId i) {
+  int64_t out = 0;
+  for (uint32_t k = 0; k < p.num_results(i); ++k) out += p.type_of(p.result(i, k)).num_elements();
+  int64_t in = 0;
+  for (uint32_t k = 0; k < p.num_operands(i); ++k) in = std::max(in, p.type_of(p.operand(i, k)).num_elements());
+  if (p.op(i) == OpCode::DotGeneral && p.num_operands(i) == 2 && out > 0) {
+    double a = double(p.type_of(p.operand(i, 0)).num_elements()), b = double(p.type_of(p.operand(i, 1)).num_elements());
+    return int64_t(double(out) * std::sqrt(a * b / double(out))) + 1;
+  }
+  return std::max(out, in) + 1;
+}
+
+/// Evaluates `op` with attributes `attrs` on `args` in a one-instruction program of its own (for an
+/// instruction's old attributes, and for windowed replays whose types are not the program's).
+RunResult eval_detached(OpCode op, const AttrSet& attrs, std::span<const Tensor> args,
+                        std::span<const TensorType> result_types, const InterpOptions& o) {
+  Program q;
+  BodyId b = q.add_body("replay", false);
+  std::vector<ValueId> params;
+  for (const Tensor& t : args) params.push_back(q.add_param(b, q.intern_type(t.type), ""));
+  std::vector<TypeId> rt;
+  for (const TensorType& t : result_types) rt.push_back(q.intern_type(t));
+  InstId i = q.create_inst(b, op, params, q.intern_attrs(attrs), rt);
+  return eval_inst(q, i, args, o);
+}
+
+/// Literals up to this many elements are printed in full in a failure report; larger ones are summarized.
+constexpr int64_t kFullLiteral = 64;
+
+std::string short_literal(const Tensor& t) {
+  if (t.size() <= kFullLiteral) return print_literal(t);
+  std::string s = to_string(t.type) + " (" + std::to_string(t.size()) + " elements; first 8: ";
+  for (int64_t k = 0; k < 8; ++k) s += (k ? ", " : "") + format_elem(t.dtype(), t.bits(k));
+  return s + ", ...)";
+}
+
+Tensor window_of(const Tensor& t, int64_t start, int64_t w) {
+  Tensor out(TensorType{t.dtype(), {w}});
+  for (int64_t k = 0; k < w; ++k) out.set_bits(k, t.bits(start + k));
+  return out;
+}
+
+class Replay {
+ public:
+  Replay(const Program& p, const RewriteDelta& d, const ReplayOptions& o) : p_(p), d_(d), o_(o) {
+    for (InstId i : d.inserted) flags_[i] |= kInserted;
+    for (InstId i : d.erased) flags_[i] |= kErased;
+    for (const InstSnapshot& s : d.modified) {
+      flags_[s.inst] |= kModified;
+      snap_.emplace(s.inst, &s);
+    }
+  }
+
+  ReplayReport run(std::string_view pattern, InstId root) {
+    collect_pairs();
+    if (pairs_.empty()) return std::move(rep_);
+    // A boundary value computed from a value the other side reads would be fed an input the program can
+    // never produce: such values are replayed instead, until none is left.
+    for (int round = 0; round < 4; ++round) {
+      build_cones();
+      if (!force_more()) break;
+    }
+    if (!rep_.skipped.empty()) return std::move(rep_);
+    decide_window();
+    int randoms = o_.random_trials, edges = o_.edge_trials;
+    int64_t per_trial = 1;
+    for (int v = 0; v < 2; ++v)
+      for (InstId i : cone_[v]) per_trial += window_ ? o_.window : work_of(p_, i);
+    while (randoms + edges > 2 && per_trial * (randoms + edges) > o_.max_work) {
+      if (randoms > 1) --randoms;
+      else --edges;
+    }
+    for (int t = 0; t < randoms + edges; ++t) {
+      make_inputs(t, t < randoms, t < randoms ? t : t - randoms);
+      if (!evaluate(kOld)) continue;  // UB (or no kernel, or a bound) before: nothing to keep
+      bool ran = evaluate(kNew);
+      for (size_t k = 0; k < pairs_.size(); ++k) {
+        const Tensor* a = value_tensor(kOld, pairs_[k].first);
+        const Tensor* b = ran ? value_tensor(kNew, pairs_[k].second) : nullptr;
+        if (a && b && results_equal(*a, *b)) continue;
+        rep_.ok = false;
+        rep_.message = describe_failure(pattern, root, k, a, b);
+        return std::move(rep_);
+      }
+    }
+    return std::move(rep_);
+  }
+
+ private:
+  uint8_t flags(InstId i) const {
+    auto it = flags_.find(i);
+    return it == flags_.end() ? 0 : it->second;
+  }
+  const InstSnapshot* snapshot(InstId i) const {
+    auto it = snap_.find(i);
+    return it == snap_.end() ? nullptr : it->second;
+  }
+  /// Whether value v exists in the program before (kOld) or after (kNew) the rewrite.
+  bool exists(ValueId v, View view) const {
+    InstId d = p_.def_inst(v);
+    if (d == kNone) return true;
+    return !(flags(d) & (view == kOld ? kInserted : kErased));
+  }
+  ValueId operand(InstId i, uint32_t k, View view) const {
+    if (view == kOld)
+      if (const InstSnapshot* s = snapshot(i)) return s->operands[k];
+    return p_.operand(i, k);
+  }
+
+  /// The values to compare: each replaced value with its replacement, each operand an in-place update
+  /// redirected (old operand with new operand), and the results of an instruction whose attributes changed.
+  void collect_pairs() {
+    auto add = [&](ValueId a, ValueId b) {
+      if (a == b && !(p_.def_inst(a) != kNone && (flags(p_.def_inst(a)) & kModified))) return;
+      if (!exists(a, kOld) || !exists(b, kNew)) return;  // a value made and dropped within the rewrite
+      for (const auto& pr : pairs_)
+        if (pr.first == a && pr.second == b) return;
+      pairs_.emplace_back(a, b);
+    };
+    for (const auto& [a, b] : d_.replaced) add(a, b);
+    for (const InstSnapshot& s : d_.modified) {
+      if (p_.inst(s.inst).erased || (flags(s.inst) & kInserted)) continue;
+      for (uint32_t k = 0; k < s.operands.size() && k < p_.num_operands(s.inst); ++k)
+        if (s.operands[k] != p_.operand(s.inst, k)) add(s.operands[k], p_.operand(s.inst, k));
+      if (s.attrs != p_.inst(s.inst).attrs)
+        for (uint32_t k = 0; k < p_.num_results(s.inst); ++k) add(p_.result(s.inst, k), p_.result(s.inst, k));
+    }
+    rep_.compared = static_cast<int>(pairs_.size());
+  }
+
+  /// Walks back from both sides of every pair. Changed instructions are always replayed; an unchanged
+  /// producer is replayed when it is shallow and cheap, else its value is a boundary input. The decision
+  /// is per value, so both sides see the same boundary.
+  /// Marks for replay every unchanged value on a path (at most kSearchDepth levels) from a boundary value
+  /// back to a value only one side reads or computes (fold_transpose_pair: the new side reads %x, the
+  /// old side's boundary value %t1 is transpose(%x)). True when something was added.
+  bool force_more() {
+    constexpr int kSearchDepth = 4;
+    constexpr size_t kSearchNodes = 64;
+    // The values only one side reads or computes: what the rewrite newly relates to the rest. (A value
+    // both sides read is fed the same input on both, so its relation to other inputs cannot matter
+    // unless the pattern looked deeper than the cones, which cone_depth covers.)
+    std::unordered_set<ValueId> side[2];
+    for (int v = 0; v < 2; ++v)
+      for (InstId i : cone_[v]) {
+        for (uint32_t k = 0; k < p_.num_results(i); ++k) side[v].insert(p_.result(i, k));
+        for (uint32_t k = 0; k < p_.num_operands(i); ++k) side[v].insert(operand(i, k, static_cast<View>(v)));
+      }
+    for (const auto& [a, b] : pairs_) {
+      side[kOld].insert(a);
+      side[kNew].insert(b);
+    }
+    std::unordered_set<ValueId> known;
+    for (int v = 0; v < 2; ++v)
+      for (ValueId x : side[v])
+        if (!side[1 - v].count(x)) known.insert(x);
+    if (known.empty()) return false;
+    bool added = false;
+    for (ValueId leaf : leaves_) {
+      if (p_.def_inst(leaf) == kNone) continue;
+      // Depth-first search from the leaf through unchanged producers; parent links give the path back.
+      std::unordered_map<ValueId, ValueId> parent{{leaf, kNone}};
+      std::vector<std::pair<ValueId, int>> stack{{leaf, 0}};
+      while (!stack.empty() && parent.size() < kSearchNodes) {
+        auto [v, depth] = stack.back();
+        stack.pop_back();
+        InstId d = p_.def_inst(v);
+        if (d == kNone || depth >= kSearchDepth) continue;
+        for (uint32_t k = 0; k < p_.num_operands(d); ++k) {
+          ValueId u = p_.operand(d, k);
+          if (p_.value(u).kind == ValueKind::Literal || !parent.emplace(u, v).second) continue;
+          if (known.count(u)) {
+            for (ValueId w = v; w != kNone; w = parent[w]) added |= force_.insert(w).second;
+            continue;
+          }
+          stack.emplace_back(u, depth + 1);
+        }
+      }
+    }
+    return added;
+  }
+
+  void build_cones() {
+    leaves_.clear();
+    leaf_index_.clear();
+    expand_.clear();
+    shared_.clear();
+    for (int v = 0; v < 2; ++v) {
+      cone_[v].clear();
+      pos_[v].clear();
+    }
+    struct Item {
+      ValueId v;
+      View view;
+      int depth;
+    };
+    std::deque<Item> q;
+    for (const auto& [a, b] : pairs_) {
+      q.push_back({a, kOld, 0});
+      q.push_back({b, kNew, 0});
+    }
+    std::unordered_set<ValueId> seen[2];
+    std::unordered_set<InstId> in_cone[2];
+    size_t unchanged = 0;
+    while (!q.empty()) {
+      Item it = q.front();
+      q.pop_front();
+      if (!seen[it.view].insert(it.v).second) continue;
+      const ValueInfo& vi = p_.value(it.v);
+      if (vi.kind == ValueKind::Literal) continue;
+      if (vi.kind == ValueKind::Param) {
+        add_leaf(it.v);
+        continue;
+      }
+      InstId d = vi.def;
+      if (!flags(d)) {
+        auto [e, fresh] = expand_.emplace(it.v, false);
+        if (fresh)
+          e->second = p_.op(d) == OpCode::Constant || force_.count(it.v) ||
+                      (it.depth < o_.cone_depth && unchanged < o_.max_unchanged &&
+                       !has_trait(p_.op(d), OpTrait::Regions) && work_of(p_, d) <= o_.max_expand_work);
+        if (!e->second) {
+          add_leaf(it.v);
+          continue;
+        }
+      }
+      if (!in_cone[it.view].insert(d).second) continue;
+      if (!flags(d)) ++unchanged;
+      cone_[it.view].push_back(d);
+      if (it.view == kOld && (flags(d) & kModified)) {
+        const InstSnapshot* s = snapshot(d);
+        if (s->attrs != p_.inst(d).attrs && has_trait(p_.op(d), OpTrait::Regions))
+          rep_.skipped = "the old attributes of " + std::string(mnemonic(p_.op(d))) + " (it runs regions)";
+      }
+      for (uint32_t k = 0; k < p_.num_operands(d); ++k) q.push_back({operand(d, k, it.view), it.view, it.depth + 1});
+    }
+    // Evaluation order: program order of the producers is not at hand for inserted instructions, so sort
+    // each side topologically (operands first) with an explicit stack.
+    for (int v = 0; v < 2; ++v) topo_sort(static_cast<View>(v), in_cone[v]);
+    // An unchanged instruction in both cones whose operands are the same on both sides computes the same
+    // tensors on both: the new side reads it from the old side's results.
+    for (int v = 0; v < 2; ++v) {
+      results_[v].resize(cone_[v].size());
+      for (size_t k = 0; k < cone_[v].size(); ++k) pos_[v][cone_[v][k]] = k;
+    }
+    for (InstId i : cone_[kOld]) {
+      if (flags(i) || !in_cone[kNew].count(i)) continue;
+      bool same = true;
+      for (uint32_t k = 0; k < p_.num_operands(i) && same; ++k) {
+        InstId d = p_.def_inst(p_.operand(i, k));
+        same = d == kNone || leaf_index_.count(p_.operand(i, k)) || shared_.count(d);
+      }
+      if (same) shared_.insert(i);
+    }
+  }
+
+  void add_leaf(ValueId v) {
+    if (leaf_index_.emplace(v, leaves_.size()).second) leaves_.push_back(v);
+  }
+
+  void topo_sort(View view, const std::unordered_set<InstId>& members) {
+    std::vector<InstId> order;
+    std::unordered_map<InstId, uint8_t> state;  // 1 open, 2 done
+    std::vector<std::pair<InstId, uint32_t>> stack;
+    for (InstId start : cone_[view]) {
+      if (state[start]) continue;
+      stack.assign(1, {start, 0});
+      state[start] = 1;
+      while (!stack.empty()) {
+        auto& [i, k] = stack.back();
+        if (k < p_.num_operands(i)) {
+          InstId d = p_.def_inst(operand(i, k++, view));
+          if (d != kNone && members.count(d) && !state[d]) {
+            state[d] = 1;
+            stack.emplace_back(d, 0);
+          }
+          continue;
+        }
+        state[i] = 2;
+        order.push_back(i);
+        stack.pop_back();
+      }
+    }
+    cone_[view] = std::move(order);
+  }
+
+  /// Windowed when every replayed instruction is elementwise (or a constant) over the same N elements,
+  /// N larger than the window, and so is every boundary value.
+  void decide_window() {
+    int64_t n = -1;
+    auto same = [&](ValueId v) {
+      int64_t e = p_.type_of(v).num_elements();
+      if (n < 0) n = e;
+      return e == n;
+    };
+    for (int v = 0; v < 2; ++v)
+      for (InstId i : cone_[v]) {
+        OpCode op = p_.op(i);
+        if (op != OpCode::Constant && !has_trait(op, OpTrait::Elementwise)) return;
+        for (uint32_t k = 0; k < p_.num_results(i); ++k)
+          if (!same(p_.result(i, k))) return;
+        for (uint32_t k = 0; k < p_.num_operands(i); ++k)
+          if (!same(operand(i, k, static_cast<View>(v)))) return;
+      }
+    for (ValueId l : leaves_)
+      if (!same(l)) return;
+    for (const auto& [a, b] : pairs_)
+      if (!same(a) || !same(b)) return;
+    if (n <= o_.window) return;
+    window_ = true;
+    total_ = n;
+    rep_.windowed = true;
+  }
+
+  void make_inputs(int t, bool random, int k) {
+    inputs_.clear();
+    uint64_t salt = o_.seed * 7919 + static_cast<uint64_t>(t);
+    start_ = window_ ? static_cast<int64_t>((salt * 0x9e3779b97f4a7c15ULL >> 11) % uint64_t(total_ - o_.window + 1)) : 0;
+    for (size_t j = 0; j < leaves_.size(); ++j) {
+      TensorType ty = p_.type_of(leaves_[j]);
+      if (window_) ty = TensorType{ty.dtype, {o_.window}};
+      inputs_.push_back(random ? random_tensor(ty, salt * 1000003 + j, 0.25) : edge_tensor(ty, k + 3 * j));
+    }
+  }
+
+  const Tensor* value_tensor(View view, ValueId v) {
+    const ValueInfo& vi = p_.value(v);
+    if (vi.kind == ValueKind::Literal) {
+      if (!window_) return &p_.literal(vi.def);
+      auto it = lit_window_.find(v);
+      if (it == lit_window_.end() || it->second.first != start_)
+        it = lit_window_.insert_or_assign(v, std::make_pair(start_, window_of(p_.literal(vi.def), start_, o_.window))).first;
+      return &it->second.second;
+    }
+    auto l = leaf_index_.find(v);
+    if (l != leaf_index_.end()) return &inputs_[l->second];
+    if (vi.kind != ValueKind::Result) return nullptr;
+    if (shared_.count(vi.def)) view = kOld;
+    auto r = pos_[view].find(vi.def);
+    if (r == pos_[view].end() || vi.index >= results_[view][r->second].size()) return nullptr;
+    return &results_[view][r->second][vi.index];
+  }
+
+  /// Runs one side; false when it has no result (UB, a bound, an error), with the reason kept.
+  bool evaluate(View view) {
+    for (auto& r : results_[view]) r.clear();
+    for (size_t c = 0; c < cone_[view].size(); ++c) {
+      InstId i = cone_[view][c];
+      if (view == kNew && shared_.count(i)) continue;
+      uint32_t n = p_.num_operands(i);
+      if (args_.size() < n) args_.resize(n);
+      for (uint32_t k = 0; k < n; ++k) {
+        const Tensor* t = value_tensor(view, operand(i, k, view));
+        if (!t) return fail(view, "operand missing");
+        args_[k] = *t;  // copy-assignment reuses the buffer of the last trial
+      }
+      ++rep_.runs;
+      RunResult r = eval_one(view, i, std::span<const Tensor>(args_.data(), n));
+      if (r.status != RunStatus::Ok) return fail(view, std::string(mnemonic(p_.op(i))) + ": " + r.message);
+      results_[view][c] = std::move(r.results);
+    }
+    return true;
+  }
+
+  bool fail(View view, std::string why) {
+    why_[view] = std::move(why);
+    return false;
+  }
+
+  RunResult eval_one(View view, InstId i, std::span<const Tensor> args) {
+    OpCode op = p_.op(i);
+    const InstSnapshot* s = view == kOld ? snapshot(i) : nullptr;
+    AttrSetId attrs = s ? s->attrs : p_.inst(i).attrs;
+    if (window_ && op == OpCode::Constant) {
+      const AttrValue* a = p_.attrs(attrs).find("value");
+      RunResult r;
+      if (!a) return RunResult{RunStatus::Error, {}, "constant without value", i};
+      r.results.push_back(window_of(a->lit, start_, o_.window));
+      return r;
+    }
+    bool same_types = true;
+    for (uint32_t k = 0; k < args.size(); ++k) same_types &= args[k].type == p_.type_of(p_.operand(i, k));
+    if (!window_ && same_types && attrs == p_.inst(i).attrs) return eval_inst(p_, i, args, o_.interp);
+    std::vector<TensorType> rt;
+    for (uint32_t k = 0; k < p_.num_results(i); ++k) {
+      TensorType t = p_.type_of(p_.result(i, k));
+      rt.push_back(window_ ? TensorType{t.dtype, {o_.window}} : t);
+    }
+    return eval_detached(op, p_.attrs(attrs), args, rt, o_.interp);
+  }
+
+  std::string describe_failure(std::string_view pattern, InstId root, size_t k, const Tensor* a, const Tensor* b) {
+    const auto& [va, vb] = pairs_[k];
+    BodyId body = root != kNone ? p_.inst(root).body : 0;
+    std::string s = "rewrite '" + std::string(pattern) + "' changed the results of " + body_label(p_, body) +
+                    "\n  root: " + (root != kNone ? describe_inst(p_, root) : std::string("(none)")) +
+                    "\n  compared: " + value_label(p_, va) + " before the rewrite with " + value_label(p_, vb) +
+                    " after it";
+    if (window_)
+      s += "\n  window: elements [" + std::to_string(start_) + ", " + std::to_string(start_ + o_.window) + ") of " +
+           std::to_string(total_);
+    s += "\n  input:";
+    for (size_t j = 0; j < leaves_.size(); ++j)
+      s += "\n    " + value_label(p_, leaves_[j]) + " = " + short_literal(inputs_[j]);
+    if (leaves_.empty()) s += "\n    (no boundary values)";
+    std::string idx = std::to_string(k);
+    int64_t at = a && b && a->type == b->type ? first_difference(*a, *b) : -1;
+    s += "\n  before: result " + idx + " = " + (a ? short_literal(*a) : "no result: " + why_[kOld]);
+    s += "\n  after:  result " + idx + " = " + (b ? short_literal(*b) : "no result: " + why_[kNew]);
+    if (at >= 0 && a->size() > kFullLiteral)
+      s += "\n  first difference at element " + std::to_string(at) + ": before " +
+           format_elem(a->dtype(), a->bits(at)) + ", after " + format_elem(b->dtype(), b->bits(at));
+    return s;
+  }
+
+  const Program& p_;
+  const RewriteDelta& d_;
+  const ReplayOptions& o_;
+  std::unordered_map<InstId, uint8_t> flags_;
+  std::unordered_map<InstId, const InstSnapshot*> snap_;
+  std::vector<std::pair<ValueId, ValueId>> pairs_;
+  std::unordered_map<ValueId, bool> expand_;
+  std::vector<ValueId> leaves_;
+  std::unordered_map<ValueId, size_t> leaf_index_;
+  std::vector<InstId> cone_[2];
+  std::vector<std::vector<Tensor>> results_[2];  ///< parallel to cone_
+  std::unordered_map<InstId, size_t> pos_[2];      ///< instruction -> position in cone_
+  std::unordered_set<InstId> shared_;
+  std::unordered_set<ValueId> force_;  ///< unchanged values that must be replayed, not fed
+  std::vector<Tensor> args_;
+  std::string why_[2];
+  std::vector<Tensor> inputs_;
+  std::unordered_map<ValueId, std::pair<int64_t, Tensor>> lit_window_;
+  bool window_ = false;
+  int64_t total_ = 0, start_ = 0;
+  ReplayReport rep_;
+};
+
+}  // namespace
+
+Tensor edge_tensor(const TensorType& t, uint64_t rotation) {
+  Tensor out(t);
+  std::vector<uint64_t> vals = edge_values(t.dtype);
+  for (int64_t k = 0, n = out.size(); k < n; ++k) out.set_bits(k, vals[(k + rotation) % vals.size()]);
+  return out;
+}
+
+ReplayReport replay_rewrite(const Program& p, const RewriteDelta& d, const ReplayOptions& o,
+                            std::string_view pattern, InstId root) {
+  return Replay(p, d, o).run(pattern, root);
+}
+
+}  // namespace ptir

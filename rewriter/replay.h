@@ -1,0 +1,78 @@
+// Local replay of one rewrite: the old sub-DAG that computed the values a rewrite replaced (or an
+// instruction it changed in place) and the new sub-DAG that computes their replacements, both run in the
+// reference interpreter over the same boundary values, on random and edge inputs. Used by the expensive
+// checks (rewriter/checks.h); the cost is bounded by the size of the rewrite, not of the program.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ir/interp.h"
+#include "ir/program.h"
+
+namespace ptir {
+
+/// An instruction's operands and attributes as they were before a rewrite changed it in place.
+struct InstSnapshot {
+  InstId inst = kNone;
+  std::vector<ValueId> operands;
+  AttrSetId attrs = 0;
+};
+
+/// What one rewrite did, recorded from the listener hooks.
+struct RewriteDelta {
+  std::vector<InstId> inserted;
+  std::vector<InstId> erased;
+  std::vector<InstSnapshot> modified;                 ///< the state before the first in-place change
+  std::vector<std::pair<ValueId, ValueId>> replaced;  ///< (old value, replacement), from replace_op
+  void clear() {
+    inserted.clear();
+    erased.clear();
+    modified.clear();
+    replaced.clear();
+  }
+};
+
+/// How a rewrite is replayed.
+struct ReplayOptions {
+  int random_trials = 4;  ///< random boundary inputs (a quarter of the elements are edge values)
+  int edge_trials = 11;   ///< inputs made only of edge values, rotated so each element sees each one
+  uint64_t seed = 1;
+  InterpOptions interp = {.kernels = nullptr, .max_while_iterations = 1 << 12};
+  /// Unchanged producers are replayed down to this many levels below a compared value (what a pattern
+  /// inspects: its root's operands and their producers); deeper values are boundary inputs.
+  int cone_depth = 2;
+  /// At most this many unchanged instructions are replayed per rewrite (changed ones always are).
+  size_t max_unchanged = 64;
+  /// An unchanged producer whose work (elements computed; a dot counts its multiply-adds) exceeds this is
+  /// a boundary input instead of being replayed.
+  int64_t max_expand_work = int64_t{1} << 16;
+  /// A cone made only of elementwise ops (and constants) over more elements than this is replayed on a
+  /// window of this many consecutive elements, at a different offset on each trial.
+  int64_t window = 4096;
+  /// Trials are cut (down to one random and one edge input) so that one rewrite evaluates at most this
+  /// many elements in all.
+  int64_t max_work = int64_t{1} << 26;
+};
+
+/// The outcome of replaying one rewrite.
+struct ReplayReport {
+  bool ok = true;
+  std::string message;    ///< on a difference: the compared values, the boundary input, both results
+  int64_t runs = 0;       ///< evaluations of one side on one input
+  int compared = 0;       ///< value pairs compared
+  bool windowed = false;  ///< replayed on a window of the elements
+  std::string skipped;    ///< why part of the rewrite could not be replayed (empty: nothing skipped)
+};
+
+/// Replays the rewrite `d` that `pattern` made at `root` of `p` (`p` is the program after the rewrite;
+/// erased instructions keep their operands, changed ones are read from their snapshots).
+ReplayReport replay_rewrite(const Program& p, const RewriteDelta& d, const ReplayOptions& o,
+                            std::string_view pattern, InstId root);
+
+/// Edge-value tensor of type `t`: element k is the ((k + rotation) mod n)-th edge value of its dtype.
+Tensor edge_tensor(const TensorType& t, uint64_t rotation);
+
+}  // namespace ptir

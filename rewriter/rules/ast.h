@@ -1,0 +1,115 @@
+// The declarative rule language: what a parsed, type-checked rule file holds (docs/rules.md).
+//
+// A rule is data: a source DAG to match, constraints through named native predicates, a result DAG
+// that reuses the source's captures, a benefit, labels and assumptions. The driver runs this data
+// (rewriter/rules/pattern.cpp) and the prover generates instances from the same data (verify/prove/),
+// so there is no second copy of a rule to drift.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/ops.h"
+
+namespace ptir::rules {
+
+/// A position in a rule file, for FILE:LINE:COL diagnostics.
+struct Loc {
+  uint32_t line = 0, col = 0;
+};
+
+/// A number written in a rule (`1`, `-0.0`, `0.5`, `inf`, `nan`). `is_float` is true when it was
+/// written with a `.`, an exponent, or as inf/nan: such a number matches only float dtypes.
+struct Number {
+  double value = 0;
+  bool is_float = false;
+  std::string text;  ///< as written, for messages
+};
+
+/// How a node's result type is given in a result DAG.
+struct TypeRef {
+  enum class Kind : uint8_t { Inferred, OfCapture, TypeCapture } kind = Kind::Inferred;
+  std::string name;  ///< capture name (without sigil) for OfCapture (`type(%x)`) / TypeCapture (`$T`)
+};
+
+/// An attribute of an op node: `{perm = $p}` (capture or, in a result, a native helper call) or
+/// `{perm = [1, 0]}` / `{direction = eq}` (a constant).
+struct AttrExpr {
+  std::string name;
+  enum class Kind : uint8_t { Capture, Ints, Word, Call } kind = Kind::Capture;
+  std::string capture;               ///< Capture: `$p` -> "p"; Call: helper name
+  std::vector<int64_t> ints;         ///< Ints
+  std::string word;                  ///< Word
+  std::vector<std::string> args;     ///< Call: attribute capture names (`$p`)
+  Loc loc;
+};
+
+/// One node of a source or result DAG.
+struct Node {
+  enum class Kind : uint8_t {
+    Value,   ///< `%x`: any value (source: binds or, when bound, must be the same value)
+    Op,      ///< `op(operands...) {attrs} : $T`
+    Splat,   ///< `splat(N)`: a constant whose every element is N in its dtype
+    Const,   ///< `const($c)`: any constant, its literal bound to $c (source); result: a helper's literal
+  } kind = Kind::Value;
+  std::string name;                  ///< Value: capture name; Const: literal capture name
+  OpCode op = OpCode::Constant;      ///< Op
+  std::vector<std::unique_ptr<Node>> operands;
+  std::vector<AttrExpr> attrs;
+  Number number;                     ///< Splat
+  std::string type_capture;          ///< source `: $T` binds/compares the node's type; "" if none
+  TypeRef type;                      ///< result nodes: how the result type is found
+  std::string as_name;               ///< source `... as %r`: also bind the node's value to %r
+  std::string helper;                ///< result Const: `helper($c)` producing a literal
+  std::vector<std::string> helper_args;
+  Loc loc;
+};
+
+/// A constraint `pred(args...)`; arguments are `%value`, `$capture` or a dtype class word.
+struct Constraint {
+  std::string pred;
+  struct Arg {
+    enum class Kind : uint8_t { Value, Capture, Word, Int } kind = Kind::Value;
+    std::string name;
+    int64_t i = 0;
+  };
+  std::vector<Arg> args;
+  bool negated = false;  ///< `not pred(...)`
+  Loc loc;
+};
+
+/// Fast-math assumptions a rule needs; the rule fires only in functions that carry them.
+enum Assume : uint8_t { kNNaN = 1, kNInf = 2, kNSZ = 4, kReassoc = 8 };
+
+/// A rule as written and checked.
+struct Rule {
+  std::string name;
+  std::string comment;  ///< the `//` lines just above the rule (its identity)
+  std::unique_ptr<Node> source;
+  std::vector<Constraint> where;
+  std::unique_ptr<Node> result;
+  int benefit = -1;     ///< -1: the number of ops the source matches
+  std::vector<std::string> labels;
+  uint8_t assumes = 0;  ///< Assume bits
+  bool bounded = false; ///< declared bounded: may apply to its own output (exempt from the cycle check)
+  std::string file;
+  Loc loc;
+};
+
+/// A parsed file: its rules in order.
+struct RuleFile {
+  std::string path;
+  std::vector<Rule> rules;
+};
+
+/// A load-time error: `file:line:col: error: message`.
+struct RuleError {
+  std::string file;
+  Loc loc;
+  std::string message;
+  std::string format() const;
+};
+
+}  // namespace ptir::rules

@@ -1,0 +1,352 @@
+// Load-time checking and compilation of rules (rewriter/rules/compiled.h). Every error a rule can have
+// short of "it does not preserve meaning" is found here, with its file, line and column: unknown ops,
+// wrong arity, unknown or ill-kinded attributes, captures used but never bound or bound with two
+// meanings, unknown predicates and helpers or wrong arguments, result types that cannot be derived.
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "rewriter/rules/compiled.h"
+#include "rewriter/rules/rules.h"
+
+namespace ptir::rules {
+namespace {
+
+struct Fail {
+  Loc loc;
+  std::string message;
+};
+
+const char* kind_word(CapKind k) {
+  switch (k) {
+    case CapKind::Value: return "a value";
+    case CapKind::Type: return "a type";
+    case CapKind::Attr: return "an attribute";
+    case CapKind::Lit: return "a literal";
+  }
+  return "?";
+}
+
+bool is_elementwise_typed(OpCode op) {
+  return has_trait(op, OpTrait::Elementwise) && op != OpCode::Cast;
+}
+
+class Compiler {
+ public:
+  explicit Compiler(const Rule& r) : r_(r) {}
+
+  void run(CompiledRule& out) {
+    if (r_.source->kind != Node::Kind::Op) throw Fail{r_.source->loc, "the source of a rule must be an op, not a bare capture"};
+    const OpInfo& root = op_info(r_.source->op);
+    if (root.num_results != 1) throw Fail{r_.source->loc, "the root op must have exactly one result"};
+    if (r_.source->op == OpCode::Constant) throw Fail{r_.source->loc, "a rule cannot be rooted at a constant"};
+    out.source = source(*r_.source, out);
+    for (const Constraint& c : r_.where) out.where.push_back(constraint(c));
+    int id = 0;
+    out.result = result(*r_.result, /*is_root=*/true, id);
+    out.num_result_nodes = id;
+    out.num_swaps = swaps_;
+  }
+
+ private:
+  // ---- captures ----
+  int bind(const std::string& name, CapKind k, Loc at) {
+    auto it = caps_.find(name);
+    const std::string sig = k == CapKind::Value ? "%" : "$";
+    if (it != caps_.end()) {
+      if (it->second.first != k)
+        throw Fail{at, "capture " + sig + name + " is " + kind_word(it->second.first) + " here it is used as " + kind_word(k)};
+      return it->second.second;
+    }
+    const int slot = counts_[static_cast<int>(k)]++;
+    if (slot >= kMaxCaptures) throw Fail{at, "more than " + std::to_string(kMaxCaptures) + " captures of one kind"};
+    caps_.emplace(name, std::make_pair(k, slot));
+    return slot;
+  }
+  /// A capture used in a constraint or result: must be bound by the source.
+  std::pair<CapKind, int> use(const std::string& name, bool value_sigil, Loc at) {
+    auto it = caps_.find(name);
+    const std::string sig = value_sigil ? "%" : "$";
+    if (it == caps_.end()) throw Fail{at, "capture " + sig + name + " is used but never bound by the source pattern"};
+    if (value_sigil != (it->second.first == CapKind::Value))
+      throw Fail{at, "capture " + sig + name + " is " + kind_word(it->second.first) + (value_sigil ? "; write $" : "; write %") + name};
+    return it->second;
+  }
+
+  // ---- source ----
+  MNode source(const Node& n, CompiledRule& out) {
+    MNode m;
+    m.kind = n.kind;
+    switch (n.kind) {
+      case Node::Kind::Value: m.slot = bind(n.name, CapKind::Value, n.loc); break;
+      case Node::Kind::Splat:
+        m.number = n.number;
+        for (int d = 0; d < kNumDTypes; ++d)
+          if (auto b = number_bits(static_cast<DType>(d), n.number.value, n.number.is_float)) {
+            m.splat_bits[d] = *b;
+            m.splat_ok |= 1u << d;
+          }
+        break;
+      case Node::Kind::Const: m.slot = bind(n.name, CapKind::Lit, n.loc); break;
+      case Node::Kind::Op: {
+        m.op = n.op;
+        ++out.num_source_ops;
+        check_arity(n);
+        if (info(n.op).num_results != 1 && &n != r_.source.get())
+          throw Fail{n.loc, std::string(mnemonic(n.op)) + " has several results and cannot be matched as an operand"};
+        if (has_trait(n.op, OpTrait::Regions) || has_trait(n.op, OpTrait::Effect))
+          throw Fail{n.loc, std::string(mnemonic(n.op)) + " cannot appear in a rule (regions and effects are matched by C++ patterns)"};
+        m.commutative = has_trait(n.op, OpTrait::Commutative) && n.operands.size() == 2;
+        if (m.commutative) m.swap_bit = swaps_++;
+        for (const AttrExpr& a : n.attrs) m.attrs.push_back(source_attr(n.op, a));
+        for (const auto& o : n.operands) m.operands.push_back(source(*o, out));
+        break;
+      }
+    }
+    if (!n.type_capture.empty()) m.type_slot = bind(n.type_capture, CapKind::Type, n.loc);
+    if (!n.as_name.empty()) m.as_slot = bind(n.as_name, CapKind::Value, n.loc);
+    return m;
+  }
+
+  static const OpInfo& info(OpCode op) { return op_info(op); }
+
+  void check_arity(const Node& n) {
+    const OpInfo& i = info(n.op);
+    const int k = static_cast<int>(n.operands.size());
+    if (k < i.min_operands || (i.max_operands >= 0 && k > i.max_operands)) {
+      std::string want = i.min_operands == i.max_operands ? std::to_string(i.min_operands)
+                         : i.max_operands < 0            ? "at least " + std::to_string(i.min_operands)
+                                                         : std::to_string(i.min_operands) + " to " + std::to_string(i.max_operands);
+      throw Fail{n.loc, std::string(mnemonic(n.op)) + " takes " + want + " operand" + (want == "1" ? "" : "s") + ", the rule gives " +
+                            std::to_string(k)};
+    }
+  }
+
+  const AttrSpec& attr_spec(OpCode op, const AttrExpr& a) {
+    const AttrSpec* s = find_attr_spec(op, a.name);
+    if (!s) {
+      std::string known;
+      for (const AttrSpec& x : op_attr_schema(op)) known += (known.empty() ? "" : ", ") + std::string(x.name);
+      throw Fail{a.loc, std::string(mnemonic(op)) + " has no attribute '" + a.name + "'" +
+                            (known.empty() ? " (it takes none)" : " (it takes " + known + ")")};
+    }
+    if (s->kind == AttrKind::Region || s->kind == AttrKind::Literal || s->kind == AttrKind::String)
+      throw Fail{a.loc, "attribute '" + a.name + "' of " + std::string(mnemonic(op)) + " cannot be matched by a rule"};
+    return *s;
+  }
+
+  void check_attr_constant(OpCode op, const AttrSpec& s, const AttrExpr& a) {
+    if (a.kind == AttrExpr::Kind::Word) {
+      if (s.kind == AttrKind::DType) {
+        if (!parse_dtype(a.word)) throw Fail{a.loc, "unknown dtype '" + a.word + "'"};
+      } else if (s.kind == AttrKind::Bool) {
+        if (a.word != "true" && a.word != "false") throw Fail{a.loc, "attribute '" + a.name + "' is true or false"};
+      } else if (s.kind == AttrKind::Word) {
+        bool ok = false;
+        for (auto w : s.words) ok = ok || w == a.word;
+        if (!ok) throw Fail{a.loc, "'" + a.word + "' is not a value of " + std::string(mnemonic(op)) + "'s attribute '" + a.name + "'"};
+      } else {
+        throw Fail{a.loc, "attribute '" + a.name + "' takes integers, not a word"};
+      }
+    } else if (a.kind == AttrExpr::Kind::Ints) {
+      if (s.kind != AttrKind::Ints && s.kind != AttrKind::Int)
+        throw Fail{a.loc, "attribute '" + a.name + "' does not take integers"};
+      if (s.kind == AttrKind::Int && a.ints.size() != 1) throw Fail{a.loc, "attribute '" + a.name + "' takes one integer"};
+    }
+  }
+
+  MNode::MAttr source_attr(OpCode op, const AttrExpr& a) {
+    const AttrSpec& s = attr_spec(op, a);
+    if (a.kind == AttrExpr::Kind::Call) throw Fail{a.loc, "helpers compute result attributes; a source attribute is a capture or a constant"};
+    check_attr_constant(op, s, a);
+    MNode::MAttr m{a.name, a.kind, -1, a.ints, a.word};
+    if (a.kind == AttrExpr::Kind::Capture) m.slot = bind(a.capture, CapKind::Attr, a.loc);
+    return m;
+  }
+
+  // ---- constraints and natives ----
+  std::vector<Arg> resolve_args(const std::vector<Param>& params, const std::vector<Constraint::Arg>& args,
+                                const std::string& what, Loc at) {
+    if (params.size() != args.size())
+      throw Fail{at, what + " takes " + std::to_string(params.size()) + " argument" + (params.size() == 1 ? "" : "s") +
+                         ", given " + std::to_string(args.size())};
+    std::vector<Arg> out;
+    for (size_t k = 0; k < args.size(); ++k) {
+      const Constraint::Arg& a = args[k];
+      Arg r;
+      const std::string pos = what + " argument " + std::to_string(k + 1);
+      switch (params[k]) {
+        case Param::Word:
+          if (a.kind != Constraint::Arg::Kind::Word && a.kind != Constraint::Arg::Kind::Int)
+            throw Fail{at, pos + " is a word"};
+          r.word = a.kind == Constraint::Arg::Kind::Int ? "" : a.name, r.i = a.i;
+          break;
+        case Param::Int:
+          if (a.kind != Constraint::Arg::Kind::Int) throw Fail{at, pos + " is an integer"};
+          r.i = a.i;
+          break;
+        default: {
+          if (a.kind != Constraint::Arg::Kind::Value && a.kind != Constraint::Arg::Kind::Capture)
+            throw Fail{at, pos + " is a capture"};
+          auto [kind, slot] = use(a.name, a.kind == Constraint::Arg::Kind::Value, at);
+          const bool ok = (params[k] == Param::TypeLike && (kind == CapKind::Value || kind == CapKind::Type)) ||
+                          (params[k] == Param::Value && kind == CapKind::Value) ||
+                          (params[k] == Param::Attr && kind == CapKind::Attr) || (params[k] == Param::Lit && kind == CapKind::Lit);
+          if (!ok) throw Fail{at, pos + " cannot be " + kind_word(kind)};
+          r.kind = kind, r.slot = slot;
+        }
+      }
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+
+  MConstraint constraint(const Constraint& c) {
+    const PredicateSpec* p = find_predicate(c.pred);
+    if (!p) throw Fail{c.loc, "unknown predicate '" + c.pred + "' (see docs/rules.md for the list)"};
+    return {p, resolve_args(p->params, c.args, "predicate " + c.pred, c.loc), c.negated};
+  }
+
+  // ---- result ----
+  RNode result(const Node& n, bool is_root, int& id) {
+    RNode r;
+    r.kind = n.kind;
+    r.id = id++;
+    if (n.type.kind == TypeRef::Kind::TypeCapture) {
+      auto [k, slot] = use(n.type.name, false, n.loc);
+      if (k != CapKind::Type) throw Fail{n.loc, "$" + n.type.name + " is " + kind_word(k) + ", not a type"};
+      r.type_source = TypeSource::TypeSlot, r.type_slot = slot;
+    } else if (n.type.kind == TypeRef::Kind::OfCapture) {
+      r.type_source = TypeSource::ValueSlot, r.type_slot = use(n.type.name, true, n.loc).second;
+    } else if (is_root) {
+      r.type_source = TypeSource::Root;
+    }
+    switch (n.kind) {
+      case Node::Kind::Value:
+        r.slot = use(n.name, true, n.loc).second;
+        return r;
+      case Node::Kind::Splat:
+        r.number = n.number;
+        return r;
+      case Node::Kind::Const: {
+        const LitHelperSpec* h = find_lit_helper(n.helper);
+        if (!h) throw Fail{n.loc, "unknown literal helper '" + n.helper + "'"};
+        std::vector<Constraint::Arg> args;
+        for (const std::string& a : n.helper_args) args.push_back({Constraint::Arg::Kind::Capture, a, 0});
+        r.lit_helper = h;
+        r.helper_args = resolve_args(h->params, args, "helper " + n.helper, n.loc);
+        return r;
+      }
+      case Node::Kind::Op: break;
+    }
+    r.op = n.op;
+    check_arity(n);
+    if (info(n.op).num_results != 1) throw Fail{n.loc, std::string(mnemonic(n.op)) + " has several results; a rule builds one-result ops"};
+    if (has_trait(n.op, OpTrait::Regions) || has_trait(n.op, OpTrait::Effect) || n.op == OpCode::Constant)
+      throw Fail{n.loc, std::string(mnemonic(n.op)) + " cannot be built by a rule"};
+    for (const AttrExpr& a : n.attrs) r.attrs.push_back(result_attr(n.op, a));
+    for (const AttrSpec& s : op_attr_schema(n.op)) {
+      bool given = false;
+      for (const AttrExpr& a : n.attrs) given = given || a.name == s.name;
+      if (s.required && !given) throw Fail{n.loc, std::string(mnemonic(n.op)) + " needs attribute '" + std::string(s.name) + "'"};
+    }
+    for (const auto& o : n.operands) r.operands.push_back(result(*o, false, id));
+    if (r.type_source == TypeSource::Context) infer_type(n, r);
+    // Literal operands take their type from their parent.
+    for (RNode& o : r.operands)
+      if ((o.kind == Node::Kind::Splat || o.kind == Node::Kind::Const) && o.type_source == TypeSource::Context &&
+          !is_elementwise_typed(n.op))
+        throw Fail{n.loc, "a literal operand of " + std::string(mnemonic(n.op)) + " needs its type: write ': type(%x)' or ': $T'"};
+    return r;
+  }
+
+  void infer_type(const Node& n, RNode& r) {
+    auto typed = [](const RNode& o) { return o.kind != Node::Kind::Splat && o.kind != Node::Kind::Const; };
+    if (is_elementwise_typed(n.op)) {
+      // select's type comes from a branch; compare's shape from either operand.
+      const int first = n.op == OpCode::Select ? 1 : 0;
+      for (int k = first; k < static_cast<int>(r.operands.size()); ++k)
+        if (typed(r.operands[k]) || r.operands[k].type_source != TypeSource::Context) {
+          r.type_source = TypeSource::Elementwise, r.from = k;
+          return;
+        }
+    } else if (n.op == OpCode::Transpose && typed(r.operands[0])) {
+      r.type_source = TypeSource::Transpose;
+      return;
+    }
+    throw Fail{n.loc, "cannot derive the result type of " + std::string(mnemonic(n.op)) + ": write ': type(%x)' or ': $T'"};
+  }
+
+  RNode::RAttr result_attr(OpCode op, const AttrExpr& a) {
+    const AttrSpec& s = attr_spec(op, a);
+    RNode::RAttr r{a.name, a.kind, s.kind, -1, a.ints, a.word, nullptr, {}};
+    if (a.kind == AttrExpr::Kind::Capture) {
+      auto [k, slot] = use(a.capture, false, a.loc);
+      if (k != CapKind::Attr) throw Fail{a.loc, "$" + a.capture + " is " + kind_word(k) + ", not an attribute"};
+      r.slot = slot;
+    } else if (a.kind == AttrExpr::Kind::Call) {
+      const AttrHelperSpec* h = find_attr_helper(a.capture);
+      if (!h) throw Fail{a.loc, "unknown attribute helper '" + a.capture + "'"};
+      if (s.kind != AttrKind::Ints && s.kind != AttrKind::Int) throw Fail{a.loc, "helper results are integer lists"};
+      std::vector<Constraint::Arg> args;
+      for (const std::string& x : a.args) args.push_back({Constraint::Arg::Kind::Capture, x, 0});
+      r.helper = h;
+      r.args = resolve_args(h->params, args, "helper " + a.capture, a.loc);
+    } else {
+      check_attr_constant(op, s, a);
+    }
+    return r;
+  }
+
+  const Rule& r_;
+  std::map<std::string, std::pair<CapKind, int>> caps_;
+  int counts_[4] = {0, 0, 0, 0};
+  int swaps_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<const CompiledRule> compile_rule(std::shared_ptr<const RuleFile> file, size_t index, RuleError* err) {
+  const Rule& r = file->rules[index];
+  auto out = std::make_shared<CompiledRule>();
+  out->file = file;
+  out->rule = &r;
+  try {
+    Compiler(r).run(*out);
+  } catch (const Fail& f) {
+    *err = RuleError{file->path, f.loc, "rule " + r.name + ": " + f.message};
+    return nullptr;
+  }
+  return out;
+}
+
+std::optional<RuleError> check_rule_file(const RuleFile& f) {
+  // Compiling needs shared ownership; a copy-free alias of `f` is enough here.
+  std::shared_ptr<const RuleFile> alias(std::shared_ptr<const RuleFile>(), &f);
+  std::set<std::string> names;
+  for (size_t k = 0; k < f.rules.size(); ++k) {
+    if (!names.insert(f.rules[k].name).second)
+      return RuleError{f.path, f.rules[k].loc, "rule " + f.rules[k].name + " is defined twice"};
+    RuleError err;
+    if (!compile_rule(alias, k, &err)) return err;
+  }
+  return std::nullopt;
+}
+
+std::variant<RuleFile, RuleError> load_rule_text(std::string_view text, const std::string& path) {
+  auto parsed = parse_rule_text(text, path);
+  if (auto* e = std::get_if<RuleError>(&parsed)) return *e;
+  if (auto err = check_rule_file(std::get<RuleFile>(parsed))) return *err;
+  return parsed;
+}
+
+std::variant<RuleFile, RuleError> load_rule_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return RuleError{path, {0, 0}, "cannot read the rule file"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return load_rule_text(ss.str(), path);
+}
+
+}  // namespace ptir::rules

@@ -1,0 +1,282 @@
+// The native predicates and helpers of the rule language. Each has a one-line doc that docs/rules.md
+// and `ptir prove --list-natives` repeat.
+#include "rewriter/rules/natives.h"
+
+#include <cmath>
+
+namespace ptir::rules {
+
+const TensorType& arg_type(const Program& p, const Captures& c, const Arg& a) {
+  if (a.kind == CapKind::Type) return p.type(c.type[a.slot]);
+  return p.type_of(c.value[a.slot]);
+}
+
+std::optional<uint64_t> number_bits(DType d, double v, bool is_float) {
+  if (ptir::is_float(d)) {
+    if (std::isnan(v)) return canonical_nan(d);
+    const uint64_t b = double_to_float(d, v);
+    if (float_to_double(d, b) != v || std::signbit(float_to_double(d, b)) != std::signbit(v)) return std::nullopt;
+    return b;
+  }
+  if (is_float || !std::isfinite(v) || v != std::floor(v)) return std::nullopt;
+  if (d == DType::I1) {
+    if (v != 0 && v != 1) return std::nullopt;
+    return static_cast<uint64_t>(v);
+  }
+  const int bits = dtype_bits(d);
+  if (is_signed_int(d)) {
+    const double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
+    if (v < lo || v > hi) return std::nullopt;
+    return static_cast<uint64_t>(static_cast<int64_t>(v)) & bits_mask(d);
+  }
+  if (v < 0 || v > std::ldexp(1.0, bits) - 1) return std::nullopt;
+  return static_cast<uint64_t>(v);
+}
+
+bool widens_exactly(DType from, DType to) {
+  if (from == to) return true;
+  if (from == DType::I1) return true;  // 0/1, and number -> i1 is x != 0
+  if (to == DType::I1) return false;
+  const bool ff = ptir::is_float(from), tf = ptir::is_float(to);
+  if (ff && !tf) return false;
+  if (ff && tf) {
+    const DTypeInfo& a = dtype_info(from);
+    const DTypeInfo& b = dtype_info(to);
+    return b.exp_bits >= a.exp_bits && b.frac_bits >= a.frac_bits;
+  }
+  const int fb = dtype_bits(from);
+  const bool fs = is_signed_int(from);
+  if (tf) return (fs ? fb - 1 : fb) <= dtype_info(to).frac_bits + 1;  // magnitude bits fit the significand
+  const int tb = dtype_bits(to);
+  const bool ts = is_signed_int(to);
+  if (fs == ts) return tb >= fb;
+  return !fs && ts && tb > fb;  // unsigned into a wider signed
+}
+
+namespace {
+
+bool perm_ok(const AttrValue* a) { return a != nullptr; }
+
+std::vector<int64_t> compose(const std::vector<int64_t>& p, const std::vector<int64_t>& q, bool* ok) {
+  std::vector<int64_t> r(q.size());
+  *ok = p.size() == q.size();
+  for (size_t i = 0; *ok && i < q.size(); ++i) {
+    if (q[i] < 0 || q[i] >= static_cast<int64_t>(p.size())) *ok = false;
+    else r[i] = p[q[i]];
+  }
+  return r;
+}
+
+// ---- predicates ----
+bool p_is_float(const Program& p, const Captures& c, std::span<const Arg> a) { return ptir::is_float(arg_type(p, c, a[0]).dtype); }
+bool p_is_int(const Program& p, const Captures& c, std::span<const Arg> a) { return is_integer(arg_type(p, c, a[0]).dtype); }
+bool p_is_signed(const Program& p, const Captures& c, std::span<const Arg> a) { return is_signed_int(arg_type(p, c, a[0]).dtype); }
+bool p_is_unsigned(const Program& p, const Captures& c, std::span<const Arg> a) {
+  const DType d = arg_type(p, c, a[0]).dtype;
+  return is_integer(d) && !is_signed_int(d);
+}
+bool p_is_bool(const Program& p, const Captures& c, std::span<const Arg> a) { return arg_type(p, c, a[0]).dtype == DType::I1; }
+bool p_dtype_is(const Program& p, const Captures& c, std::span<const Arg> a) {
+  return dtype_name(arg_type(p, c, a[0]).dtype) == a[1].word;
+}
+bool p_rank_is(const Program& p, const Captures& c, std::span<const Arg> a) { return arg_type(p, c, a[0]).rank() == a[1].i; }
+bool p_one_use(const Program& p, const Captures& c, std::span<const Arg> a) { return p.has_one_use(c.value[a[0].slot]); }
+bool p_same_type(const Program& p, const Captures& c, std::span<const Arg> a) { return arg_type(p, c, a[0]) == arg_type(p, c, a[1]); }
+bool p_same_dtype(const Program& p, const Captures& c, std::span<const Arg> a) {
+  return arg_type(p, c, a[0]).dtype == arg_type(p, c, a[1]).dtype;
+}
+bool p_same_shape(const Program& p, const Captures& c, std::span<const Arg> a) {
+  return arg_type(p, c, a[0]).dims == arg_type(p, c, a[1]).dims;
+}
+bool p_widens_exactly(const Program& p, const Captures& c, std::span<const Arg> a) {
+  return widens_exactly(arg_type(p, c, a[0]).dtype, arg_type(p, c, a[1]).dtype);
+}
+bool p_composes_to_identity(const Program&, const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
+  if (!perm_ok(pa) || !perm_ok(qa)) return false;
+  bool ok = false;
+  std::vector<int64_t> r = compose(pa->ints, qa->ints, &ok);
+  for (size_t i = 0; ok && i < r.size(); ++i) ok = r[i] == static_cast<int64_t>(i);
+  return ok;
+}
+bool p_is_identity_perm(const Program&, const Captures& c, std::span<const Arg> a) {
+  const AttrValue* pa = c.attr[a[0].slot];
+  if (!pa) return false;
+  for (size_t i = 0; i < pa->ints.size(); ++i)
+    if (pa->ints[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+bool p_axes_all_size(const Program& p, const Captures& c, std::span<const Arg> a) {
+  const TensorType& t = arg_type(p, c, a[0]);
+  const AttrValue* ax = c.attr[a[1].slot];
+  if (!ax) return false;
+  for (int64_t k : ax->ints)
+    if (k < 0 || k >= t.rank() || t.dims[k] != a[2].i) return false;
+  return true;
+}
+bool p_some_axis_size(const Program& p, const Captures& c, std::span<const Arg> a) {
+  const TensorType& t = arg_type(p, c, a[0]);
+  const AttrValue* ax = c.attr[a[1].slot];
+  if (!ax) return false;
+  for (int64_t k : ax->ints)
+    if (k >= 0 && k < t.rank() && t.dims[k] == a[2].i) return true;
+  return false;
+}
+bool p_attr_is(const Program&, const Captures& c, std::span<const Arg> a) {
+  const AttrValue* v = c.attr[a[0].slot];
+  if (!v) return false;
+  if (!a[1].word.empty()) return v->text == a[1].word;
+  return v->ints.size() == 1 && v->ints[0] == a[1].i;
+}
+/// The literal is a splat of a finite power of two whose reciprocal is exactly representable.
+bool p_is_pow2(const Program&, const Captures& c, std::span<const Arg> a) {
+  const Tensor* t = c.lit[a[0].slot];
+  if (!t || t->size() == 0 || !t->is_splat() || !ptir::is_float(t->dtype())) return false;
+  const double v = float_to_double(t->dtype(), t->bits(0));
+  if (!std::isfinite(v) || v == 0) return false;
+  int e = 0;
+  if (std::frexp(std::fabs(v), &e) != 0.5) return false;
+  // The reciprocal must be finite and exact: 1 / 2^-1074 overflows to inf in every dtype.
+  const double r = 1.0 / v;
+  return std::isfinite(r) && float_to_double(t->dtype(), double_to_float(t->dtype(), r)) == r;
+}
+bool p_is_splat(const Program&, const Captures& c, std::span<const Arg> a) {
+  const Tensor* t = c.lit[a[0].slot];
+  return t && t->size() > 0 && t->is_splat();
+}
+bool p_num_elements_is(const Program& p, const Captures& c, std::span<const Arg> a) {
+  return arg_type(p, c, a[0]).num_elements() == a[1].i;
+}
+
+/// The op defining %r has no `accum` attribute, or casting its first operand's dtype to the accum dtype
+/// and back is exact (so a one-element or empty reduction gives the same bits as without the casts).
+bool p_exact_accum(const Program& p, const Captures& c, std::span<const Arg> a) {
+  const ValueId r = c.value[a[0].slot];
+  const InstId i = p.def_inst(r);
+  if (i == kNone) return false;
+  const AttrValue* acc = p.attrs_of(i).find("accum");
+  if (!acc) return true;
+  if (acc->ints.empty() || p.num_operands(i) == 0) return false;
+  return widens_exactly(p.type_of(p.operand(i, 0)).dtype, static_cast<DType>(acc->ints[0]));
+}
+
+// ---- attribute helpers ----
+std::optional<std::vector<int64_t>> h_compose_perm(const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
+  if (!pa || !qa) return std::nullopt;
+  bool ok = false;
+  std::vector<int64_t> r = compose(pa->ints, qa->ints, &ok);
+  if (!ok) return std::nullopt;
+  return r;
+}
+std::optional<std::vector<int64_t>> h_inverse_perm(const Captures& c, std::span<const Arg> a) {
+  const AttrValue* pa = c.attr[a[0].slot];
+  if (!pa) return std::nullopt;
+  std::vector<int64_t> r(pa->ints.size(), -1);
+  for (size_t i = 0; i < r.size(); ++i) {
+    const int64_t k = pa->ints[i];
+    if (k < 0 || k >= static_cast<int64_t>(r.size()) || r[k] != -1) return std::nullopt;
+    r[k] = static_cast<int64_t>(i);
+  }
+  return r;
+}
+
+std::optional<std::vector<int64_t>> h_add_ints(const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
+  if (!pa || !qa || pa->ints.size() != qa->ints.size()) return std::nullopt;
+  std::vector<int64_t> r(pa->ints.size());
+  for (size_t i = 0; i < r.size(); ++i) r[i] = pa->ints[i] + qa->ints[i];
+  return r;
+}
+
+// ---- literal helpers ----
+std::optional<Tensor> l_reciprocal(const Program&, const Captures& c, std::span<const Arg> a, const TensorType& t) {
+  const Tensor* s = c.lit[a[0].slot];
+  if (!s || s->size() == 0 || !s->is_splat() || !ptir::is_float(t.dtype) || s->dtype() != t.dtype) return std::nullopt;
+  const double v = float_to_double(t.dtype, s->bits(0));
+  const double r = 1.0 / v;
+  const uint64_t b = double_to_float(t.dtype, r);
+  if (!std::isfinite(r) || float_to_double(t.dtype, b) != r) return std::nullopt;  // only finite, exact reciprocals
+  Tensor out(t);
+  for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, b);
+  return out;
+}
+std::optional<Tensor> l_lowest(const Program&, const Captures&, std::span<const Arg>, const TensorType& t) {
+  Tensor out(t);
+  const uint64_t b = ptir::is_float(t.dtype) ? float_inf(t.dtype, true)
+                     : t.dtype == DType::I1  ? 0
+                     : is_signed_int(t.dtype) ? static_cast<uint64_t>(int_min(t.dtype)) & bits_mask(t.dtype)
+                                              : 0;
+  for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, b);
+  return out;
+}
+std::optional<Tensor> l_highest(const Program&, const Captures&, std::span<const Arg>, const TensorType& t) {
+  Tensor out(t);
+  const uint64_t b = ptir::is_float(t.dtype) ? float_inf(t.dtype, false)
+                     : t.dtype == DType::I1  ? 1
+                                             : int_max_bits(t.dtype);
+  for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, b);
+  return out;
+}
+
+using P = Param;
+const PredicateSpec kPredicates[] = {
+    {"is_float", {P::TypeLike}, p_is_float, "the dtype is a float (f16, bf16, f32, f64)"},
+    {"is_int", {P::TypeLike}, p_is_int, "the dtype is a signed or unsigned integer (not i1)"},
+    {"is_signed", {P::TypeLike}, p_is_signed, "the dtype is a signed integer"},
+    {"is_unsigned", {P::TypeLike}, p_is_unsigned, "the dtype is an unsigned integer"},
+    {"is_bool", {P::TypeLike}, p_is_bool, "the dtype is i1"},
+    {"dtype_is", {P::TypeLike, P::Word}, p_dtype_is, "the dtype is the named one (dtype_is(%x, f32))"},
+    {"rank_is", {P::TypeLike, P::Int}, p_rank_is, "the rank is N"},
+    {"num_elements_is", {P::TypeLike, P::Int}, p_num_elements_is, "the type has N elements"},
+    {"one_use", {P::Value}, p_one_use, "the value has exactly one use"},
+    {"same_type", {P::TypeLike, P::TypeLike}, p_same_type, "the two types are equal"},
+    {"same_dtype", {P::TypeLike, P::TypeLike}, p_same_dtype, "the two dtypes are equal"},
+    {"same_shape", {P::TypeLike, P::TypeLike}, p_same_shape, "the two shapes are equal"},
+    {"widens_exactly", {P::TypeLike, P::TypeLike}, p_widens_exactly,
+     "casting the first dtype to the second and back is the identity on every value"},
+    {"composes_to_identity", {P::Attr, P::Attr}, p_composes_to_identity,
+     "transpose by $p then by $q is the identity (p[q[i]] == i)"},
+    {"is_identity_perm", {P::Attr}, p_is_identity_perm, "the permutation is 0, 1, ..., n-1"},
+    {"axes_all_size", {P::TypeLike, P::Attr, P::Int}, p_axes_all_size, "every listed axis has size N"},
+    {"some_axis_size", {P::TypeLike, P::Attr, P::Int}, p_some_axis_size, "at least one listed axis has size N"},
+    {"attr_is", {P::Attr, P::Word}, p_attr_is, "the attribute is the given word or integer"},
+    {"is_pow2", {P::Lit}, p_is_pow2,
+     "a float splat of a finite power of two whose reciprocal is exactly representable"},
+    {"is_splat", {P::Lit}, p_is_splat, "the literal is non-empty with all elements bit-identical"},
+    {"exact_accum", {P::Value}, p_exact_accum,
+     "the op defining %r has no accum, or its operand's dtype round-trips exactly through the accum dtype"},
+};
+const AttrHelperSpec kAttrHelpers[] = {
+    {"compose_perm", {P::Attr, P::Attr}, h_compose_perm, "r[i] = p[q[i]]: transpose by p then q is transpose by r"},
+    {"inverse_perm", {P::Attr}, h_inverse_perm, "the inverse permutation"},
+    {"add_ints", {P::Attr, P::Attr}, h_add_ints, "r[i] = a[i] + b[i] (two integer lists of one length)"},
+};
+const LitHelperSpec kLitHelpers[] = {
+    {"reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},
+    {"lowest", {P::TypeLike}, l_lowest, "-inf (floats), the minimum integer, false: the empty reduce_max"},
+    {"highest", {P::TypeLike}, l_highest, "+inf (floats), the maximum integer, true: the empty reduce_min"},
+};
+
+}  // namespace
+
+const PredicateSpec* find_predicate(std::string_view name) {
+  for (const auto& s : kPredicates)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+const AttrHelperSpec* find_attr_helper(std::string_view name) {
+  for (const auto& s : kAttrHelpers)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+const LitHelperSpec* find_lit_helper(std::string_view name) {
+  for (const auto& s : kLitHelpers)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+std::span<const PredicateSpec> all_predicates() { return kPredicates; }
+std::span<const AttrHelperSpec> all_attr_helpers() { return kAttrHelpers; }
+std::span<const LitHelperSpec> all_lit_helpers() { return kLitHelpers; }
+
+}  // namespace ptir::rules

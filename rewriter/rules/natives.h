@@ -1,0 +1,93 @@
+// Named native predicates and helpers a rule may call (docs/rules.md lists them). A rule names them;
+// the checker resolves them at load time, so an unknown name or a wrong argument is a load-time error.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/program.h"
+
+namespace ptir::rules {
+
+/// What a capture holds: `%x` values, `$T` types (`: $T`), `$p` attributes, `$c` literals (`const($c)`).
+enum class CapKind : uint8_t { Value, Type, Attr, Lit };
+
+/// The most captures of one kind a rule may bind.
+inline constexpr int kMaxCaptures = 16;
+
+/// What a match has bound, by capture slot.
+/// Left uninitialized on purpose: a match writes a slot before any read (the matcher tracks which
+/// slots are bound), and zeroing 384 bytes per attempt was a third of a failed match's cost.
+struct Captures {
+  std::array<ValueId, kMaxCaptures> value;
+  std::array<TypeId, kMaxCaptures> type;
+  std::array<const AttrValue*, kMaxCaptures> attr;
+  std::array<const Tensor*, kMaxCaptures> lit;
+};
+
+/// What a predicate or helper parameter accepts.
+enum class Param : uint8_t {
+  TypeLike,  ///< `%x` (its type) or `$T`
+  Value,     ///< `%x`
+  Attr,      ///< `$p` bound to an attribute
+  Lit,       ///< `$c` bound by const($c)
+  Word,      ///< a bare word (e.g. a dtype name)
+  Int,       ///< an integer
+};
+
+/// One resolved argument: a capture slot of a kind, a word or an integer.
+struct Arg {
+  CapKind kind = CapKind::Value;
+  int slot = -1;  ///< -1 for words and integers
+  std::string word;
+  int64_t i = 0;
+};
+
+/// Reads an argument's type (TypeLike parameters).
+const TensorType& arg_type(const Program& p, const Captures& c, const Arg& a);
+
+using PredicateFn = bool (*)(const Program& p, const Captures& c, std::span<const Arg> args);
+using AttrHelperFn = std::optional<std::vector<int64_t>> (*)(const Captures& c, std::span<const Arg> args);
+/// Builds a literal of type `t` (the result node's type); nullopt: the helper does not apply.
+using LitHelperFn = std::optional<Tensor> (*)(const Program& p, const Captures& c, std::span<const Arg> args,
+                                              const TensorType& t);
+
+struct PredicateSpec {
+  std::string_view name;
+  std::vector<Param> params;
+  PredicateFn fn;
+  std::string_view doc;
+};
+struct AttrHelperSpec {
+  std::string_view name;
+  std::vector<Param> params;
+  AttrHelperFn fn;
+  std::string_view doc;
+};
+struct LitHelperSpec {
+  std::string_view name;
+  std::vector<Param> params;
+  LitHelperFn fn;
+  std::string_view doc;
+};
+
+const PredicateSpec* find_predicate(std::string_view name);
+const AttrHelperSpec* find_attr_helper(std::string_view name);
+const LitHelperSpec* find_lit_helper(std::string_view name);
+std::span<const PredicateSpec> all_predicates();
+std::span<const AttrHelperSpec> all_attr_helpers();
+std::span<const LitHelperSpec> all_lit_helpers();
+
+/// True when every value of dtype `from` casts to `to` and back to itself exactly (the round trip
+/// from -> to -> from is the identity on every bit pattern, NaN payloads aside).
+bool widens_exactly(DType from, DType to);
+
+/// The bits of number `v` in dtype `d` when exactly representable: floats take any written number
+/// (inf/nan included, -0.0 distinct); integer and i1 dtypes only integers (`is_float` numbers never).
+std::optional<uint64_t> number_bits(DType d, double v, bool is_float);
+
+}  // namespace ptir::rules

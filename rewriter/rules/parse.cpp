@@ -1,0 +1,395 @@
+// The rule-file parser: text -> RuleFile (rewriter/rules/ast.h). Syntax in docs/rules.md. It checks
+// syntax only; rewriter/rules/check.cpp type-checks the result.
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "rewriter/rules/rules.h"
+
+namespace ptir::rules {
+namespace {
+
+struct Fail {
+  Loc loc;
+  std::string message;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string path) : s_(text), path_(std::move(path)) {}
+
+  RuleFile parse() {
+    RuleFile f;
+    f.path = path_;
+    while (true) {
+      std::string comment = skip_ws_collect_comments();
+      if (at_end()) break;
+      const Loc at = loc();
+      std::string kw = ident("'rule'");
+      if (kw != "rule") throw Fail{at, "expected 'rule', found '" + kw + "'"};
+      Rule r = rule(at);
+      r.comment = std::move(comment);
+      f.rules.push_back(std::move(r));
+    }
+    return f;
+  }
+
+ private:
+  // ---- lexing ----
+  bool at_end() const { return pos_ >= s_.size(); }
+  char cur() const { return at_end() ? '\0' : s_[pos_]; }
+  Loc loc() const { return loc_at(pos_); }
+  Loc loc_at(size_t p) const {
+    // Lines are counted incrementally: the parser only moves forward.
+    while (line_pos_ < p) {
+      if (s_[line_pos_] == '\n') ++line_, line_start_ = line_pos_ + 1;
+      ++line_pos_;
+    }
+    return {line_, static_cast<uint32_t>(p - line_start_ + 1)};
+  }
+
+  void skip_ws() { skip_ws_collect_comments(); }
+
+  /// Skips blanks and comments; returns the `//` comment lines directly above the next token.
+  std::string skip_ws_collect_comments() {
+    std::string comment;
+    while (!at_end()) {
+      const char c = cur();
+      if (c == '\n') {
+        // A blank line detaches the comment above it from what follows.
+        size_t q = pos_ + 1;
+        while (q < s_.size() && (s_[q] == ' ' || s_[q] == '\t' || s_[q] == '\r')) ++q;
+        if (q < s_.size() && s_[q] == '\n') comment.clear();
+        ++pos_;
+      } else if (c == ' ' || c == '\t' || c == '\r') {
+        ++pos_;
+      } else if (c == '/' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '/') {
+        size_t e = s_.find('\n', pos_);
+        if (e == std::string_view::npos) e = s_.size();
+        std::string_view line = s_.substr(pos_ + 2, e - pos_ - 2);
+        while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+        if (!comment.empty()) comment += '\n';
+        comment += std::string(line);
+        pos_ = e;
+      } else {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7F) throw Fail{loc(), "unexpected control byte " + hex(u)};
+        break;
+      }
+    }
+    return comment;
+  }
+
+  static std::string hex(unsigned u) {
+    static const char* h = "0123456789ABCDEF";
+    return std::string("0x") + h[(u >> 4) & 15] + h[u & 15];
+  }
+
+  /// What the next token looks like, for messages (printable, never raw bytes).
+  std::string found() {
+    skip_ws();
+    if (at_end()) return "end of file";
+    std::string t;
+    for (size_t p = pos_; p < s_.size() && t.size() < 16; ++p) {
+      const auto u = static_cast<unsigned char>(s_[p]);
+      if (u <= ' ' || u >= 0x7F) break;
+      t += s_[p];
+      if (!std::isalnum(u) && u != '_' && u != '.' && u != '%' && u != '$' && u != '-') break;
+    }
+    if (t.empty()) return "byte " + hex(static_cast<unsigned char>(cur()));
+    return "'" + t + "'";
+  }
+
+  bool peek(char c) {
+    skip_ws();
+    return cur() == c;
+  }
+  bool peek_arrow() {
+    skip_ws();
+    return s_.substr(pos_, 2) == "=>";
+  }
+  bool accept(char c) {
+    if (!peek(c)) return false;
+    ++pos_;
+    return true;
+  }
+  void expect(char c, const char* what) {
+    if (!accept(c)) throw Fail{loc(), std::string("expected ") + what + ", found " + found()};
+  }
+  static bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+  std::string ident(const char* what) {
+    skip_ws();
+    const size_t b = pos_;
+    if (!std::isalpha(static_cast<unsigned char>(cur())) && cur() != '_')
+      throw Fail{loc(), std::string("expected ") + what + ", found " + found()};
+    while (!at_end() && ident_char(cur())) ++pos_;
+    return std::string(s_.substr(b, pos_ - b));
+  }
+  bool peek_word(std::string_view w) {
+    skip_ws();
+    if (s_.substr(pos_, w.size()) != w) return false;
+    const size_t e = pos_ + w.size();
+    return e >= s_.size() || !ident_char(s_[e]);
+  }
+
+  /// `%name` or `$name` (sigil given): returns the name.
+  std::string sigil(char sg, const char* what) {
+    skip_ws();
+    if (cur() != sg) throw Fail{loc(), std::string("expected ") + what + ", found " + found()};
+    ++pos_;
+    const size_t b = pos_;
+    while (!at_end() && ident_char(cur())) ++pos_;
+    if (pos_ == b) throw Fail{loc(), std::string("expected a name after '") + sg + "'"};
+    return std::string(s_.substr(b, pos_ - b));
+  }
+
+  Number number() {
+    skip_ws();
+    const Loc at = loc();
+    const size_t b = pos_;
+    if (cur() == '-' || cur() == '+') ++pos_;
+    Number n;
+    if (peek_raw_word("inf") || peek_raw_word("nan")) {
+      const bool inf = s_[pos_] == 'i';
+      pos_ += 3;
+      n.is_float = true;
+      n.value = inf ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+      if (s_[b] == '-') n.value = -n.value;
+    } else {
+      size_t digits = 0;
+      while (!at_end() && (std::isdigit(static_cast<unsigned char>(cur())) || cur() == '.' || cur() == 'e' ||
+                           cur() == 'E' || ((cur() == '-' || cur() == '+') && (s_[pos_ - 1] == 'e' || s_[pos_ - 1] == 'E')))) {
+        if (cur() == '.' || cur() == 'e' || cur() == 'E') n.is_float = true;
+        digits += std::isdigit(static_cast<unsigned char>(cur())) != 0;
+        ++pos_;
+      }
+      if (digits == 0) throw Fail{at, "expected a number, found " + found()};
+      const std::string text(s_.substr(b, pos_ - b));
+      char* end = nullptr;
+      n.value = std::strtod(text.c_str(), &end);
+      if (end != text.c_str() + text.size()) throw Fail{at, "malformed number '" + text + "'"};
+    }
+    n.text = std::string(s_.substr(b, pos_ - b));
+    return n;
+  }
+  bool peek_raw_word(std::string_view w) const {
+    if (s_.substr(pos_, w.size()) != w) return false;
+    const size_t e = pos_ + w.size();
+    return e >= s_.size() || !ident_char(s_[e]);
+  }
+
+  int64_t integer() {
+    const Loc at = loc();
+    Number n = number();
+    if (n.is_float || std::fabs(n.value) > 9.0e15) throw Fail{at, "expected an integer, found '" + n.text + "'"};
+    return static_cast<int64_t>(n.value);
+  }
+
+  // ---- rules ----
+  Rule rule(Loc at) {
+    Rule r;
+    r.file = path_;
+    r.loc = at;
+    r.name = ident("a rule name");
+    if (accept('[')) options(r);
+    expect(':', "':' after the rule name");
+    r.source = node(/*result=*/false);
+    if (peek_word("where")) {
+      ident("where");
+      do r.where.push_back(constraint());
+      while (accept(','));
+    }
+    if (!peek_arrow()) throw Fail{loc(), "expected '=>' or 'where', found " + found()};
+    pos_ += 2;
+    r.result = node(/*result=*/true);
+    return r;
+  }
+
+  void options(Rule& r) {
+    do {
+      const Loc at = loc();
+      const std::string o = ident("a rule option (assumes, benefit, label, bounded)");
+      if (o == "assumes") {
+        do {
+          const Loc fa = loc();
+          const std::string f = ident("a fast-math flag (nnan, ninf, nsz, reassoc)");
+          const uint8_t bit = f == "nnan" ? kNNaN : f == "ninf" ? kNInf : f == "nsz" ? kNSZ : f == "reassoc" ? kReassoc : 0;
+          if (!bit) throw Fail{fa, "unknown fast-math flag '" + f + "' (nnan, ninf, nsz, reassoc)"};
+          r.assumes |= bit;
+        } while (!peek(',') && !peek(']'));
+      } else if (o == "benefit") {
+        const int64_t b = integer();
+        if (b < 0 || b > 65535) throw Fail{at, "benefit must be in 0..65535"};
+        r.benefit = static_cast<int>(b);
+      } else if (o == "label") {
+        do r.labels.push_back(ident("a label"));
+        while (!peek(',') && !peek(']'));
+      } else if (o == "bounded") {
+        r.bounded = true;
+      } else {
+        throw Fail{at, "unknown rule option '" + o + "' (assumes, benefit, label, bounded)"};
+      }
+    } while (accept(','));
+    expect(']', "']' after the rule options");
+  }
+
+  Constraint constraint() {
+    Constraint c;
+    c.loc = loc();
+    c.pred = ident("a predicate");
+    if (c.pred == "not") {
+      c.negated = true;
+      c.loc = loc();
+      c.pred = ident("a predicate after 'not'");
+    }
+    expect('(', "'(' after the predicate name");
+    if (!peek(')')) {
+      do {
+        skip_ws();
+        Constraint::Arg a;
+        if (cur() == '%') {
+          a.kind = Constraint::Arg::Kind::Value, a.name = sigil('%', "a value");
+        } else if (cur() == '$') {
+          a.kind = Constraint::Arg::Kind::Capture, a.name = sigil('$', "a capture");
+        } else if (std::isdigit(static_cast<unsigned char>(cur())) || cur() == '-') {
+          a.kind = Constraint::Arg::Kind::Int, a.i = integer();
+        } else {
+          a.kind = Constraint::Arg::Kind::Word, a.name = ident("an argument");
+        }
+        c.args.push_back(std::move(a));
+      } while (accept(','));
+    }
+    expect(')', "')' after the predicate's arguments");
+    return c;
+  }
+
+  std::unique_ptr<Node> node(bool result) {
+    skip_ws();
+    auto n = std::make_unique<Node>();
+    n->loc = loc();
+    if (cur() == '%') {
+      n->kind = Node::Kind::Value;
+      n->name = sigil('%', "a value");
+      if (!result && accept(':')) n->type_capture = sigil('$', "a type capture '$T'");
+      return n;
+    }
+    const std::string word = ident("an op, '%value', 'splat(N)' or 'const(...)'");
+    if (word == "splat") {
+      n->kind = Node::Kind::Splat;
+      expect('(', "'(' after splat");
+      n->number = number();
+      expect(')', "')' after the splat value");
+    } else if (word == "const") {
+      n->kind = Node::Kind::Const;
+      expect('(', "'(' after const");
+      if (result) {
+        n->helper = ident("a literal helper, e.g. reciprocal($c)");
+        expect('(', "'(' after the helper name");
+        do n->helper_args.push_back(sigil('$', "a literal capture '$c'"));
+        while (accept(','));
+        expect(')', "')' after the helper's arguments");
+      } else {
+        n->name = sigil('$', "a literal capture '$c'");
+      }
+      expect(')', "')' after const(...)");
+    } else {
+      auto op = op_by_mnemonic(word);
+      if (!op) throw Fail{n->loc, "unknown op '" + word + "'"};
+      n->kind = Node::Kind::Op;
+      n->op = *op;
+      expect('(', "'(' after the op name");
+      if (!peek(')')) {
+        do n->operands.push_back(node(result));
+        while (accept(','));
+      }
+      expect(')', "')' after the operands");
+      if (accept('{')) {
+        do n->attrs.push_back(attr(result));
+        while (accept(','));
+        expect('}', "'}' after the attributes");
+      }
+    }
+    if (accept(':')) {
+      skip_ws();
+      if (cur() == '$') {
+        const std::string t = sigil('$', "a type capture");
+        if (result) n->type = {TypeRef::Kind::TypeCapture, t};
+        else n->type_capture = t;
+      } else if (result && peek_word("type")) {
+        ident("type");
+        expect('(', "'(' after type");
+        n->type = {TypeRef::Kind::OfCapture, sigil('%', "a value")};
+        expect(')', "')' after type(%value)");
+      } else {
+        throw Fail{loc(), std::string(result ? "expected '$T' or 'type(%value)'" : "expected a type capture '$T'") +
+                              " after ':', found " + found()};
+      }
+    }
+    if (!result && peek_word("as")) {
+      ident("as");
+      n->as_name = sigil('%', "a value name after 'as'");
+    }
+    return n;
+  }
+
+  AttrExpr attr(bool result) {
+    AttrExpr a;
+    a.loc = loc();
+    a.name = ident("an attribute name");
+    expect('=', "'=' after the attribute name");
+    skip_ws();
+    if (cur() == '$') {
+      a.kind = AttrExpr::Kind::Capture;
+      a.capture = sigil('$', "a capture");
+    } else if (accept('[')) {
+      a.kind = AttrExpr::Kind::Ints;
+      if (!peek(']')) {
+        do a.ints.push_back(integer());
+        while (accept(','));
+      }
+      expect(']', "']' after the integers");
+    } else if (std::isdigit(static_cast<unsigned char>(cur())) || cur() == '-') {
+      a.kind = AttrExpr::Kind::Ints;
+      a.ints.push_back(integer());
+    } else {
+      const std::string w = ident("an attribute value");
+      if (result && peek('(')) {
+        a.kind = AttrExpr::Kind::Call;
+        a.capture = w;
+        expect('(', "'('");
+        do a.args.push_back(sigil('$', "an attribute capture '$p'"));
+        while (accept(','));
+        expect(')', "')' after the helper's arguments");
+      } else {
+        a.kind = AttrExpr::Kind::Word;
+        a.word = w;
+      }
+    }
+    return a;
+  }
+
+  std::string_view s_;
+  std::string path_;
+  size_t pos_ = 0;
+  mutable size_t line_pos_ = 0, line_start_ = 0;
+  mutable uint32_t line_ = 1;
+};
+
+}  // namespace
+
+std::string RuleError::format() const {
+  if (loc.line == 0) return file + ": error: " + message;
+  return file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": error: " + message;
+}
+
+std::variant<RuleFile, RuleError> parse_rule_text(std::string_view text, const std::string& path) {
+  try {
+    return Parser(text, path).parse();
+  } catch (const Fail& f) {
+    return RuleError{path, f.loc, f.message};
+  }
+}
+
+}  // namespace ptir::rules

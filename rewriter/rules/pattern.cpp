@@ -1,0 +1,400 @@
+// RulePattern: runs a compiled rule in the greedy driver. Matching walks the source tree once per
+// operand order of its commutative ops (2^k orders, k small); the rewrite first plans every result type,
+// attribute and literal, and only then edits the IR, so a rule that does not apply changes nothing.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+#include "ir/verifier.h"
+#include "rewriter/rules/compiled.h"
+#include "rewriter/rules/rules.h"
+
+namespace ptir::rules {
+namespace {
+
+struct Matcher {
+  const Program& p;
+  Captures& c;
+  uint64_t bound[4] = {0, 0, 0, 0};  ///< bit per slot, per CapKind
+  unsigned swaps = 0;
+
+  bool is_bound(CapKind k, int s) const { return (bound[static_cast<int>(k)] >> s) & 1; }
+  void set_bound(CapKind k, int s) { bound[static_cast<int>(k)] |= uint64_t{1} << s; }
+
+  bool bind_value(int slot, ValueId v) {
+    if (is_bound(CapKind::Value, slot)) return c.value[slot] == v;
+    c.value[slot] = v;
+    set_bound(CapKind::Value, slot);
+    return true;
+  }
+  bool bind_type(int slot, TypeId t) {
+    if (slot < 0) return true;
+    if (is_bound(CapKind::Type, slot)) return c.type[slot] == t;
+    c.type[slot] = t;
+    set_bound(CapKind::Type, slot);
+    return true;
+  }
+
+  static bool splat_matches(const Tensor* t, const MNode& m) {
+    if (!t || t->size() == 0) return false;
+    const DType d = t->dtype();
+    if (!((m.splat_ok >> static_cast<int>(d)) & 1)) return false;
+    const uint64_t b = t->bits(0);
+    // Compare the first element before scanning for splat-ness: most literals fail right there.
+    if (std::isnan(m.number.value) ? !float_is_nan(d, b) : b != m.splat_bits[static_cast<int>(d)]) return false;
+    return t->is_splat();
+  }
+
+  bool attr_matches(const MNode::MAttr& a, const AttrValue* v) {
+    if (!v) return false;
+    switch (a.kind) {
+      case AttrExpr::Kind::Capture:
+        if (is_bound(CapKind::Attr, a.slot)) return *c.attr[a.slot] == *v;
+        c.attr[a.slot] = v;
+        set_bound(CapKind::Attr, a.slot);
+        return true;
+      case AttrExpr::Kind::Ints: return v->ints == a.ints;
+      case AttrExpr::Kind::Word:
+        if (v->kind == AttrKind::DType) return !v->ints.empty() && dtype_name(static_cast<DType>(v->ints[0])) == a.word;
+        if (v->kind == AttrKind::Bool) return !v->ints.empty() && (v->ints[0] != 0) == (a.word == "true");
+        return v->text == a.word;
+      case AttrExpr::Kind::Call: return false;
+    }
+    return false;
+  }
+
+  bool match(const MNode& m, ValueId v) {
+    if (!bind_type(m.type_slot, p.type_id(v))) return false;
+    if (m.as_slot >= 0 && !bind_value(m.as_slot, v)) return false;
+    switch (m.kind) {
+      case Node::Kind::Value: return bind_value(m.slot, v);
+      case Node::Kind::Splat: return splat_matches(p.constant_of(v), m);
+      case Node::Kind::Const: {
+        const Tensor* t = p.constant_of(v);
+        if (!t) return false;
+        c.lit[m.slot] = t;
+        return true;
+      }
+      case Node::Kind::Op: break;
+    }
+    const InstId i = p.def_inst(v);
+    if (i == kNone || p.op(i) != m.op || p.num_results(i) != 1) return false;
+    if (p.num_operands(i) != m.operands.size()) return false;
+    const AttrSet& attrs = p.attrs_of(i);
+    for (const MNode::MAttr& a : m.attrs)
+      if (!attr_matches(a, attrs.find(a.name))) return false;
+    const bool swap = m.commutative && ((swaps >> m.swap_bit) & 1);
+    for (uint32_t k = 0; k < m.operands.size(); ++k) {
+      const uint32_t from = swap ? 1 - k : k;
+      if (!match(m.operands[k], p.operand(i, from))) return false;
+    }
+    return true;
+  }
+};
+
+bool constraints_hold(const CompiledRule& r, const Program& p, const Captures& c) {
+  for (const MConstraint& k : r.where)
+    if (k.pred->fn(p, c, k.args) == k.negated) return false;
+  return true;
+}
+
+/// Whether value `v` can be what leaf-or-op node `m` asks for, looking one level deep only.
+bool shallow_fits(const MNode& m, const Program& p, ValueId v) {
+  switch (m.kind) {
+    case Node::Kind::Value: return true;
+    case Node::Kind::Splat:
+    case Node::Kind::Const: return p.constant_of(v) != nullptr;
+    case Node::Kind::Op: {
+      const InstId i = p.def_inst(v);
+      return i != kNone && p.op(i) == m.op;
+    }
+  }
+  return false;
+}
+
+/// A cheap test that rejects most non-matching roots before any full walk: every operand pattern of
+/// the root must fit its operand (either operand, for a commutative root).
+bool quick_reject(const MNode& m, const Program& p, InstId root) {
+  if (p.num_operands(root) != m.operands.size()) return true;
+  if (m.commutative) {
+    const ValueId a = p.operand(root, 0), b = p.operand(root, 1);
+    const MNode &x = m.operands[0], &y = m.operands[1];
+    return !((shallow_fits(x, p, a) && shallow_fits(y, p, b)) || (shallow_fits(x, p, b) && shallow_fits(y, p, a)));
+  }
+  for (uint32_t k = 0; k < m.operands.size(); ++k)
+    if (!shallow_fits(m.operands[k], p, p.operand(root, k))) return true;
+  return false;
+}
+
+/// Tries every operand order; on success `c` holds the bindings.
+bool match_rule(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
+  if (p.num_results(root) != 1) return false;
+  if (quick_reject(r.source, p, root)) return false;
+  const ValueId v = p.result(root, 0);
+  const unsigned orders = 1u << r.num_swaps;
+  for (unsigned s = 0; s < orders; ++s) {
+    Matcher m{p, c};
+    m.swaps = s;
+    if (m.match(r.source, v) && constraints_hold(r, p, c)) return true;
+  }
+  return false;
+}
+
+/// The plan of one rewrite: every result node's type, attributes and literal, computed before any edit.
+/// Small results (nearly all rules) live in inline arrays: no allocation on the rewrite path.
+struct Plan {
+  static constexpr int kInline = 16;
+  std::array<TypeId, kInline> type_in;
+  std::array<AttrSetId, kInline> attrs_in;
+  std::array<ValueId, kInline> literal_in;
+  std::vector<TypeId> type_heap;
+  std::vector<AttrSetId> attrs_heap;
+  std::vector<ValueId> literal_heap;
+  TypeId* type = nullptr;
+  AttrSetId* attrs = nullptr;
+  ValueId* literal = nullptr;
+  void reset(int n) {
+    if (n <= kInline) {
+      type = type_in.data(), attrs = attrs_in.data(), literal = literal_in.data();
+    } else {
+      type_heap.assign(n, kNone), attrs_heap.assign(n, 0), literal_heap.assign(n, kNone);
+      type = type_heap.data(), attrs = attrs_heap.data(), literal = literal_heap.data();
+    }
+    std::fill(type, type + n, kNone);
+    std::fill(attrs, attrs + n, 0);
+    std::fill(literal, literal + n, kNone);
+  }
+};
+
+class Builder {
+ public:
+  Builder(const CompiledRule& r, ProgramRewriter& rw, const Captures& c, InstId root)
+      : r_(r), rw_(rw), p_(rw.program()), c_(c), root_(root) {
+    plan_.reset(r.num_result_nodes);
+  }
+
+  /// Fills the plan; false when a helper does not apply or a type cannot be formed.
+  bool plan(const RNode& n, TypeId context) {
+    TypeId t = kNone;
+    switch (n.type_source) {
+      case TypeSource::Root: t = rw_.type_id(rw_.result(root_, 0)); break;
+      case TypeSource::TypeSlot: t = c_.type[n.type_slot]; break;
+      case TypeSource::ValueSlot: t = rw_.type_id(c_.value[n.type_slot]); break;
+      case TypeSource::Context: t = context; break;
+      case TypeSource::Elementwise:
+      case TypeSource::Transpose: break;  // after the operands
+    }
+    if (n.kind == Node::Kind::Value) {
+      plan_.type[n.id] = rw_.type_id(c_.value[n.slot]);
+      return t == kNone || t == plan_.type[n.id];
+    }
+    if (n.kind == Node::Kind::Splat || n.kind == Node::Kind::Const) {
+      if (t == kNone) return false;
+      plan_.type[n.id] = t;
+      const TensorType& tt = p_.type(t);
+      std::optional<Tensor> lit;
+      if (n.kind == Node::Kind::Splat) {
+        auto bits = number_bits(tt.dtype, n.number.value, n.number.is_float);
+        if (!bits) return false;
+        Tensor s(tt);
+        for (int64_t i = 0; i < s.size(); ++i) s.set_bits(i, *bits);
+        lit = std::move(s);
+      } else {
+        lit = n.lit_helper->fn(p_, c_, n.helper_args, tt);
+      }
+      if (!lit) return false;
+      plan_.literal[n.id] = rw_.literal_value(*lit);
+      return true;
+    }
+    // Operands that carry their own type first, then literals typed by their context.
+    AttrSet attrs;
+    for (const RNode::RAttr& a : n.attrs) {
+      AttrValue v;
+      v.kind = a.attr_kind;
+      switch (a.kind) {
+        case AttrExpr::Kind::Capture: v = *c_.attr[a.slot]; break;
+        case AttrExpr::Kind::Ints: v.ints = a.ints; break;
+        case AttrExpr::Kind::Word:
+          if (a.attr_kind == AttrKind::DType) v.ints = {static_cast<int64_t>(*parse_dtype(a.word))};
+          else if (a.attr_kind == AttrKind::Bool) v.ints = {a.word == "true"};
+          else v.text = a.word;
+          break;
+        case AttrExpr::Kind::Call: {
+          auto ints = a.helper->fn(c_, a.args);
+          if (!ints) return false;
+          v.ints = std::move(*ints);
+          break;
+        }
+      }
+      attrs.attrs.push_back(Attr{a.name, std::move(v)});
+    }
+    // Captured values carry their own type; so do ops and literals with an explicit or derived one.
+    auto self_typed = [](const RNode& o) { return o.kind == Node::Kind::Value || o.type_source != TypeSource::Context; };
+    for (const RNode& o : n.operands)
+      if (self_typed(o) && !plan(o, kNone)) return false;
+    if (n.type_source == TypeSource::Elementwise) {
+      const TypeId from = plan_.type[n.operands[n.from].id];
+      if (from == kNone) return false;
+      TensorType tt = p_.type(from);
+      if (n.op == OpCode::Compare) tt.dtype = DType::I1;
+      t = rw_.intern_type(tt);
+    } else if (n.type_source == TypeSource::Transpose) {
+      const TensorType& in = p_.type(plan_.type[n.operands[0].id]);
+      const AttrValue* perm = attrs.find("perm");
+      if (!perm || perm->ints.size() != in.dims.size()) return false;
+      TensorType tt = in;
+      for (size_t k = 0; k < perm->ints.size(); ++k) {
+        if (perm->ints[k] < 0 || perm->ints[k] >= in.rank()) return false;
+        tt.dims[k] = in.dims[perm->ints[k]];
+      }
+      t = rw_.intern_type(tt);
+    }
+    if (t == kNone) return false;
+    plan_.type[n.id] = t;
+    plan_.attrs[n.id] = rw_.intern_attrs(attrs);
+    // Literal operands: select's predicate is i1 of the result's shape; compare's operands share the
+    // type of the typed operand; other elementwise operands have the result's type.
+    for (size_t k = 0; k < n.operands.size(); ++k) {
+      const RNode& o = n.operands[k];
+      if (self_typed(o)) continue;
+      TypeId ot = t;
+      if (n.op == OpCode::Select && k == 0) {
+        TensorType tt = p_.type(t);
+        tt.dtype = DType::I1;
+        ot = rw_.intern_type(tt);
+      } else if (n.op == OpCode::Compare) {
+        ot = plan_.type[n.operands[n.from].id];
+      }
+      if (!plan(o, ot)) return false;
+    }
+    return true;
+  }
+
+  /// Emits the planned ops before the root and returns the replacement value.
+  ValueId emit(const RNode& n) {
+    if (n.kind == Node::Kind::Value) return c_.value[n.slot];
+    switch (n.kind) {
+      case Node::Kind::Value: return c_.value[n.slot];
+      case Node::Kind::Splat:
+      case Node::Kind::Const: return plan_.literal[n.id];
+      case Node::Kind::Op: break;
+    }
+    std::vector<ValueId> ops;
+    for (const RNode& o : n.operands) ops.push_back(emit(o));
+    const TypeId t = plan_.type[n.id];
+    const InstId i = rw_.insert_before(root_, n.op, ops, std::span<const TypeId>(&t, 1), plan_.attrs[n.id]);
+    created_.push_back(i);
+    return rw_.result(i, 0);
+  }
+
+  TypeId planned_type(const RNode& n) const { return plan_.type[n.id]; }
+  const std::vector<InstId>& created() const { return created_; }
+
+ private:
+  const CompiledRule& r_;
+  ProgramRewriter& rw_;
+  const Program& p_;
+  const Captures& c_;
+  InstId root_;
+  Plan plan_;
+  std::vector<InstId> created_;
+};
+
+}  // namespace
+
+RulePattern::RulePattern(std::shared_ptr<const CompiledRule> rule)
+    : Pattern(rule->rule->name, std::span<const OpCode>(root_op_, 1),
+              static_cast<PatternBenefit>(rule->rule->benefit >= 0 ? rule->rule->benefit : rule->num_source_ops)),
+      rule_(std::move(rule)) {
+  root_op_[0] = rule_->source.op;
+  for (const std::string& l : rule_->rule->labels) add_label(l);
+  add_label("rules");
+  if (rule_->rule->bounded) set_has_bounded_recursion();
+  set_origin(rule_->rule->file + ":" + std::to_string(rule_->rule->loc.line));
+}
+
+RulePattern::~RulePattern() = default;
+
+const Rule& RulePattern::rule() const { return *rule_->rule; }
+std::shared_ptr<const RuleFile> RulePattern::file() const { return rule_->file; }
+
+bool RulePattern::matches(const Program& p, InstId root) const {
+  if (p.op(root) != rule_->source.op) return false;
+  const uint8_t need = rule_->rule->assumes;
+  if (need && (function_assumptions(p, p.inst(root).body) & need) != need) return false;
+  Captures c;
+  return match_rule(*rule_, p, root, c);
+}
+
+bool RulePattern::match_and_rewrite(InstId root, ProgramRewriter& rw) const {
+  const Program& p = rw.program();
+  const uint8_t need = rule_->rule->assumes;
+  if (need && (function_assumptions(p, p.inst(root).body) & need) != need)
+    return rw.notify_match_failure("the function lacks the fast-math flags the rule assumes");
+  Captures c;
+  if (!match_rule(*rule_, p, root, c)) return rw.notify_match_failure("the source pattern or a constraint does not match");
+  // The most common result, a captured value, needs no plan: only its type must be the root's.
+  if (rule_->result.kind == Node::Kind::Value) {
+    const ValueId with = c.value[rule_->result.slot];
+    if (rw.type_id(with) != rw.type_id(rw.result(root, 0)))
+      return rw.notify_match_failure("the result's type differs from the root's");
+    rw.replace_op(root, with);
+    return true;
+  }
+  Builder b(*rule_, rw, c, root);
+  if (!b.plan(rule_->result, kNone)) return rw.notify_match_failure("a result type, attribute or literal cannot be formed");
+  if (b.planned_type(rule_->result) != rw.type_id(rw.result(root, 0)))
+    return rw.notify_match_failure("the result's type differs from the root's");
+  const ValueId with = b.emit(rule_->result);
+  // A rule is checked at load time, but a result op whose attributes the shapes reject would corrupt
+  // the program: verify what was built and stop the driver with the rule's name if it is malformed.
+  for (InstId i : b.created())
+    if (std::string e = verify_inst(p, i); !e.empty()) {
+      rw.report_error("rule " + rule_->rule->name + " built an invalid " + std::string(mnemonic(p.op(i))) + ": " + e);
+      break;
+    }
+  rw.replace_op(root, with);
+  return true;
+}
+
+void add_rule_patterns(PatternSet& set, std::shared_ptr<const RuleFile> file) {
+  for (size_t k = 0; k < file->rules.size(); ++k) {
+    RuleError err;
+    auto compiled = compile_rule(file, k, &err);
+    // The file was checked when it was loaded; a rule that fails here is a programming error.
+    if (!compiled) throw std::logic_error(err.format());
+    set.add(std::make_unique<RulePattern>(std::move(compiled)));
+  }
+}
+
+uint8_t function_assumptions(const Program& p, BodyId b) {
+  // rules::Assume and FastMathFlag share their bit positions (nnan 1, ninf 2, nsz 4, reassoc 8).
+  static_assert(kNNaN == 1u << static_cast<int>(FastMathFlag::NNaN) && kNInf == 1u << static_cast<int>(FastMathFlag::NInf) &&
+                kNSZ == 1u << static_cast<int>(FastMathFlag::NSZ) && kReassoc == 1u << static_cast<int>(FastMathFlag::Reassoc));
+  return p.fastmath_of(b).bits;
+}
+
+std::string describe_natives() {
+  std::string s = "predicates (where ...):\n";
+  auto params = [](const std::vector<Param>& ps) {
+    std::string o;
+    for (Param p : ps) {
+      const char* w = p == Param::TypeLike ? "%x|$T" : p == Param::Value ? "%x" : p == Param::Attr ? "$attr"
+                      : p == Param::Lit    ? "$lit"  : p == Param::Word  ? "word" : "N";
+      o += (o.empty() ? "" : ", ") + std::string(w);
+    }
+    return o;
+  };
+  for (const auto& p : all_predicates())
+    s += "  " + std::string(p.name) + "(" + params(p.params) + ")  " + std::string(p.doc) + "\n";
+  s += "attribute helpers ({name = helper($a, ...)}):\n";
+  for (const auto& h : all_attr_helpers())
+    s += "  " + std::string(h.name) + "(" + params(h.params) + ")  " + std::string(h.doc) + "\n";
+  s += "literal helpers (const(helper(...))):\n";
+  for (const auto& h : all_lit_helpers())
+    s += "  " + std::string(h.name) + "(" + params(h.params) + ")  " + std::string(h.doc) + "\n";
+  return s;
+}
+
+}  // namespace ptir::rules

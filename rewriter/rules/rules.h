@@ -1,0 +1,59 @@
+// The declarative rule language (docs/rules.md): load rule files at run time and compile their rules
+// into ordinary Patterns for the greedy driver. Generic machinery: it knows no particular rule; the
+// built-in library (patterns/rules/*.rules) and users' files both go through here.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "rewriter/pattern.h"
+#include "rewriter/rules/ast.h"
+
+namespace ptir::rules {
+
+/// Parses rule text (syntax only). `path` names the file in diagnostics.
+std::variant<RuleFile, RuleError> parse_rule_text(std::string_view text, const std::string& path);
+
+/// Type-checks a parsed file: known ops with the right arity and attributes, captures bound before
+/// use and used with one meaning, known predicates and helpers with the right arguments, derivable
+/// result types, unique rule names. Returns the first error, or nothing.
+std::optional<RuleError> check_rule_file(const RuleFile& f);
+
+/// parse_rule_text + check_rule_file.
+std::variant<RuleFile, RuleError> load_rule_text(std::string_view text, const std::string& path);
+/// Reads and loads a file from disk (an unreadable file is an error at line 0).
+std::variant<RuleFile, RuleError> load_rule_file(const std::string& path);
+
+class CompiledRule;
+
+/// A pattern running one rule. Its debug name is the rule's name; its labels are the rule's labels
+/// plus "rules"; it fires only in functions whose fast-math flags include the rule's assumptions.
+class RulePattern final : public Pattern {
+ public:
+  explicit RulePattern(std::shared_ptr<const CompiledRule> rule);
+  ~RulePattern() override;
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override;
+  /// True when the rule's source DAG and constraints match at `root` (no IR change).
+  bool matches(const Program& p, InstId root) const;
+  const Rule& rule() const;
+  /// The file the rule comes from (shared: keeps the rule's AST alive).
+  std::shared_ptr<const RuleFile> file() const;
+
+ private:
+  std::shared_ptr<const CompiledRule> rule_;
+  OpCode root_op_[1];
+};
+
+/// Compiles every rule of a checked file into a RulePattern and adds it to `set`. The file is shared
+/// by the patterns (kept alive by them).
+void add_rule_patterns(PatternSet& set, std::shared_ptr<const RuleFile> file);
+
+/// Fast-math assumption bits (ast.h Assume) that the function holding body `b` carries.
+uint8_t function_assumptions(const Program& p, BodyId b);
+
+/// Names of the native predicates and helpers, with their signatures, for docs and --help.
+std::string describe_natives();
+
+}  // namespace ptir::rules

@@ -1,0 +1,474 @@
+// The instance generator (verify/prove/instance.h): types flow top-down from the root's result type
+// through each op's shape rule in reverse; leaves become parameters or literals.
+#include "verify/prove/instance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "ir/interp.h"
+#include "ir/verifier.h"
+#include "rewriter/rules/natives.h"
+
+namespace ptir::prove {
+namespace {
+
+using rules::Node;
+using Rng = std::mt19937_64;
+
+struct GenFail {
+  std::string why;
+};
+
+int pick(Rng& r, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(r); }
+bool coin(Rng& r, double p = 0.5) { return std::uniform_real_distribution<double>(0, 1)(r) < p; }
+
+DType random_dtype(Rng& r) { return static_cast<DType>(pick(r, 0, kNumDTypes - 1)); }
+
+/// A node of the instance under construction (post-order: operands before users).
+struct GVal {
+  enum class Kind : uint8_t { Param, Literal, Op } kind = Kind::Param;
+  TensorType type;
+  Tensor lit;
+  OpCode op = OpCode::Constant;
+  AttrSet attrs;
+  std::vector<int> operands;
+};
+
+class Generator {
+ public:
+  Generator(const InstanceOptions& o, Rng& r) : o_(o), r_(r) {}
+
+  int root(const Node& n) {
+    TensorType t;
+    t.dtype = random_dtype(r_);
+    for (int k = 0; k < o_.rank; ++k) t.dims.push_back(pick(r_, 0, o_.max_dim));
+    // Bias toward non-empty tensors: an empty one proves little about values.
+    if (coin(r_, 0.8))
+      for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
+    return gen(n, t, /*fixed=*/false);
+  }
+
+  std::vector<GVal> vals;
+  bool perturbed = false;
+
+ private:
+  int add(GVal v) {
+    vals.push_back(std::move(v));
+    return static_cast<int>(vals.size()) - 1;
+  }
+
+  /// Generates `n` with result type `want`; `fixed` means the type is forced (not just a suggestion).
+  int gen(const Node& n, TensorType want, bool fixed) {
+    if (!n.type_capture.empty()) {
+      auto it = types_.find(n.type_capture);
+      if (it != types_.end()) {
+        if (fixed && it->second != want) throw GenFail{"type capture conflict"};
+        want = it->second, fixed = true;
+      }
+    }
+    int id = -1;
+    switch (n.kind) {
+      case Node::Kind::Value: id = value(n, want); break;
+      case Node::Kind::Splat: id = splat(n, want); break;
+      case Node::Kind::Const: id = add({GVal::Kind::Literal, want, random_literal(want), OpCode::Constant, {}, {}}); break;
+      case Node::Kind::Op: id = op(n, want); break;  // binds its type capture before its operands
+    }
+    if (!n.type_capture.empty()) types_.emplace(n.type_capture, vals[id].type);
+    return id;
+  }
+
+  int value(const Node& n, const TensorType& want) {
+    auto it = captures_.find(n.name);
+    if (it != captures_.end()) {
+      if (o_.perturb == Perturb::SplitCapture && !perturbed) {
+        perturbed = true;
+        return add({GVal::Kind::Param, vals[it->second].type, {}, OpCode::Constant, {}, {}});
+      }
+      if (vals[it->second].type != want) throw GenFail{"repeated capture with two types"};
+      return it->second;
+    }
+    const int id = add({GVal::Kind::Param, want, {}, OpCode::Constant, {}, {}});
+    captures_.emplace(n.name, id);
+    return id;
+  }
+
+  int splat(const Node& n, const TensorType& want) {
+    auto bits = rules::number_bits(want.dtype, n.number.value, n.number.is_float);
+    if (!bits) throw GenFail{"splat value not representable in " + std::string(dtype_name(want.dtype))};
+    uint64_t b = *bits;
+    if (o_.perturb == Perturb::Splat && !perturbed) {
+      perturbed = true;
+      b = neighbour(want.dtype, b);
+    }
+    Tensor t(want);
+    for (int64_t i = 0; i < t.size(); ++i) t.set_bits(i, b);
+    return add({GVal::Kind::Literal, want, std::move(t), OpCode::Constant, {}, {}});
+  }
+
+  /// A value next to `b`: the other zero, one ulp away, or the integer next to it.
+  uint64_t neighbour(DType d, uint64_t b) {
+    if (d == DType::I1) return b ^ 1;
+    if (is_float(d)) {
+      if (float_is_zero(d, b) && coin(r_)) return b ^ sign_mask(d);
+      if (float_is_nan(d, b)) return double_to_float(d, 1.0);
+      return coin(r_) ? b + 1 : (b & ~sign_mask(d)) == 0 ? b + 1 : b - 1;
+    }
+    return (coin(r_) ? b + 1 : b - 1) & bits_mask(d);
+  }
+
+  Tensor random_literal(const TensorType& t) {
+    const int mode = pick(r_, 0, 2);
+    if (mode == 0 && is_float(t.dtype)) {
+      // A splat of a small power of two (the x / 2^k family).
+      const double v = std::ldexp(coin(r_) ? 1.0 : -1.0, pick(r_, -3, 3));
+      Tensor s(t);
+      for (int64_t i = 0; i < s.size(); ++i) s.set_bits(i, double_to_float(t.dtype, v));
+      return s;
+    }
+    Tensor s = random_tensor(t, r_(), 0.5);
+    if (mode == 1 && s.size() > 0)
+      for (int64_t i = 1; i < s.size(); ++i) s.set_bits(i, s.bits(0));
+    return s;
+  }
+
+  /// The dtype an operand of `n` must have because its `: $T` capture is already bound, else `dflt`.
+  DType forced_dtype(const Node& n, DType dflt) {
+    for (const auto& o : n.operands)
+      if (!o->type_capture.empty())
+        if (auto it = types_.find(o->type_capture); it != types_.end()) return it->second.dtype;
+    return dflt;
+  }
+
+  // ---- attributes ----
+  /// The attribute `name` of `n` as the rule fixes it (a constant or an already bound capture).
+  const AttrValue* fixed_attr(const Node& n, const std::string& name) {
+    for (const auto& a : n.attrs) {
+      if (a.name != name) continue;
+      if (a.kind == rules::AttrExpr::Kind::Capture) {
+        auto it = attrs_.find(a.capture);
+        return it == attrs_.end() ? nullptr : &it->second;
+      }
+      scratch_.emplace_back();
+      AttrValue& v = scratch_.back();
+      if (a.kind == rules::AttrExpr::Kind::Ints) v.ints = a.ints;
+      if (a.kind == rules::AttrExpr::Kind::Word) {
+        const AttrSpec* s = find_attr_spec(n.op, name);
+        v.kind = s ? s->kind : AttrKind::Word;
+        if (v.kind == AttrKind::DType) v.ints = {static_cast<int64_t>(*parse_dtype(a.word))};
+        else if (v.kind == AttrKind::Bool) v.ints = {a.word == "true"};
+        else v.text = a.word;
+      }
+      return &v;
+    }
+    return nullptr;
+  }
+  /// Records the attributes chosen for `n`, binding its captures.
+  void bind_attrs(const Node& n, const AttrSet& set) {
+    for (const auto& a : n.attrs)
+      if (a.kind == rules::AttrExpr::Kind::Capture)
+        if (const AttrValue* v = set.find(a.name)) attrs_.emplace(a.capture, *v);
+  }
+  static void put(AttrSet& s, std::string name, AttrKind k, std::vector<int64_t> ints, std::string text = {}) {
+    AttrValue v;
+    v.kind = k, v.ints = std::move(ints), v.text = std::move(text);
+    s.attrs.push_back(Attr{std::move(name), std::move(v)});
+  }
+
+  std::vector<int64_t> random_perm(int n) {
+    std::vector<int64_t> p(n);
+    std::iota(p.begin(), p.end(), 0);
+    std::shuffle(p.begin(), p.end(), r_);
+    return p;
+  }
+
+  // ---- ops ----
+  int op(const Node& n, TensorType want) {
+    GVal g;
+    g.kind = GVal::Kind::Op;
+    g.op = n.op;
+    std::vector<TensorType> in;  // operand types, one per operand node
+    const size_t k = n.operands.size();
+    switch (n.op) {
+      case OpCode::Compare: {
+        want.dtype = DType::I1;
+        const AttrValue* dir = fixed_attr(n, "dir");
+        static const char* kDirs[] = {"lt", "le", "eq", "ge", "gt", "ne"};
+        put(g.attrs, "dir", AttrKind::Word, {}, dir ? dir->text : kDirs[pick(r_, 0, 5)]);
+        TensorType o = want;
+        o.dtype = forced_dtype(n, random_dtype(r_));
+        in.assign(k, o);
+        break;
+      }
+      case OpCode::Select: {
+        TensorType c = want;
+        c.dtype = DType::I1;
+        in = {c, want, want};
+        break;
+      }
+      case OpCode::Cast: {
+        TensorType o = want;
+        o.dtype = forced_dtype(n, random_dtype(r_));
+        in = {o};
+        break;
+      }
+      case OpCode::Transpose: {
+        const AttrValue* f = fixed_attr(n, "perm");
+        std::vector<int64_t> p = f ? f->ints : random_perm(want.rank());
+        if (static_cast<int>(p.size()) != want.rank()) throw GenFail{"perm rank"};
+        TensorType o = want;
+        for (int i = 0; i < want.rank(); ++i) {
+          if (p[i] < 0 || p[i] >= want.rank()) throw GenFail{"perm range"};
+          o.dims[p[i]] = want.dims[i];
+        }
+        put(g.attrs, "perm", AttrKind::Ints, p);
+        in = {o};
+        break;
+      }
+      case OpCode::Reshape: in = {reshape_operand(want)}; break;
+      case OpCode::BroadcastTo: {
+        TensorType o = want;
+        o.dims.erase(o.dims.begin(), o.dims.begin() + pick(r_, 0, want.rank()));
+        for (int64_t& d : o.dims)
+          if (coin(r_, 0.4)) d = 1;
+        in = {o};
+        break;
+      }
+      case OpCode::Slice: {
+        TensorType o = want;
+        std::vector<int64_t> starts;
+        for (int64_t& d : o.dims) {
+          const int64_t extra = pick(r_, 0, 2);
+          starts.push_back(pick(r_, 0, static_cast<int>(extra)));
+          d += extra;
+        }
+        const AttrValue* f = fixed_attr(n, "starts");
+        if (f) {
+          starts = f->ints;
+          if (static_cast<int>(starts.size()) != want.rank()) throw GenFail{"starts rank"};
+          for (int i = 0; i < want.rank(); ++i) o.dims[i] = want.dims[i] + starts[i] + pick(r_, 0, 1);
+        }
+        put(g.attrs, "starts", AttrKind::Ints, starts);
+        in = {o};
+        break;
+      }
+      case OpCode::Pad: {
+        TensorType o = want;
+        std::vector<int64_t> lo, hi;
+        for (int64_t& d : o.dims) {
+          const int64_t l = pick(r_, 0, static_cast<int>(std::min<int64_t>(d, 2)));
+          const int64_t h = pick(r_, 0, static_cast<int>(std::min<int64_t>(d - l, 2)));
+          lo.push_back(l), hi.push_back(h);
+          d -= l + h;
+        }
+        put(g.attrs, "low", AttrKind::Ints, lo);
+        put(g.attrs, "high", AttrKind::Ints, hi);
+        in = {o};
+        break;
+      }
+      case OpCode::Concat: {
+        if (want.rank() == 0) throw GenFail{"concat needs rank >= 1"};
+        const AttrValue* f = fixed_attr(n, "axis");
+        const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        if (axis < 0 || axis >= want.rank()) throw GenFail{"concat axis"};
+        put(g.attrs, "axis", AttrKind::Int, {axis});
+        int64_t left = want.dims[axis];
+        for (size_t i = 0; i < k; ++i) {
+          TensorType o = want;
+          o.dims[axis] = i + 1 == k ? left : pick(r_, 0, static_cast<int>(left));
+          left -= o.dims[axis];
+          in.push_back(o);
+        }
+        break;
+      }
+      case OpCode::ReduceSum:
+      case OpCode::ReduceMax:
+      case OpCode::ReduceMin: in = {reduce_operand(n, want, g.attrs)}; break;
+      case OpCode::DotGeneral: in = dot_operands(want, g.attrs); break;
+      case OpCode::Tile: {
+        TensorType o = want;
+        std::vector<int64_t> reps;
+        for (int64_t& d : o.dims) {
+          const int64_t rep = d > 0 && d % 2 == 0 && coin(r_) ? 2 : 1;
+          reps.push_back(rep);
+          d /= rep;
+        }
+        put(g.attrs, "repeats", AttrKind::Ints, reps);
+        in = {o};
+        break;
+      }
+      default:
+        if (!has_trait(n.op, OpTrait::Elementwise))
+          throw GenFail{"generator: no shape rule for " + std::string(mnemonic(n.op))};
+        in.assign(k, want);
+    }
+    if (in.size() != k) throw GenFail{"operand count"};
+    bind_attrs(n, g.attrs);
+    // Top-down: the op's own type is known now, so a `: $T` here constrains the operands below it
+    // (cast(cast(%x : $T) : $M) : $T makes %x the root's type).
+    if (!n.type_capture.empty()) {
+      auto [it, fresh] = types_.emplace(n.type_capture, want);
+      if (!fresh && it->second != want) throw GenFail{"type capture conflict"};
+    }
+    for (size_t i = 0; i < k; ++i) g.operands.push_back(gen(*n.operands[i], in[i], /*fixed=*/true));
+    // A commutative op is matched in both operand orders, so instances come in both orders too: a C++
+    // pattern that only looks at one side is caught.
+    if (has_trait(n.op, OpTrait::Commutative) && k == 2 && coin(r_)) std::swap(g.operands[0], g.operands[1]);
+    // Operands chosen by captures may have other types than planned: the result type stays `want` for
+    // elementwise ops only when the operands agree; the verifier rejects what does not fit.
+    g.type = want;
+    return add(std::move(g));
+  }
+
+  TensorType reshape_operand(const TensorType& want) {
+    TensorType o = want;
+    const int64_t n = want.num_elements();
+    if (coin(r_)) {  // insert or drop size-1 axes
+      o.dims.clear();
+      for (int64_t d : want.dims)
+        if (d != 1 || coin(r_)) o.dims.push_back(d);
+      if (coin(r_)) o.dims.insert(o.dims.begin() + pick(r_, 0, static_cast<int>(o.dims.size())), 1);
+      return o;
+    }
+    for (int attempt = 0; attempt < 40; ++attempt) {
+      std::vector<int64_t> d;
+      const int rank = pick(r_, 0, 3);
+      int64_t prod = 1;
+      for (int i = 0; i < rank; ++i) d.push_back(pick(r_, 0, std::max(2, o_.max_dim * 2))), prod *= d.back();
+      if (prod == n) {
+        o.dims = d;
+        return o;
+      }
+    }
+    o.dims = {n};
+    return o;
+  }
+
+  /// keepdims leaves size-1 axes in the result, so `want` may change.
+  TensorType reduce_operand(const Node& n, TensorType& want, AttrSet& attrs) {
+    const AttrValue* fk = fixed_attr(n, "keepdims");
+    const bool keep = fk && !fk->ints.empty() ? fk->ints[0] != 0 : coin(r_);
+    TensorType o;
+    o.dtype = want.dtype;
+    std::vector<int64_t> axes;
+    if (keep) {
+      o = want;
+      for (int i = 0; i < want.rank(); ++i)
+        if (coin(r_)) axes.push_back(i), want.dims[i] = 1, o.dims[i] = pick(r_, 0, o_.max_dim);
+    } else {
+      const int extra = pick(r_, 1, 2);
+      o.dims = want.dims;
+      for (int e = 0; e < extra; ++e) {
+        const int at = pick(r_, 0, static_cast<int>(o.dims.size()));
+        o.dims.insert(o.dims.begin() + at, pick(r_, 0, o_.max_dim));
+        for (int64_t& a : axes)
+          if (a >= at) ++a;
+        axes.push_back(at);
+      }
+      std::sort(axes.begin(), axes.end());
+    }
+    if (const AttrValue* fa = fixed_attr(n, "axes")) axes = fa->ints;
+    put(attrs, "axes", AttrKind::Ints, axes);
+    if (keep || fk) put(attrs, "keepdims", AttrKind::Bool, {keep ? 1 : 0});
+    return o;
+  }
+
+  std::vector<TensorType> dot_operands(const TensorType& want, AttrSet& attrs) {
+    // want = batch ++ lhs_free ++ rhs_free; operands: lhs = batch ++ free ++ contract,
+    // rhs = batch ++ contract ++ free (the attribute lists say where each axis is).
+    const int r = want.rank();
+    const int b = pick(r_, 0, r), lf = pick(r_, 0, r - b), rf = r - b - lf;
+    const int c = pick(r_, 0, 2);
+    TensorType l, h;
+    l.dtype = h.dtype = want.dtype;
+    std::vector<int64_t> cd;
+    for (int i = 0; i < c; ++i) cd.push_back(pick(r_, 0, o_.max_dim));
+    std::vector<int64_t> bl, br, cl, cr;
+    for (int i = 0; i < b; ++i) l.dims.push_back(want.dims[i]), h.dims.push_back(want.dims[i]), bl.push_back(i), br.push_back(i);
+    for (int i = 0; i < lf; ++i) l.dims.push_back(want.dims[b + i]);
+    for (int i = 0; i < c; ++i) cl.push_back(static_cast<int64_t>(l.dims.size())), l.dims.push_back(cd[i]);
+    for (int i = 0; i < c; ++i) cr.push_back(static_cast<int64_t>(h.dims.size())), h.dims.push_back(cd[i]);
+    for (int i = 0; i < rf; ++i) h.dims.push_back(want.dims[b + lf + i]);
+    if (b) put(attrs, "batch_lhs", AttrKind::Ints, bl), put(attrs, "batch_rhs", AttrKind::Ints, br);
+    put(attrs, "contract_lhs", AttrKind::Ints, cl);
+    put(attrs, "contract_rhs", AttrKind::Ints, cr);
+    return {l, h};
+  }
+
+  const InstanceOptions& o_;
+  Rng& r_;
+  std::map<std::string, int> captures_;
+  std::map<std::string, TensorType> types_;
+  std::map<std::string, AttrValue> attrs_;
+  std::vector<AttrValue> scratch_;
+};
+
+}  // namespace
+
+bool generator_supports(OpCode op) {
+  switch (op) {
+    case OpCode::Compare: case OpCode::Select: case OpCode::Cast: case OpCode::Transpose:
+    case OpCode::Reshape: case OpCode::BroadcastTo: case OpCode::Slice: case OpCode::Pad:
+    case OpCode::Concat: case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
+    case OpCode::DotGeneral: case OpCode::Tile:
+      return true;
+    default:
+      return has_trait(op, OpTrait::Elementwise);
+  }
+}
+
+Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt19937_64& rng) {
+  Instance out;
+  Generator g(opts, rng);
+  int root = -1;
+  try {
+    root = g.root(source);
+  } catch (const GenFail& f) {
+    out.why_not = f.why;
+    return out;
+  }
+  auto p = std::make_unique<Program>();
+  const BodyId b = p->add_body("main", false);
+  p->body(b).fastmath.bits = opts.fastmath;  // the rule's assumptions: the function promises them
+  std::vector<ValueId> ids(g.vals.size(), kNone);
+  int params = 0;
+  for (size_t i = 0; i < g.vals.size(); ++i) {
+    const GVal& v = g.vals[i];
+    switch (v.kind) {
+      case GVal::Kind::Param:
+        ids[i] = p->add_param(b, p->intern_type(v.type), "x" + std::to_string(params++));
+        break;
+      case GVal::Kind::Literal: ids[i] = p->literal_value(p->intern_literal(v.lit)); break;
+      case GVal::Kind::Op: {
+        std::vector<ValueId> ops;
+        for (int o : v.operands) ops.push_back(ids[o]);
+        const TypeId t = p->intern_type(v.type);
+        const InstId inst = p->create_inst(b, v.op, ops, p->intern_attrs(v.attrs), std::span<const TypeId>(&t, 1));
+        ids[i] = p->result(inst, 0);
+        break;
+      }
+    }
+  }
+  std::vector<ValueId> results = {ids[root]};
+  // ExtraUse: an inner op's value is also returned, so it has a second use.
+  if (opts.perturb == Perturb::ExtraUse)
+    for (size_t i = 0; i < g.vals.size(); ++i)
+      if (static_cast<int>(i) != root && g.vals[i].kind == GVal::Kind::Op) {
+        results.push_back(ids[i]);
+        out.perturbed = true;
+        break;
+      }
+  for (ValueId v : results) p->body(b).result_types.push_back(p->type_id(v));
+  p->set_return(b, results);
+  if (auto d = verify_program(*p); !d.empty()) {
+    out.why_not = "ill-typed: " + d[0].message;
+    return out;
+  }
+  out.perturbed = out.perturbed || g.perturbed;
+  out.shape = to_string(p->type_of(ids[root]));
+  out.program = std::move(p);
+  return out;
+}
+
+}  // namespace ptir::prove

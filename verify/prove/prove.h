@@ -1,0 +1,70 @@
+// `ptir prove`: proof of the implementation. For every pattern of a library, generate instances of the
+// DAG it must handle (verify/prove/instance.h), run the REAL pattern on each (a one-pattern frozen set
+// through the production greedy driver, folding off), and have check_program_refinement prove that the
+// rewritten program refines the instance. A Z3 UNKNOWN falls back to an interpreter campaign of at
+// least 1,000 edge-biased inputs: TESTED, never PROVED.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "rewriter/pattern.h"
+#include "rewriter/rules/ast.h"
+
+namespace ptir::prove {
+
+/// Per-pattern verdict, strongest first.
+/// UNKNOWN: some instance was neither proved by Z3 nor passed the interpreter campaign (e.g. the
+/// source's association orders were too many to enumerate): never a pass.
+enum class Status : uint8_t { Proved, Tested, Refuted, NotExercised, Error, Unknown };
+const char* status_word(Status s);
+
+/// What the prover is given about one pattern.
+struct Subject {
+  std::string name;
+  std::string origin;
+  std::vector<std::shared_ptr<const rules::Node>> templates;  ///< source DAGs it must handle
+  uint8_t assumes = 0;   ///< fast-math flags the instances' function carries (rules::Assume bits)
+  std::string error;     ///< non-empty: the pattern cannot be proved at all (no template, ...)
+};
+
+struct ProveOptions {
+  int max_rank = 3;
+  int max_dim = 3;
+  int instances = 48;          ///< instances per pattern (about 3/4 faithful, 1/4 near misses)
+  uint64_t seed = 1;
+  unsigned timeout_ms = 4000;  ///< Z3 budget per instance
+  int campaign_runs = 1000;    ///< interpreter runs when Z3 says UNKNOWN
+  unsigned solver_threads = 2; ///< Z3 threads per check (1 when patterns are proved in parallel)
+};
+
+/// The outcome for one pattern.
+struct Report {
+  std::string name, origin;
+  Status status = Status::NotExercised;
+  int instances = 0;      ///< generated (well-typed) instances
+  int fired = 0;          ///< instances where the pattern fired (every one checked)
+  int near_misses = 0;    ///< perturbed or constraint-failing instances
+  int near_fired = 0;     ///< near misses where it fired anyway (then proved like any other)
+  int proved = 0, tested = 0, unknown = 0;
+  int solver_calls = 0;
+  std::set<std::string> dtypes, shapes;
+  double ms = 0;
+  std::string detail;     ///< REFUTED: instance, rewrite, counterexample; TESTED: which instances; ERROR: why
+  std::string scope() const;  ///< "12 instances, ranks 0-3, dims 0-3, dtypes f16,f32,..."
+};
+
+/// Builds a fresh set holding every pattern of the library (the prover freezes one pattern at a time).
+using Populate = std::function<void(PatternSet&)>;
+
+/// Proves one pattern.
+Report prove_pattern(const Subject& s, const Populate& populate, const ProveOptions& o);
+
+/// The subjects of a library: each pattern with its templates (a RulePattern's source DAG; a C++
+/// pattern's declared templates from `cpp_templates`: pattern name -> rule-syntax source DAGs).
+std::vector<Subject> subjects_of(const Populate& populate,
+                                 const std::vector<std::pair<std::string, std::string>>& cpp_templates);
+
+}  // namespace ptir::prove
