@@ -281,8 +281,11 @@ class Replay {
       InstId d = vi.def;
       if (!flags(d)) {
         auto [e, fresh] = expand_.emplace(it.v, false);
+        // A compared value itself (depth 0) is always replayed, even when its producer runs regions: as a
+        // boundary input it would get random values and be compared with what the other side computes
+        // (CSE replacing one scan by an identical one was reported as changing the results).
         if (fresh)
-          e->second = p_.op(d) == OpCode::Constant || force_.count(it.v) ||
+          e->second = p_.op(d) == OpCode::Constant || force_.count(it.v) || it.depth == 0 ||
                       (it.depth < o_.cone_depth && unchanged < o_.max_unchanged &&
                        !has_trait(p_.op(d), OpTrait::Regions) && work_of(p_, d) <= o_.max_expand_work);
         if (!e->second) {

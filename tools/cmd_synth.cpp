@@ -43,8 +43,10 @@ bool parse_dtypes(const std::string& s, std::vector<DType>& out) {
     const std::string name = s.substr(b, e - b);
     auto d = parse_dtype(name);
     if (!d) {
-      std::fprintf(stderr, "ptir synth: --dtypes: unknown dtype '%s' (known: i1 si8 ui8 si16 ui16 si32 ui32 si64 "
-                           "ui64 bf16 f16 f32 f64)\n", name.c_str());
+      std::fprintf(stderr,
+                   "ptir synth: --dtypes: unknown dtype '%s' (known: i1 si8 ui8 si16 ui16 si32 ui32 si64 "
+                   "ui64 bf16 f16 f32 f64)\n",
+                   name.c_str());
       return false;
     }
     out.push_back(*d);

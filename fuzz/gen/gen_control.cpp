@@ -30,8 +30,10 @@ bool cond(Gen& g, BodyCtx& b) {
   std::vector<TensorType> types, results;
   pick_values(g, b, static_cast<int>(g.c().range(0, 2)), args, types);
   for (int i = static_cast<int>(g.c().range(1, 2)); i > 0; --i) {
-    if (!types.empty() && g.c().chance(2, 3)) results.push_back(types[g.c().index(types.size())]);
-    else if (auto d = g.pick_dtype(Cls::Any)) results.push_back(TensorType{*d, g.random_dims()});
+    if (!types.empty() && g.c().chance(2, 3))
+      results.push_back(types[g.c().index(types.size())]);
+    else if (auto d = g.pick_dtype(Cls::Any))
+      results.push_back(TensorType{*d, g.random_dims()});
   }
   if (results.empty()) return false;
   std::string pred = g.operand(b, TensorType{DType::I1, {}});
@@ -101,15 +103,16 @@ bool scan(Gen& g, BodyCtx& b) {
   }
   if (results.empty()) return false;
   std::string body = g.region(b, params, rets, [&](BodyCtx& r) { return g.random_body(r, rets, body_ops(g)); });
-  g.emit_multi(b, "scan" + join(ops) + " body[" + body + "] carries[" + std::to_string(carries.size()) + "]",
-               results);
+  g.emit_multi(b, "scan" + join(ops) + " body[" + body + "] carries[" + std::to_string(carries.size()) + "]", results);
   return true;
 }
 
 bool rng(Gen& g, BodyCtx& b, OpCode op) {
   auto d = g.pick_dtype(Cls::Float);
   if (!d) return false;
-  g.emit(b, std::string(mnemonic(op)) + " seed[" + std::to_string(g.c().chance(1, 2) ? g.c().range(0, 2) : g.c().range(-2, 1000)) + "]",
+  g.emit(b,
+         std::string(mnemonic(op)) + " seed[" +
+             std::to_string(g.c().chance(1, 2) ? g.c().range(0, 2) : g.c().range(-2, 1000)) + "]",
          TensorType{*d, g.random_dims()});
   return true;
 }

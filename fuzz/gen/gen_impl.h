@@ -22,13 +22,14 @@ struct Val {
 
 /// A function or region under construction.
 struct BodyCtx {
-  std::string name;                     ///< "@main" or "^r2"
+  std::string name;  ///< "@main" or "^r2"
   bool is_func = true;
-  int depth = 0;                        ///< region nesting depth (0: the entry function)
+  int depth = 0;  ///< region nesting depth (0: the entry function)
   std::vector<Val> params;
-  std::vector<Val> pool;                ///< every value usable so far (params and results)
-  std::vector<int> uses;                ///< per pool entry, how often it was used
+  std::vector<Val> pool;  ///< every value usable so far (params and results)
+  std::vector<int> uses;  ///< per pool entry, how often it was used
   std::string lines;
+  std::vector<std::pair<std::string, TensorType>> stmts;  ///< single-result statements, for duplicates
   int next_id = 0;
 };
 
@@ -43,19 +44,19 @@ class Gen {
   const GenOptions& opts() const { return o_; }
   bool allowed(DType t) const;
   std::optional<DType> pick_dtype(Cls cls);
-  DType index_dtype();                       ///< an integer dtype for indices (allowed one or si32/si64)
+  DType index_dtype();  ///< an integer dtype for indices (allowed one or si32/si64)
   std::vector<int64_t> random_dims(int rank);
   std::vector<int64_t> random_dims() { return random_dims(static_cast<int>(c_.range(0, o_.max_rank))); }
   bool fits(const TensorType& t) const { return t.num_elements() <= o_.max_elements; }
-  uint64_t edge_bits(DType t);               ///< an element biased to edge values
-  std::string literal(const TensorType& t);  ///< an edge-biased `dense<...> : tensor<...>`
+  uint64_t edge_bits(DType t);                                           ///< an element biased to edge values
+  std::string literal(const TensorType& t);                              ///< an edge-biased `dense<...> : tensor<...>`
   std::string int_literal(const TensorType& t, int64_t lo, int64_t hi);  ///< integer elements in [lo, hi]
   std::string fresh(BodyCtx& b);
   /// An operand of exactly type t: a pool value, an inline literal or a new parameter.
   std::string operand(BodyCtx& b, const TensorType& t, bool allow_literal = true);
   /// A pool value matching `ok` (chosen with a bias to unused ones), or a new one of a random type of class `cls`.
-  std::optional<Val> input(BodyCtx& b, Cls cls, const std::function<bool(const TensorType&)>& ok,
-                           int min_rank = 0, int max_rank = -1);
+  std::optional<Val> input(BodyCtx& b, Cls cls, const std::function<bool(const TensorType&)>& ok, int min_rank = 0,
+                           int max_rank = -1);
   /// Writes `%r = TEXT -> TYPE` and adds %r to the pool.
   Val emit(BodyCtx& b, const std::string& text, const TensorType& type);
   /// Writes `%r0, %r1 = TEXT -> (T0, T1)` and adds every result to the pool.

@@ -21,8 +21,10 @@ bool take(Gen& g, BodyCtx& b) {
   if (!x) return false;
   TensorType it{g.index_dtype(), g.random_dims(static_cast<int>(g.c().range(0, 2)))};
   if (x->type.dims[0] == 0 && it.num_elements() != 0) {
-    if (it.rank() == 0) it.dims.push_back(0);
-    else it.dims[0] = 0;
+    if (it.rank() == 0)
+      it.dims.push_back(0);
+    else
+      it.dims[0] = 0;
   }
   std::vector<int64_t> dims = it.dims;
   dims.insert(dims.end(), x->type.dims.begin() + 1, x->type.dims.end());
@@ -54,8 +56,9 @@ bool gather(Gen& g, BodyCtx& b, OpCode op) {
   }
   static const char* kReduce[] = {"add", "max", "min"};
   std::string src = g.operand(b, with_dims(x->type, it.dims));
-  g.emit(b, "scatter_reduce " + x->name + ", " + idx + ", " + src + ax + " reduce[" +
-                (replace ? "replace" : kReduce[g.c().index(3)]) + "]",
+  g.emit(b,
+         "scatter_reduce " + x->name + ", " + idx + ", " + src + ax + " reduce[" +
+             (replace ? "replace" : kReduce[g.c().index(3)]) + "]",
          x->type);
   return true;
 }
@@ -76,8 +79,9 @@ bool scatter_add(Gen& g, BodyCtx& b) {
   if (!g.fits(ut)) return false;
   // Indices may fall outside: such an update is skipped, not UB.
   std::string idx = g.c().chance(3, 4) ? g.int_literal(it, -1, x->type.dims[0]) : g.operand(b, it);
-  g.emit(b, "scatter_add " + x->name + ", " + idx + ", " + g.operand(b, ut) + " update_window_dims" + list(wdims) +
-                " inserted_window_dims[0] scatter_dims_to_operand_dims[0] index_vector_dim[1]",
+  g.emit(b,
+         "scatter_add " + x->name + ", " + idx + ", " + g.operand(b, ut) + " update_window_dims" + list(wdims) +
+             " inserted_window_dims[0] scatter_dims_to_operand_dims[0] index_vector_dim[1]",
          x->type);
   return true;
 }

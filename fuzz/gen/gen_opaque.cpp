@@ -23,7 +23,8 @@ bool quant(Gen& g, BodyCtx& b, OpCode op) {
   if (!x || !st || !rt) return false;
   std::string text = std::string(mnemonic(op)) + " " + x->name + ", " + g.operand(b, *st) + ", " +
                      g.operand(b, TensorType{g.index_dtype(), {}});
-  if (x->type.rank() > 0 && g.c().chance(1, 2)) text += " axis[" + std::to_string(g.c().index(x->type.dims.size())) + "]";
+  if (x->type.rank() > 0 && g.c().chance(1, 2))
+    text += " axis[" + std::to_string(g.c().index(x->type.dims.size())) + "]";
   g.emit(b, text, *rt);
   return true;
 }
@@ -36,7 +37,8 @@ bool custom_call(Gen& g, BodyCtx& b) {
   for (int i = static_cast<int>(g.c().range(1, 2)); i > 0; --i)
     if (auto t = random_type(g, Cls::Any, g.random_dims())) results.push_back(*t);
   if (results.empty()) return false;
-  std::string text = std::string("custom_call") + args + (g.c().chance(1, 2) ? " target[\"fuzz.a.v1\"]" : " target[\"fuzz.b.v1\"]");
+  std::string text =
+      std::string("custom_call") + args + (g.c().chance(1, 2) ? " target[\"fuzz.a.v1\"]" : " target[\"fuzz.b.v1\"]");
   if (g.c().chance(1, 3)) text += " mode[" + std::to_string(g.c().range(0, 2)) + "]";
   g.emit_multi(b, text, results);
   return true;
@@ -92,9 +94,13 @@ KernelRegistry::Kernel hash_kernel(std::string name) {
       for (int64_t i = 0; i < t.size(); ++i) {
         uint64_t v = mix(hr, static_cast<uint64_t>(i));
         // Mostly small values so downstream arithmetic stays interesting; i1 keeps one bit.
-        if (t.dtype() == DType::I1) v &= 1;
-        else if (is_float(t.dtype())) v = (v & 3) == 0 ? v & bits_mask(t.dtype()) : double_to_float(t.dtype(), static_cast<double>(static_cast<int64_t>(v % 17) - 8));
-        else v &= bits_mask(t.dtype());
+        if (t.dtype() == DType::I1)
+          v &= 1;
+        else if (is_float(t.dtype()))
+          v = (v & 3) == 0 ? v & bits_mask(t.dtype())
+                           : double_to_float(t.dtype(), static_cast<double>(static_cast<int64_t>(v % 17) - 8));
+        else
+          v &= bits_mask(t.dtype());
         t.set_bits(i, v);
       }
       results.push_back(std::move(t));
@@ -105,7 +111,8 @@ KernelRegistry::Kernel hash_kernel(std::string name) {
 
 KernelRegistry make_kernels() {
   KernelRegistry k;
-  for (const char* name : {"fuzz.a.v1", "fuzz.b.v1", "quantize", "dequantize", "requantize"}) k.add(name, hash_kernel(name));
+  for (const char* name : {"fuzz.a.v1", "fuzz.b.v1", "quantize", "dequantize", "requantize"})
+    k.add(name, hash_kernel(name));
   return k;
 }
 

@@ -18,8 +18,10 @@ bool reduce(Gen& g, BodyCtx& b, OpCode op) {
   for (size_t i = axes.size(); i > 1; --i) std::swap(axes[i - 1], axes[g.c().index(i)]);  // order is free
   const bool keep = g.c().chance(1, 3);
   for (int i = 0; i < x->type.rank(); ++i)
-    if (!reduced[static_cast<size_t>(i)]) dims.push_back(x->type.dims[static_cast<size_t>(i)]);
-    else if (keep) dims.push_back(1);
+    if (!reduced[static_cast<size_t>(i)])
+      dims.push_back(x->type.dims[static_cast<size_t>(i)]);
+    else if (keep)
+      dims.push_back(1);
   std::string text = std::string(mnemonic(op)) + " " + x->name + " axes" + list(axes);
   if (keep || g.c().chance(1, 4)) text += keep ? " keepdims[true]" : " keepdims[false]";
   if (g.c().chance(1, 4))
@@ -30,10 +32,14 @@ bool reduce(Gen& g, BodyCtx& b, OpCode op) {
 }
 
 bool argmax(Gen& g, BodyCtx& b) {
-  auto x = g.input(b, Cls::Number, [](const TensorType& t) {
-    for (int64_t d : t.dims) if (d > 0) return true;
-    return false;
-  }, 1);
+  auto x = g.input(
+      b, Cls::Number,
+      [](const TensorType& t) {
+        for (int64_t d : t.dims)
+          if (d > 0) return true;
+        return false;
+      },
+      1);
   if (!x) return false;
   std::vector<size_t> axes;
   for (size_t i = 0; i < x->type.dims.size(); ++i)
@@ -42,8 +48,10 @@ bool argmax(Gen& g, BodyCtx& b) {
   const bool keep = g.c().chance(1, 3);
   std::vector<int64_t> dims;
   for (size_t i = 0; i < x->type.dims.size(); ++i)
-    if (i != axis) dims.push_back(x->type.dims[i]);
-    else if (keep) dims.push_back(1);
+    if (i != axis)
+      dims.push_back(x->type.dims[i]);
+    else if (keep)
+      dims.push_back(1);
   std::string text = "argmax " + x->name + " axis[" + std::to_string(axis) + "]";
   if (keep) text += " keepdims[true]";
   g.emit(b, text, TensorType{g.index_dtype(), dims});
@@ -51,7 +59,8 @@ bool argmax(Gen& g, BodyCtx& b) {
 }
 
 bool segment(Gen& g, BodyCtx& b) {
-  auto x = g.input(b, Cls::Number, [](const TensorType&) { return true; }, 1);
+  auto x = g.input(
+      b, Cls::Number, [](const TensorType&) { return true; }, 1);
   if (!x) return false;
   const int64_t rows = x->type.dims[0];
   const int64_t n = g.c().range(rows > 0 ? 1 : 0, 4);
@@ -62,8 +71,9 @@ bool segment(Gen& g, BodyCtx& b) {
   dims[0] = n;
   TensorType t = with_dims(x->type, dims);
   if (!g.fits(t)) return false;
-  g.emit(b, "segment_reduce " + x->name + ", " + id + " kind[" + (g.c().chance(1, 2) ? "sum" : "max") +
-                "] num_segments[" + std::to_string(n) + "]",
+  g.emit(b,
+         "segment_reduce " + x->name + ", " + id + " kind[" + (g.c().chance(1, 2) ? "sum" : "max") + "] num_segments[" +
+             std::to_string(n) + "]",
          t);
   return true;
 }

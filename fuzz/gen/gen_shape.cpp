@@ -106,8 +106,10 @@ bool pad(Gen& g, BodyCtx& b) {
   TensorType t = with_dims(x->type, dims);
   if (!g.fits(t)) return false;
   std::string text = "pad " + x->name + " low" + list(lo) + " high" + list(hi);
-  if (g.c().chance(1, 2)) text += " interior" + list(in);
-  else if (std::any_of(in.begin(), in.end(), [](int64_t v) { return v != 0; })) return false;
+  if (g.c().chance(1, 2))
+    text += " interior" + list(in);
+  else if (std::any_of(in.begin(), in.end(), [](int64_t v) { return v != 0; }))
+    return false;
   if (g.c().chance(2, 3)) text += " value[" + format_elem(t.dtype, g.edge_bits(t.dtype)) + "]";
   g.emit(b, text, t);
   return true;

@@ -25,11 +25,16 @@ TensorType with_dims(const TensorType& t, std::vector<int64_t> dims) { return Te
 
 bool in_class(DType t, Cls cls) {
   switch (cls) {
-    case Cls::Any: return true;
-    case Cls::Number: return t != DType::I1;
-    case Cls::Float: return is_float(t);
-    case Cls::Int: return is_integer(t);
-    case Cls::SignedInt: return is_signed_int(t);
+    case Cls::Any:
+      return true;
+    case Cls::Number:
+      return t != DType::I1;
+    case Cls::Float:
+      return is_float(t);
+    case Cls::Int:
+      return is_integer(t);
+    case Cls::SignedInt:
+      return is_signed_int(t);
   }
   return false;
 }
@@ -66,29 +71,47 @@ uint64_t Gen::edge_bits(DType t) {
   const uint64_t mask = bits_mask(t);
   if (!is_float(t)) {
     switch (c_.weighted({3, 3, 3, 2, 2, 4, 2})) {
-      case 0: return 0;
-      case 1: return 1;
-      case 2: return mask;  // -1 (or the unsigned max)
-      case 3: return static_cast<uint64_t>(int_min(t)) & mask;
-      case 4: return int_max_bits(t);
-      case 5: return static_cast<uint64_t>(c_.range(-4, 4)) & mask;
-      default: return c_.bits(dtype_bits(t));
+      case 0:
+        return 0;
+      case 1:
+        return 1;
+      case 2:
+        return mask;  // -1 (or the unsigned max)
+      case 3:
+        return static_cast<uint64_t>(int_min(t)) & mask;
+      case 4:
+        return int_max_bits(t);
+      case 5:
+        return static_cast<uint64_t>(c_.range(-4, 4)) & mask;
+      default:
+        return c_.bits(dtype_bits(t));
     }
   }
   const uint64_t sign = c_.chance(1, 2) ? sign_mask(t) : 0;
   const uint64_t frac_mask = (uint64_t{1} << dtype_info(t).frac_bits) - 1;
   switch (c_.weighted({4, 2, 2, 2, 2, 2, 2, 3, 3, 5, 2})) {
-    case 0: return sign;                                                          // ±0
-    case 1: return float_inf(t, sign != 0);                                       // ±inf
-    case 2: return canonical_nan(t) | sign;                                       // quiet NaN, both signs
-    case 3: return float_inf(t, false) | sign | (c_.bits(dtype_info(t).frac_bits) | 1);  // NaN payloads
-    case 4: return sign | 1;                                                      // smallest subnormal
-    case 5: return sign | frac_mask;                                              // largest subnormal
-    case 6: return sign | (float_inf(t, false) - 1);                              // largest finite
-    case 7: return sign | round_to_float(t, false, 1, 0);                         // ±1
-    case 8: return sign | round_to_float(t, false, 1, static_cast<int>(c_.range(-3, 3)));  // powers of two
-    case 9: return double_to_float(t, static_cast<double>(c_.range(-16, 16)) / 4.0);      // quarter steps
-    default: return c_.bits(dtype_bits(t));                                       // any pattern
+    case 0:
+      return sign;  // ±0
+    case 1:
+      return float_inf(t, sign != 0);  // ±inf
+    case 2:
+      return canonical_nan(t) | sign;  // quiet NaN, both signs
+    case 3:
+      return float_inf(t, false) | sign | (c_.bits(dtype_info(t).frac_bits) | 1);  // NaN payloads
+    case 4:
+      return sign | 1;  // smallest subnormal
+    case 5:
+      return sign | frac_mask;  // largest subnormal
+    case 6:
+      return sign | (float_inf(t, false) - 1);  // largest finite
+    case 7:
+      return sign | round_to_float(t, false, 1, 0);  // ±1
+    case 8:
+      return sign | round_to_float(t, false, 1, static_cast<int>(c_.range(-3, 3)));  // powers of two
+    case 9:
+      return double_to_float(t, static_cast<double>(c_.range(-16, 16)) / 4.0);  // quarter steps
+    default:
+      return c_.bits(dtype_bits(t));  // any pattern
   }
 }
 
@@ -131,8 +154,7 @@ std::optional<Val> Gen::input(BodyCtx& b, Cls cls, const std::function<bool(cons
                               int max_rank) {
   if (max_rank < 0) max_rank = o_.max_rank;
   auto good = [&](const TensorType& t) {
-    return in_class(t.dtype, cls) && t.rank() >= min_rank && t.rank() <= max_rank && fits(t) &&
-           ok(t);
+    return in_class(t.dtype, cls) && t.rank() >= min_rank && t.rank() <= max_rank && fits(t) && ok(t);
   };
   std::vector<size_t> cand, unused;
   for (size_t i = 0; i < b.pool.size(); ++i)
@@ -158,6 +180,7 @@ std::optional<Val> Gen::input(BodyCtx& b, Cls cls, const std::function<bool(cons
 Val Gen::emit(BodyCtx& b, const std::string& text, const TensorType& type) {
   Val v{fresh(b), type};
   b.lines += "  " + v.name + " = " + text + " -> " + to_string(type) + "\n";
+  b.stmts.emplace_back(text, type);
   b.pool.push_back(v);
   b.uses.push_back(0);
   return v;
@@ -235,21 +258,56 @@ std::array<int, kNumOps> weights(Profile p) {
   switch (p) {
     case Profile::Random:
       w.fill(2);
-      set({{O::Add, 3}, {O::Mul, 3}, {O::Sub, 3}, {O::Cast, 3}, {O::Select, 3}, {O::Compare, 3}, {O::Reshape, 3},
+      set({{O::Add, 3},
+           {O::Mul, 3},
+           {O::Sub, 3},
+           {O::Cast, 3},
+           {O::Select, 3},
+           {O::Compare, 3},
+           {O::Reshape, 3},
            {O::BroadcastTo, 3}});
       break;
     case Profile::Mlp:
-      set({{O::DotGeneral, 6}, {O::Add, 5}, {O::BroadcastTo, 4}, {O::Maximum, 3}, {O::Tanh, 2}, {O::Erf, 2},
-           {O::Mul, 3}, {O::ReduceSum, 2}, {O::Reshape, 2}, {O::Cast, 1}, {O::Constant, 1}});
+      set({{O::DotGeneral, 6},
+           {O::Add, 5},
+           {O::BroadcastTo, 4},
+           {O::Maximum, 3},
+           {O::Tanh, 2},
+           {O::Erf, 2},
+           {O::Mul, 3},
+           {O::ReduceSum, 2},
+           {O::Reshape, 2},
+           {O::Cast, 1},
+           {O::Constant, 1}});
       break;
     case Profile::Attention:
-      set({{O::DotGeneral, 5}, {O::Transpose, 3}, {O::ReduceMax, 3}, {O::Sub, 3}, {O::Exp, 3}, {O::ReduceSum, 3},
-           {O::Div, 3}, {O::BroadcastTo, 4}, {O::Select, 2}, {O::Compare, 2}, {O::Iota, 1}, {O::Reshape, 2},
-           {O::Rsqrt, 1}, {O::Mul, 2}});
+      set({{O::DotGeneral, 5},
+           {O::Transpose, 3},
+           {O::ReduceMax, 3},
+           {O::Sub, 3},
+           {O::Exp, 3},
+           {O::ReduceSum, 3},
+           {O::Div, 3},
+           {O::BroadcastTo, 4},
+           {O::Select, 2},
+           {O::Compare, 2},
+           {O::Iota, 1},
+           {O::Reshape, 2},
+           {O::Rsqrt, 1},
+           {O::Mul, 2}});
       break;
     case Profile::Conv:
-      set({{O::ExtractPatches, 5}, {O::ReduceWindow, 4}, {O::Pad, 3}, {O::DotGeneral, 4}, {O::Reshape, 3},
-           {O::Add, 2}, {O::Maximum, 2}, {O::Transpose, 2}, {O::BroadcastTo, 2}, {O::Slice, 1}, {O::Concat, 1}});
+      set({{O::ExtractPatches, 5},
+           {O::ReduceWindow, 4},
+           {O::Pad, 3},
+           {O::DotGeneral, 4},
+           {O::Reshape, 3},
+           {O::Add, 2},
+           {O::Maximum, 2},
+           {O::Transpose, 2},
+           {O::BroadcastTo, 2},
+           {O::Slice, 1},
+           {O::Concat, 1}});
       break;
     case Profile::Control:
       w.fill(1);
@@ -283,7 +341,8 @@ bool Gen::gen_op(BodyCtx& b, OpCode op) {
     case OpCode::Compare:
     case OpCode::Select:
     case OpCode::Cast:
-    case OpCode::StopGradient: return gen_elementwise(*this, b, op);
+    case OpCode::StopGradient:
+      return gen_elementwise(*this, b, op);
     case OpCode::Reshape:
     case OpCode::Transpose:
     case OpCode::BroadcastTo:
@@ -292,42 +351,56 @@ bool Gen::gen_op(BodyCtx& b, OpCode op) {
     case OpCode::Pad:
     case OpCode::Tile:
     case OpCode::Iota:
-    case OpCode::DotGeneral: return gen_shape(*this, b, op);
+    case OpCode::DotGeneral:
+      return gen_shape(*this, b, op);
     case OpCode::ReduceSum:
     case OpCode::ReduceMax:
     case OpCode::ReduceMin:
     case OpCode::Argmax:
-    case OpCode::SegmentReduce: return gen_reduce(*this, b, op);
+    case OpCode::SegmentReduce:
+      return gen_reduce(*this, b, op);
     case OpCode::Take:
     case OpCode::Gather:
     case OpCode::ScatterReduce:
     case OpCode::ScatterAdd:
     case OpCode::DynamicSlice:
-    case OpCode::DynamicUpdateSlice: return gen_index(*this, b, op);
+    case OpCode::DynamicUpdateSlice:
+      return gen_index(*this, b, op);
     case OpCode::ExtractPatches:
     case OpCode::ReduceWindow:
-    case OpCode::TopK: return gen_window(*this, b, op);
+    case OpCode::TopK:
+      return gen_window(*this, b, op);
     case OpCode::Cond:
     case OpCode::While:
     case OpCode::Scan:
       if (!o_.regions || b.depth >= o_.max_region_depth) return false;
       return gen_control(*this, b, op);
     case OpCode::RngUniform:
-    case OpCode::RngNormal: return o_.effects && gen_control(*this, b, op);
+    case OpCode::RngNormal:
+      return o_.effects && gen_control(*this, b, op);
     case OpCode::Quantize:
     case OpCode::Dequantize:
     case OpCode::Requantize:
-    case OpCode::CustomCall: return o_.opaque_ops && gen_opaque(*this, b, op);
-    case OpCode::Return: return false;
+    case OpCode::CustomCall:
+      return o_.opaque_ops && gen_opaque(*this, b, op);
+    case OpCode::Return:
+      return false;
   }
   return false;
 }
 
 void Gen::gen_one(BodyCtx& b) {
   if (o_.seeded_patterns && c_.chance(2, 5) && gen_seeded(*this, b)) return;
+  // Now and then an exact copy of an earlier statement: work for CSE (which must still keep rng copies).
+  if (!b.stmts.empty() && c_.chance(1, 12)) {
+    const auto s = b.stmts[c_.index(b.stmts.size())];
+    emit(b, s.first, s.second);
+    return;
+  }
   std::array<int, kNumOps> w = weights(o_.profile);
   if (!o_.transcendentals)
-    for (OpCode op : {OpCode::Exp, OpCode::Log, OpCode::Tanh, OpCode::Erf, OpCode::Rsqrt}) w[static_cast<size_t>(op)] = 0;
+    for (OpCode op : {OpCode::Exp, OpCode::Log, OpCode::Tanh, OpCode::Erf, OpCode::Rsqrt})
+      w[static_cast<size_t>(op)] = 0;
   std::vector<int> wv(w.begin(), w.end());
   for (int attempt = 0; attempt < 6; ++attempt)
     if (gen_op(b, static_cast<OpCode>(c_.weighted(wv)))) return;
@@ -354,8 +427,10 @@ Generated Gen::run() {
   for (const std::string& r : regions_) g.text += r;
   g.text += "func @main" + signature(main.params, types) + " {\n" + main.lines + ret_line(rets) + "}\n";
   ParseResult pr = parse_program(g.text, "generated.ptir");
-  if (pr.ok()) g.program = std::move(pr.program);
-  else g.error = pr.error;
+  if (pr.ok())
+    g.program = std::move(pr.program);
+  else
+    g.error = pr.error;
   g.templates = templates_;
   return g;
 }
@@ -373,11 +448,16 @@ bool parse_profile(std::string_view s, Profile* out) {
 
 const char* profile_name(Profile p) {
   switch (p) {
-    case Profile::Random: return "random";
-    case Profile::Mlp: return "mlp";
-    case Profile::Attention: return "attention";
-    case Profile::Conv: return "conv";
-    case Profile::Control: return "control";
+    case Profile::Random:
+      return "random";
+    case Profile::Mlp:
+      return "mlp";
+    case Profile::Attention:
+      return "attention";
+    case Profile::Conv:
+      return "conv";
+    case Profile::Control:
+      return "control";
   }
   return "random";
 }

@@ -33,13 +33,13 @@ struct GenOptions {
   std::vector<DType> dtypes = {};  ///< data dtypes to draw from; empty: all 13. i1 predicates and index
                                    ///< operands (si32/si64) appear even when not listed
   Profile profile = Profile::Random;
-  bool seeded_patterns = false;    ///< plant the source DAGs of known rewrites and their near misses
-  bool opaque_ops = true;          ///< custom_call/quantize/dequantize/requantize (run with fuzz_kernels())
-  bool effects = true;             ///< rng_uniform / rng_normal
-  bool regions = true;             ///< cond / while / scan
-  bool transcendentals = true;     ///< exp log tanh erf rsqrt (uninterpreted in SMT)
+  bool seeded_patterns = false;  ///< plant the source DAGs of known rewrites and their near misses
+  bool opaque_ops = true;        ///< custom_call/quantize/dequantize/requantize (run with fuzz_kernels())
+  bool effects = true;           ///< rng_uniform / rng_normal
+  bool regions = true;           ///< cond / while / scan
+  bool transcendentals = true;   ///< exp log tanh erf rsqrt (uninterpreted in SMT)
   int max_rank = 3;
-  int64_t max_elements = 48;       ///< per tensor
+  int64_t max_elements = 48;  ///< per tensor
   int max_params = 6;
   int max_region_depth = 2;
   int max_results = 4;

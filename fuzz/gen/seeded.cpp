@@ -20,7 +20,8 @@ constexpr std::array<SeedTemplate, 44> kTemplates = {{
     {"add_pos_zero", "x + 0.0 =/=> x (x = -0.0)", true, D::Float, 0, false, "$0 = add $x, dense<0.0> : $T -> $T"},
     {"sub_neg_zero", "x - -0.0 =/=> x (x = -0.0)", true, D::Float, 0, false, "$0 = sub $x, dense<-0.0> : $T -> $T"},
     {"add_zero_int", "x + 0 => x", false, D::Int, 0, false, "$0 = add $x, dense<0> : $T -> $T"},
-    {"mul_zero_float", "x * 0.0 =/=> 0.0 (NaN, inf, -x)", true, D::Float, 0, false, "$0 = mul $x, dense<0.0> : $T -> $T"},
+    {"mul_zero_float", "x * 0.0 =/=> 0.0 (NaN, inf, -x)", true, D::Float, 0, false,
+     "$0 = mul $x, dense<0.0> : $T -> $T"},
     {"zero_minus_x", "0.0 - x =/=> neg x (x = 0.0)", true, D::Float, 0, false, "$0 = sub dense<0.0> : $T, $x -> $T"},
     {"mul_two", "x * 2 => x + x", false, D::Float, 0, false, "$0 = mul $x, dense<$two> : $T -> $T"},
     {"div_pow2", "x / 4 => x * 0.25", false, D::Float, 0, false, "$0 = div $x, dense<4.0> : $T -> $T"},
@@ -83,28 +84,37 @@ namespace {
 
 std::optional<DType> exact_dtype(SeedDType d) {
   switch (d) {
-    case SeedDType::F16: return DType::F16;
-    case SeedDType::F32: return DType::F32;
-    case SeedDType::SI8: return DType::SI8;
-    case SeedDType::SI32: return DType::SI32;
+    case SeedDType::F16:
+      return DType::F16;
+    case SeedDType::F32:
+      return DType::F32;
+    case SeedDType::SI8:
+      return DType::SI8;
+    case SeedDType::SI32:
+      return DType::SI32;
     case SeedDType::Any:
     case SeedDType::Number:
     case SeedDType::Float:
-    case SeedDType::Int: return std::nullopt;
+    case SeedDType::Int:
+      return std::nullopt;
   }
   return std::nullopt;
 }
 
 Cls class_of(SeedDType d) {
   switch (d) {
-    case SeedDType::Number: return Cls::Number;
-    case SeedDType::Float: return Cls::Float;
-    case SeedDType::Int: return Cls::Int;
+    case SeedDType::Number:
+      return Cls::Number;
+    case SeedDType::Float:
+      return Cls::Float;
+    case SeedDType::Int:
+      return Cls::Int;
     case SeedDType::Any:
     case SeedDType::F16:
     case SeedDType::F32:
     case SeedDType::SI8:
-    case SeedDType::SI32: return Cls::Any;
+    case SeedDType::SI32:
+      return Cls::Any;
   }
   return Cls::Any;
 }
@@ -250,7 +260,8 @@ bool gen_seeded(Gen& g, BodyCtx& b) {
   std::optional<Val> x;
   if (exact) {
     // The pool rarely holds the exact dtype: make a fresh operand of it.
-    TensorType ty{*exact, g.random_dims(static_cast<int>(g.c().range(t.min_rank, std::max(t.min_rank, g.opts().max_rank))))};
+    TensorType ty{*exact,
+                  g.random_dims(static_cast<int>(g.c().range(t.min_rank, std::max(t.min_rank, g.opts().max_rank))))};
     if (ok(ty)) x = Val{g.operand(b, ty), ty};
   } else {
     x = g.input(b, class_of(t.dtype), ok, t.min_rank);

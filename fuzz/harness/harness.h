@@ -17,7 +17,7 @@ namespace ptir::fuzz {
 
 /// How two programs are compared on concrete inputs.
 struct DiffOptions {
-  int runs = 32;           ///< input sets: the first up to 11 are all-edge tensors, the rest random
+  int runs = 32;  ///< input sets: the first up to 11 are all-edge tensors, the rest random
   uint64_t seed = 1;
   double edge_bias = 0.4;  ///< fraction of edge values in the random inputs
 };
@@ -27,6 +27,13 @@ struct DiffOptions {
 /// not the loop bound) is a finding too: the interpreter refuses a verified program.
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o = {});
 
+/// How hard the pipeline's expensive checks (rewriter/checks.h) work; `on` false: no checks.
+struct ChecksLevel {
+  bool on = true;
+  int random_trials = 4;  ///< random inputs replayed per rewrite
+  int edge_trials = 11;   ///< all-edge inputs replayed per rewrite
+};
+
 /// A copy of `p` after the default pipeline (patterns/passes.h kDefaultPipeline).
 struct PipelineOutcome {
   std::unique_ptr<Program> program;
@@ -34,12 +41,12 @@ struct PipelineOutcome {
 };
 /// Runs `pipeline` on a copy of `p`; `expensive_checks` attaches rewriter/checks.h (with fuzz_kernels());
 /// `worklist_seed` != 0 pops the canonicalize worklist in a seeded random order.
-PipelineOutcome run_pipeline(const Program& p, bool expensive_checks, uint64_t worklist_seed = 0,
+PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t worklist_seed = 0,
                              std::string_view pipeline = {});
 
 /// The pipeline properties on one program: it runs without a check failing, its output verifies and
 /// keeps the interpreter's results, and a second run changes nothing.
-std::string check_pipeline(const Program& p, bool expensive_checks, const DiffOptions& diff = {});
+std::string check_pipeline(const Program& p, ChecksLevel checks, const DiffOptions& diff = {});
 
 /// The checker-soundness check on one pair: a PROVED verdict must survive `confirm_runs` interpreter
 /// runs on edge-biased inputs, a REFUTED one must replay. `verdict` gets "PROVED", "REFUTED", ...

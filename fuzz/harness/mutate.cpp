@@ -17,31 +17,76 @@ struct Site {
 /// The op an op swap turns `op` into, if any (same operand and result types).
 std::optional<OpCode> swapped(OpCode op, DType t) {
   switch (op) {
-    case OpCode::Add: return OpCode::Sub;
-    case OpCode::Sub: return OpCode::Add;
-    case OpCode::Mul: return OpCode::Div;
-    case OpCode::Div: return OpCode::Mul;
-    case OpCode::Maximum: return OpCode::Minimum;
-    case OpCode::Minimum: return OpCode::Maximum;
-    case OpCode::Neg: return OpCode::Abs;
-    case OpCode::Abs: return OpCode::Neg;
-    case OpCode::Sqrt: return is_float(t) ? std::optional(OpCode::Reciprocal) : std::nullopt;
-    case OpCode::Reciprocal: return OpCode::Sqrt;
-    case OpCode::Exp: return OpCode::Tanh;
-    case OpCode::Tanh: return OpCode::Exp;
-    case OpCode::ReduceSum: return OpCode::ReduceMax;
-    case OpCode::ReduceMax: return OpCode::ReduceMin;
-    case OpCode::ReduceMin: return OpCode::ReduceSum;
-    case OpCode::RngUniform: return OpCode::RngNormal;
-    case OpCode::Constant: case OpCode::Log: case OpCode::Erf: case OpCode::Rsqrt: case OpCode::Compare:
-    case OpCode::Select: case OpCode::Cast: case OpCode::StopGradient: case OpCode::Reshape:
-    case OpCode::Transpose: case OpCode::BroadcastTo: case OpCode::Slice: case OpCode::Concat: case OpCode::Pad:
-    case OpCode::Tile: case OpCode::Iota: case OpCode::DotGeneral: case OpCode::Argmax: case OpCode::Take:
-    case OpCode::Gather: case OpCode::ScatterReduce: case OpCode::ScatterAdd: case OpCode::DynamicSlice:
-    case OpCode::DynamicUpdateSlice: case OpCode::ExtractPatches: case OpCode::ReduceWindow: case OpCode::TopK:
-    case OpCode::SegmentReduce: case OpCode::Cond: case OpCode::While: case OpCode::Scan: case OpCode::RngNormal:
-    case OpCode::Quantize: case OpCode::Dequantize: case OpCode::Requantize: case OpCode::CustomCall:
-    case OpCode::Return: return std::nullopt;
+    case OpCode::Add:
+      return OpCode::Sub;
+    case OpCode::Sub:
+      return OpCode::Add;
+    case OpCode::Mul:
+      return OpCode::Div;
+    case OpCode::Div:
+      return OpCode::Mul;
+    case OpCode::Maximum:
+      return OpCode::Minimum;
+    case OpCode::Minimum:
+      return OpCode::Maximum;
+    case OpCode::Neg:
+      return OpCode::Abs;
+    case OpCode::Abs:
+      return OpCode::Neg;
+    case OpCode::Sqrt:
+      return is_float(t) ? std::optional(OpCode::Reciprocal) : std::nullopt;
+    case OpCode::Reciprocal:
+      return OpCode::Sqrt;
+    case OpCode::Exp:
+      return OpCode::Tanh;
+    case OpCode::Tanh:
+      return OpCode::Exp;
+    case OpCode::ReduceSum:
+      return OpCode::ReduceMax;
+    case OpCode::ReduceMax:
+      return OpCode::ReduceMin;
+    case OpCode::ReduceMin:
+      return OpCode::ReduceSum;
+    case OpCode::RngUniform:
+      return OpCode::RngNormal;
+    case OpCode::Constant:
+    case OpCode::Log:
+    case OpCode::Erf:
+    case OpCode::Rsqrt:
+    case OpCode::Compare:
+    case OpCode::Select:
+    case OpCode::Cast:
+    case OpCode::StopGradient:
+    case OpCode::Reshape:
+    case OpCode::Transpose:
+    case OpCode::BroadcastTo:
+    case OpCode::Slice:
+    case OpCode::Concat:
+    case OpCode::Pad:
+    case OpCode::Tile:
+    case OpCode::Iota:
+    case OpCode::DotGeneral:
+    case OpCode::Argmax:
+    case OpCode::Take:
+    case OpCode::Gather:
+    case OpCode::ScatterReduce:
+    case OpCode::ScatterAdd:
+    case OpCode::DynamicSlice:
+    case OpCode::DynamicUpdateSlice:
+    case OpCode::ExtractPatches:
+    case OpCode::ReduceWindow:
+    case OpCode::TopK:
+    case OpCode::SegmentReduce:
+    case OpCode::Cond:
+    case OpCode::While:
+    case OpCode::Scan:
+    case OpCode::RngNormal:
+    case OpCode::Quantize:
+    case OpCode::Dequantize:
+    case OpCode::Requantize:
+    case OpCode::CustomCall:
+    case OpCode::Return:
+      return std::nullopt;
   }
   return std::nullopt;
 }

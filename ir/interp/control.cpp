@@ -101,7 +101,12 @@ Status eval_scan(const Call& c, Out& out) {
     std::vector<Tensor> in = std::move(carries);
     for (size_t k = 0; k < nx; ++k) {
       const Tensor& x = c.args[n + k];
-      Tensor row(TensorType{x.dtype(), std::vector<int64_t>(x.type.dims.begin() + 1, x.type.dims.end())});
+      TensorType row_type{x.dtype(), std::vector<int64_t>(x.type.dims.begin() + 1, x.type.dims.end())};
+      if (x.splat) {  // a compact splat stores one element: every row is that element again
+        in.push_back(Tensor::filled(std::move(row_type), x.bits(0)));
+        continue;
+      }
+      Tensor row(std::move(row_type));
       const size_t bytes = row.data.size();
       if (bytes > 0) std::memcpy(row.data.data(), x.data.data() + i * bytes, bytes);
       in.push_back(std::move(row));
@@ -112,10 +117,17 @@ Status eval_scan(const Call& c, Out& out) {
     for (size_t k = 0; k < ny; ++k) {
       Tensor& y = out[n + k];
       const Tensor& yi = res[n + k];
-      const size_t bytes = y.data.size() / len;
+      const size_t bytes = static_cast<size_t>(y.type.num_elements() / len) * dtype_bytes(y.dtype());
       if (yi.dtype() != y.dtype() || yi.type.dims != std::vector<int64_t>(y.type.dims.begin() + 1, y.type.dims.end()))
         return c.fail("body result " + std::to_string(n + k) + " does not match the stacked result type");
-      if (bytes > 0) std::memcpy(y.data.data() + i * bytes, yi.data.data(), bytes);
+      if (bytes == 0) continue;
+      if (y.splat) y.expand();
+      if (yi.splat) {  // a splat y slice (a returned literal) stores one element
+        const int64_t per = static_cast<int64_t>(bytes) / dtype_bytes(y.dtype());
+        for (int64_t e = 0; e < per; ++e) y.set_bits(i * per + e, yi.bits(0));
+      } else {
+        std::memcpy(y.data.data() + i * bytes, yi.data.data(), bytes);
+      }
     }
     carries.assign(std::make_move_iterator(res.begin()), std::make_move_iterator(res.begin() + n));
   }

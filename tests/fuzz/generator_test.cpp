@@ -1,11 +1,12 @@
 /// The program generator: every program it writes parses and verifies, it reaches every op of the op
 /// table and every seeded template, it is deterministic for a seed, and it honours its options.
+#include "fuzz/gen/generator.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "fuzz/gen/generator.h"
 #include "fuzz/gen/seeded.h"
 #include "ir/text.h"
 #include "ir/verifier.h"
@@ -62,7 +63,8 @@ TEST(Generator, EveryDTypeAppearsAndDTypeListsAreHonoured) {
     for (size_t t = 0; t < g.program->num_types(); ++t) {
       DType d = g.program->type(static_cast<TypeId>(t)).dtype;
       EXPECT_TRUE(d == DType::BF16 || d == DType::I1 || d == DType::SI32 || d == DType::SI64)
-          << dtype_name(d) << " in\n" << g.text;
+          << dtype_name(d) << " in\n"
+          << g.text;
     }
   }
 }
@@ -101,8 +103,8 @@ TEST(Generator, SeededModePlantsEveryTemplate) {
 
 TEST(Generator, OptionsSwitchOffOpFamilies) {
   for (uint64_t seed = 1; seed <= 80; ++seed) {
-    Generated g = gen_ok(seed, {.num_ops = 12, .opaque_ops = false, .effects = false, .regions = false,
-                                .transcendentals = false});
+    Generated g = gen_ok(
+        seed, {.num_ops = 12, .opaque_ops = false, .effects = false, .regions = false, .transcendentals = false});
     if (!g.program) continue;
     for (OpCode op : ops_of(*g.program)) {
       EXPECT_FALSE(has_trait(op, Opaque) || has_trait(op, Effect) || has_trait(op, Regions) ||

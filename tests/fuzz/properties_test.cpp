@@ -69,7 +69,7 @@ RC_GTEST_PROP(FuzzProperty, GeneratedProgramsVerify, ()) {
 RC_GTEST_PROP(FuzzProperty, PipelineKeepsResultsVerifiesAndIsIdempotent, ()) {
   RcChoices c;
   auto p = gen_program(c, small_options(c, 16, 32));
-  const std::string finding = check_pipeline(*p, /*expensive_checks=*/true, {.runs = 24, .seed = 3});
+  const std::string finding = check_pipeline(*p, ChecksLevel{}, {.runs = 24, .seed = 3});
   RC_LOG() << finding;
   RC_ASSERT(finding.empty());
 }
@@ -109,15 +109,15 @@ RC_GTEST_PROP(FuzzSolver, WorklistOrdersGiveEquivalentPrograms, ()) {
   RcChoices c;
   auto p = gen_program(c, small_options(c, 8, 8));
   const uint64_t s1 = static_cast<uint64_t>(c.range(1, 1 << 30)), s2 = static_cast<uint64_t>(c.range(1, 1 << 30));
-  PipelineOutcome a = run_pipeline(*p, false, s1), b = run_pipeline(*p, false, s2);
+  PipelineOutcome a = run_pipeline(*p, {.on = false}, s1), b = run_pipeline(*p, {.on = false}, s2);
   RC_ASSERT(a.result.ok && b.result.ok);
-  RC_LOG() << "--- seed " << s1 << " ---\n" << print_program(*a.program) << "--- seed " << s2 << " ---\n"
+  RC_LOG() << "--- seed " << s1 << " ---\n"
+           << print_program(*a.program) << "--- seed " << s2 << " ---\n"
            << print_program(*b.program);
   for (int dir = 0; dir < 2; ++dir) {
     const Program& x = dir ? *b.program : *a.program;
     const Program& y = dir ? *a.program : *b.program;
-    verify::Verdict v =
-        verify::check_refinement(x, y, {.timeout_ms = 1500, .threads = 1, .kernels = &fuzz_kernels()});
+    verify::Verdict v = verify::check_refinement(x, y, {.timeout_ms = 1500, .threads = 1, .kernels = &fuzz_kernels()});
     RC_TAG(verify::verdict_word(v));
     RC_ASSERT(!v.refuted());
     RC_ASSERT(!v.invalid());
