@@ -56,7 +56,10 @@ void ProgramRewriter::freed(ValueId v) {
 InstId ProgramRewriter::insert_before(InstId at, OpCode op, std::span<const ValueId> operands,
                                       std::span<const TypeId> result_types, AttrSetId attrs) {
   BodyId b = p_.inst(at).body;
-  InstId i = p_.create_inst(b, op, operands, attrs, result_types, at);
+  return created(b, p_.create_inst(b, op, operands, attrs, result_types, at), operands);
+}
+
+InstId ProgramRewriter::created(BodyId b, InstId i, std::span<const ValueId> operands) {
   grow();
   invalidate_order(b);
   ++mutations_;
@@ -82,15 +85,7 @@ ValueId ProgramRewriter::add_param(BodyId b, TypeId type, std::string_view name)
 
 InstId ProgramRewriter::append_inst(BodyId b, OpCode op, std::span<const ValueId> operands,
                                     std::span<const TypeId> result_types, AttrSetId attrs) {
-  InstId i = p_.create_inst(b, op, operands, attrs, result_types, kNone);
-  grow();
-  invalidate_order(b);
-  ++mutations_;
-  bump(i);
-  for (ValueId v : operands) bump_producer(v);
-  touched(i);
-  for (RewriteListener* l : listeners_) l->notify_inserted(i);
-  return i;
+  return created(b, p_.create_inst(b, op, operands, attrs, result_types, kNone), operands);
 }
 
 InstId ProgramRewriter::set_return(BodyId b, std::span<const ValueId> results) {

@@ -236,6 +236,8 @@ class ProgramRewriter {
     if (track_) log_.touched.push_back(i);
   }
   void freed(ValueId v);
+  /// The bookkeeping of a new instruction `i` of body `b`: versions, order, change log, listeners.
+  InstId created(BodyId b, InstId i, std::span<const ValueId> operands);
   void emit_match_failure(std::string_view reason);
   void invalidate_order(BodyId b);
 

@@ -13,6 +13,7 @@
 #include "tools/commands.h"
 #include "tools/common.h"
 #include "verify/prove/prove.h"
+#include "verify/report.h"
 
 namespace ptir::tool {
 namespace {
@@ -71,20 +72,6 @@ std::string xml_escape(const std::string& s) {
   return o;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\', o += c;
-    else if (c == '\n') o += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      o += b;
-    } else o += c;
-  }
-  return o + "\"";
-}
-
 bool failing(const prove::Report& r, bool require_proof) {
   return r.status == prove::Status::Refuted || r.status == prove::Status::NotExercised ||
          r.status == prove::Status::Error || r.status == prove::Status::Unknown || (require_proof && r.status == prove::Status::Tested);
@@ -95,12 +82,12 @@ std::string write_json(const std::vector<prove::Report>& rs, const prove::ProveO
                   ", \"seed\": " + std::to_string(o.seed) + ", \"seconds\": " + std::to_string(secs) + ", \"patterns\": [";
   for (size_t k = 0; k < rs.size(); ++k) {
     const auto& r = rs[k];
-    s += std::string(k ? ",\n  " : "\n  ") + "{\"name\": " + json_escape(r.name) + ", \"origin\": " + json_escape(r.origin) +
-         ", \"verdict\": " + json_escape(prove::status_word(r.status)) + ", \"instances\": " + std::to_string(r.instances) +
+    s += std::string(k ? ",\n  " : "\n  ") + "{\"name\": " + verify::json_quote(r.name) + ", \"origin\": " + verify::json_quote(r.origin) +
+         ", \"verdict\": " + verify::json_quote(prove::status_word(r.status)) + ", \"instances\": " + std::to_string(r.instances) +
          ", \"fired\": " + std::to_string(r.fired) + ", \"near_misses\": " + std::to_string(r.near_misses) +
          ", \"near_misses_fired\": " + std::to_string(r.near_fired) + ", \"proved\": " + std::to_string(r.proved) +
          ", \"tested\": " + std::to_string(r.tested) + ", \"ms\": " + std::to_string(r.ms) +
-         ", \"scope\": " + json_escape(r.scope()) + ", \"detail\": " + json_escape(r.detail) + "}";
+         ", \"scope\": " + verify::json_quote(r.scope()) + ", \"detail\": " + verify::json_quote(r.detail) + "}";
   }
   return s + "\n]}\n";
 }

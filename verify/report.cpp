@@ -129,6 +129,8 @@ std::string refuted_head(const Refuted& r, const Program& src) {
 
 }  // namespace
 
+std::string json_quote(const std::string& s) { return json_str(s); }
+
 std::string element_index(const TensorType& t, int64_t e) {
   std::vector<int64_t> idx(t.dims.size(), 0);
   for (int k = static_cast<int>(t.dims.size()) - 1; k >= 0; --k) {

@@ -31,6 +31,9 @@ std::string program_summary_line(const ProgramVerdict& v);
 /// The scope sentence: which functions were checked, out of how many.
 std::string program_scope(const ProgramVerdict& v);
 
+/// `s` as a JSON string literal (quotes, backslashes and control bytes escaped).
+std::string json_quote(const std::string& s);
+
 /// The multi-index text "[1, 2]" of flat element `e` of a tensor of type `t`.
 std::string element_index(const TensorType& t, int64_t e);
 

@@ -490,6 +490,7 @@ Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt1
   }
   out.perturbed = out.perturbed || g.perturbed;
   out.shape = to_string(p->type_of(ids[root]));
+  out.dtype = dtype_name(p->type_of(ids[root]).dtype);
   out.program = std::move(p);
   return out;
 }

@@ -37,6 +37,7 @@ struct Instance {
   std::string why_not;               ///< e.g. "generator: no shape rule for gather"
   bool perturbed = false;            ///< a perturbation was actually applied
   std::string shape;                 ///< the root type, e.g. "tensor<f32, 2x0>"
+  std::string dtype;                 ///< the root's dtype, e.g. "f32"
 };
 
 /// Builds one instance of `source` (an op node) with randomness from `rng`.

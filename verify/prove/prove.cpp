@@ -179,7 +179,7 @@ int64_t elements(const Program& p) {
 /// the first that fails and is smaller (fewer input elements) than the one found.
 std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const Subject& s, const rules::RulePattern* rule,
                                                                          const FrozenPatternSet& one, const ProveOptions& o,
-                                                                         int rank, Perturb pert, size_t insts, int64_t size) {
+                                                                         int rank, Perturb pert, int64_t size) {
   for (int d = 0; d <= o.max_dim; ++d)
     for (int r = 0; r <= rank; ++r)
       for (int t = 0; t < 12; ++t) {
@@ -191,7 +191,6 @@ std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const 
         if (c.outcome != Outcome::Refuted) continue;
         std::string how = "root rank " + std::to_string(r) + ", dims <= " + std::to_string(d) + ", " +
                           std::to_string(elements(*a.inst.program)) + " input elements instead of " + std::to_string(size);
-        (void)insts;
         return std::make_pair(std::make_pair(std::move(a), std::move(c)), how);
       }
   return std::nullopt;
@@ -273,7 +272,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     ++rep.fired;
     rep.near_fired += near;
     rep.shapes.insert(a.inst.shape);
-    rep.dtypes.insert(a.inst.shape.substr(7, a.inst.shape.find_first_of(",>") - 7));
+    rep.dtypes.insert(a.inst.dtype);
     if (c.outcome == Outcome::Proved) ++rep.proved;
     if (c.outcome == Outcome::Unknown) {
       ++rep.unknown;
@@ -286,7 +285,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     if (c.outcome == Outcome::Refuted) {
       rep.status = Status::Refuted;
       std::string head = "instance " + std::to_string(i) + (near ? " (near miss)" : "");
-      if (auto smaller = shrink(s, rule, one, o, rank, pert, a.inst.program->num_live_insts(), elements(*a.inst.program))) {
+      if (auto smaller = shrink(s, rule, one, o, rank, pert, elements(*a.inst.program))) {
         head += ", shrunk to the smallest failing instance found (" + smaller->second + ")";
         a = std::move(smaller->first.first);
         c = std::move(smaller->first.second);
