@@ -54,11 +54,13 @@ const char* kHelp =
     "  --campaign-runs N interpreter runs for an instance Z3 could not decide (default 1000, at least 1000)\n"
     "  --require-proof   TESTED fails too\n"
     "  --json FILE       write the results as JSON        --junit FILE write them as JUnit XML\n"
-    "  --list            list the patterns that would be proved, with where they come from, and exit\n"
+    "  --list            list the patterns that would be proved, with where they come from (rule\n"
+    "                    FILE:LINE, C++, 'C++ plugin LIB', 'LIB(FILE):LINE'), and exit\n"
     "  --list-natives    list the rule language's predicates and helpers, and exit\n\n"
     "exit codes: 0 nothing REFUTED, NOT EXERCISED, ERROR or UNKNOWN (and, with --require-proof, nothing\n"
     "TESTED);\n"
-    "1 otherwise or a bad rule file (FILE:LINE:COL: error: ...); 2 usage error.\n";
+    "1 otherwise, a bad rule file (FILE:LINE:COL: error: ...) or a plugin that cannot be loaded\n"
+    "(LIB: error: ...); 2 usage error.\n";
 
 std::string xml_escape(const std::string& s) {
   std::string o;
