@@ -9,8 +9,8 @@
 
 namespace ptir::tool {
 
-/// Loads the plugins of every `--load-plugin` in order. On failure prints the loader's one-line error
-/// ("LIB: error: ...") and returns false.
+/// Loads the plugins of every `--load-plugin` in order. On failure (or a plugin named twice) prints the
+/// loader's one-line error ("LIB: error: ...") and returns false.
 bool load_plugins(const Args& a, std::vector<std::shared_ptr<const Plugin>>& out);
 
 }  // namespace ptir::tool
