@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
+#include "patterns/plugin.h"
 #include "rewriter/greedy.h"
 #include "rewriter/hoist.h"
-#include "patterns/plugin.h"
 #include "rewriter/pattern.h"
 #include "rewriter/pipeline.h"
 #include "rewriter/rules/ast.h"
