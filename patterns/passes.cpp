@@ -12,17 +12,19 @@
 namespace ptir {
 
 void populate_canonicalization_patterns(PatternSet& set,
-                                        const std::vector<std::shared_ptr<const rules::RuleFile>>& extra) {
+                                        const std::vector<std::shared_ptr<const rules::RuleFile>>& extra,
+                                        const std::vector<std::shared_ptr<const Plugin>>& plugins) {
   populate_rule_library(set);
   populate_seed_patterns(set);
   populate_slice_concat_patterns(set);
   populate_reduce_dot_patterns(set);
+  populate_plugin_patterns(set, plugins);
   for (const auto& f : extra) rules::add_rule_patterns(set, f);
 }
 
 std::string canonicalization_termination_errors(const CanonicalizeOptions& opts) {
   PatternSet set;
-  populate_canonicalization_patterns(set, opts.rule_files);
+  populate_canonicalization_patterns(set, opts.rule_files, opts.plugins);
   const FrozenPatternSet frozen = std::move(set).freeze(opts.filter);
   return rules::termination_errors(frozen.all());
 }
@@ -32,7 +34,7 @@ PassRegistry default_pass_registry(const CanonicalizeOptions& opts, const HoistO
   PassRegistry r;
   r.add("canonicalize", "greedy pattern rewriting with folding and dead-code removal", [opts] {
     PatternSet set;
-    populate_canonicalization_patterns(set, opts.rule_files);
+    populate_canonicalization_patterns(set, opts.rule_files, opts.plugins);
     return std::make_unique<CanonicalizePass>(std::move(set).freeze(opts.filter), opts.greedy);
   });
   r.add("cse", "merge identical pure instructions", [] { return std::make_unique<CSEPass>(); });

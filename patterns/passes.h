@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "patterns/plugin.h"
 #include "rewriter/greedy.h"
 #include "rewriter/hoist.h"
 #include "rewriter/pattern.h"
@@ -28,13 +29,17 @@ struct CanonicalizeOptions {
   PatternFilter filter;
   /// Rule files loaded at run time (`--rules FILE`), added after the built-in library.
   std::vector<std::shared_ptr<const rules::RuleFile>> rule_files{};
+  /// Pattern plugins (`--load-plugin LIB`, patterns/plugin.h), added after the built-in library and
+  /// before the rule files.
+  std::vector<std::shared_ptr<const Plugin>> plugins{};
   GreedyConfig greedy = {.expensive_checks = false};
 };
 
 /// All canonicalization patterns: the built-in rule library (patterns/rules/*.rules), the C++ patterns,
-/// then the rules of `extra` files.
+/// the patterns of `plugins` (in order), then the rules of `extra` files.
 void populate_canonicalization_patterns(PatternSet& set,
-                                        const std::vector<std::shared_ptr<const rules::RuleFile>>& extra = {});
+                                        const std::vector<std::shared_ptr<const rules::RuleFile>>& extra = {},
+                                        const std::vector<std::shared_ptr<const Plugin>>& plugins = {});
 
 /// The termination check (rewriter/rules/termination.h) of the pattern set `canonicalize` is built from
 /// under `opts` (filter applied): one "ORIGIN: error: rules may cycle: ..." line per undeclared cycle,

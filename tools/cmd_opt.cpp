@@ -16,6 +16,7 @@
 #include "rewriter/pass.h"
 #include "tools/commands.h"
 #include "patterns/templates.h"
+#include "tools/plugin.h"
 #include "verify/prove/certify.h"
 #include "verify/refine.h"
 #include "verify/report.h"
@@ -68,11 +69,15 @@ constexpr const char* kHelp =
     "  --disable-labels=A,B    drop the patterns carrying any of these labels\n"
     "  --enable-labels=A,B     keep only patterns carrying one of these labels (plus --enable-patterns)\n"
     "  --list-patterns         print the canonicalization patterns (name, benefit, roots, labels, and where\n"
-    "                          each comes from: C++ or FILE:LINE of a rule), exit\n"
+    "                          each comes from: C++, FILE:LINE of a rule, 'C++ plugin LIB' or\n"
+    "                          'LIB(FILE):LINE' for a plugin's pattern), exit\n"
     "  --no-fold               canonicalize without fold hooks (identity folds and constant folding), so\n"
     "                          only patterns rewrite: the golden tests of the library isolate each pattern\n"
     "  --rules FILE            also load the rules of FILE (docs/rules.md) into canonicalize, no rebuild\n"
     "                          needed; repeatable; a malformed file is reported as FILE:LINE:COL: error\n"
+    "  --load-plugin LIB       load the pattern plugin LIB (a shared library, docs/embedding.md): its C++\n"
+    "                          patterns and rule files join canonicalize; repeatable; a plugin built\n"
+    "                          against another ptir version is refused (exit 1)\n"
     "  --validate              after the pipeline, check with Z3 that the output refines the input, every\n"
     "                          function against its namesake (the program verdict is the weakest); a\n"
     "                          function that got a prologue is checked as 'prologue then function' (the\n"
@@ -113,7 +118,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 int list_patterns(const CanonicalizeOptions& canon) {
   PatternSet set;
-  populate_canonicalization_patterns(set, canon.rule_files);
+  populate_canonicalization_patterns(set, canon.rule_files, canon.plugins);
   FrozenPatternSet frozen = std::move(set).freeze(canon.filter);
   for (const Pattern* p : frozen.all()) {
     std::string roots, labels;
@@ -190,7 +195,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 bool check_pattern_names(const CanonicalizeOptions& canon, const std::vector<std::string>& names, const char* option) {
   if (names.empty()) return true;
   PatternSet set;
-  populate_canonicalization_patterns(set, canon.rule_files);
+  populate_canonicalization_patterns(set, canon.rule_files, canon.plugins);
   FrozenPatternSet frozen = std::move(set).freeze(PatternFilter{});
   std::vector<std::string> known;
   for (const Pattern* p : frozen.all()) known.emplace_back(p->debug_name());
@@ -235,6 +240,7 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
     }
     f.canon.rule_files.push_back(std::make_shared<const rules::RuleFile>(std::move(std::get<rules::RuleFile>(loaded))));
   }
+  if (!load_plugins(a, f.canon.plugins)) return kExitBadInput;
   f.checks = a.has("expensive-checks");
   f.debug = a.has("debug-rewrites");
   f.print_after = a.has("print-ir-after-all");
@@ -330,7 +336,7 @@ int validate(const Program& before, const Program& after, const std::vector<Hois
 
 int cmd_opt(int argc, char** argv) {
   Args a = split_args(argc, argv, {"pipeline", "seed", "disable-patterns", "enable-patterns", "disable-labels",
-                                   "enable-labels", "validate-timeout-ms", "rules", "hoist-params"});
+                                   "enable-labels", "validate-timeout-ms", "rules", "hoist-params", "load-plugin"});
   if (a.has("help")) {
     std::printf(kHelp, kInputHelp);
     return kExitOk;
@@ -340,7 +346,7 @@ int cmd_opt(int argc, char** argv) {
                               "enable-labels", "list-patterns", "validate", "validate-timeout-ms", "rules",
                               "require-proof", "no-fold", "hoist-params", "list-passes", "print-ir-before-all",
                               "print-ir-after-change", "split-input-file", "verify-diagnostics", "certify",
-                              "require-certificate"}))
+                              "require-certificate", "load-plugin"}))
     return kExitUsage;
   OptFlags f;
   if (auto code = read_flags(a, f)) return *code;
@@ -414,9 +420,14 @@ int cmd_opt(int argc, char** argv) {
   if (before) code = validate(*before, p, hoist_log->records, f, timing);
   if (f.certify) {
     const auto rule_files = f.canon.rule_files;
-    prove::Populate populate = [rule_files](PatternSet& s) { populate_canonicalization_patterns(s, rule_files); };
+    const auto plugins = f.canon.plugins;
+    prove::Populate populate = [rule_files, plugins](PatternSet& s) {
+      populate_canonicalization_patterns(s, rule_files, plugins);
+    };
+    std::vector<std::pair<std::string, std::string>> templates = cpp_pattern_templates();
+    for (const auto& pl : plugins) templates.insert(templates.end(), pl->templates().begin(), pl->templates().end());
     prove::ProveOptions po;
-    const prove::Certificate cert = prove::certify(recorder, populate, cpp_pattern_templates(), po, allshape::Options{});
+    const prove::Certificate cert = prove::certify(recorder, populate, templates, po, allshape::Options{});
     std::fputs(cert.format().c_str(), stderr);
     if (!cert.certified && f.require_certificate) code = kExitBadInput;
   }

@@ -12,6 +12,7 @@
 #include "rewriter/rules/rules.h"
 #include "tools/commands.h"
 #include "tools/common.h"
+#include "tools/plugin.h"
 #include "verify/prove/prove.h"
 #include "verify/report.h"
 
@@ -21,7 +22,7 @@ namespace {
 constexpr int kOk = 0, kFail = 1, kUsage = 2;
 
 const char* kHelp =
-    "usage: ptir prove [--rules FILE]... [--pattern NAME | --label L] [--max-rank R] [--max-dim D]\n"
+    "usage: ptir prove [--rules FILE]... [--load-plugin LIB]... [--pattern NAME | --label L] [--max-rank R] [--max-dim D]\n"
     "                  [--instances N] [--seed S] [--jobs N] [--shard K/N] [--require-proof]\n"
     "                  [--json FILE] [--junit FILE] [--timeout-ms T] [--all-shapes] [--list] [--list-natives]\n\n"
     "Proves the patterns of the built-in library (or, with --rules, the rules of those files only): for\n"
@@ -40,6 +41,9 @@ const char* kHelp =
     "  UNKNOWN        some instance was neither proved nor decided by the campaign (fails too)\n\n"
     "options:\n"
     "  --rules FILE      prove the rules of FILE instead of the library (repeatable); no rebuild needed\n"
+    "  --load-plugin LIB prove the patterns of the plugin LIB (C++ patterns on the instances of their\n"
+    "                    declared templates, and its rule files) instead of the library; repeatable, and\n"
+    "                    with --rules both are proved; a plugin that cannot be loaded exits 1\n"
     "  --pattern NAME    only this pattern (repeatable)      --label L   only patterns with label L\n"
     "  --max-rank R      default 3                            --max-dim D default 3\n"
     "  --instances N     instances per pattern (default 48; about a quarter are near misses)\n"
@@ -58,11 +62,13 @@ const char* kHelp =
     "                    interpreter; a disagreement fails the run. C++ patterns are BOUNDED ONLY.\n"
     "  --all-shapes-timeout-ms T  Z3 budget per all-shape query (default 10000)\n"
     "  --json FILE       write the results as JSON        --junit FILE write them as JUnit XML\n"
-    "  --list            list the patterns that would be proved, with where they come from, and exit\n"
+    "  --list            list the patterns that would be proved, with where they come from (rule\n"
+    "                    FILE:LINE, C++, 'C++ plugin LIB', 'LIB(FILE):LINE'), and exit\n"
     "  --list-natives    list the rule language's predicates and helpers, and exit\n\n"
     "exit codes: 0 nothing REFUTED, NOT EXERCISED, ERROR or UNKNOWN (and, with --require-proof, nothing\n"
     "TESTED; with --all-shapes, nothing all-shape REFUTED and no disagreement);\n"
-    "1 otherwise or a bad rule file (FILE:LINE:COL: error: ...); 2 usage error.\n";
+    "1 otherwise, a bad rule file (FILE:LINE:COL: error: ...) or a plugin that cannot be loaded\n"
+    "(LIB: error: ...); 2 usage error.\n";
 
 std::string xml_escape(const std::string& s) {
   std::string o;
@@ -147,15 +153,15 @@ std::optional<int> parse_int(const Args& a, const char* name, int lo, int hi, in
 }  // namespace
 
 int cmd_prove(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"rules", "pattern", "label", "max-rank", "max-dim", "instances", "seed", "jobs",
-                                   "shard", "json", "junit", "timeout-ms", "campaign-runs", "all-shapes-timeout-ms"});
+  Args a = split_args(argc, argv, {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
+                                   "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "all-shapes-timeout-ms"});
   if (a.has("help")) {
     std::fputs(kHelp, stdout);
     return kOk;
   }
-  if (!check_known(a, "prove", {"rules", "pattern", "label", "max-rank", "max-dim", "instances", "seed", "jobs", "shard",
-                                "json", "junit", "timeout-ms", "campaign-runs", "require-proof", "list", "list-natives",
-                                "all-shapes", "all-shapes-timeout-ms"}))
+  if (!check_known(a, "prove", {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
+                                "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "require-proof", "list",
+                                "list-natives", "all-shapes", "all-shapes-timeout-ms"}))
     return kUsage;
   if (!a.positional.empty()) {
     std::fprintf(stderr, "ptir prove: unexpected argument '%s' (rule files go after --rules)\n", a.positional[0].c_str());
@@ -203,14 +209,19 @@ int cmd_prove(int argc, char** argv) {
     }
     files.push_back(std::make_shared<const rules::RuleFile>(std::move(std::get<rules::RuleFile>(loaded))));
   }
+  std::vector<std::shared_ptr<const Plugin>> plugins;
+  if (!load_plugins(a, plugins)) return kFail;
   prove::Populate populate;
-  if (files.empty())
+  std::vector<std::pair<std::string, std::string>> templates = cpp_pattern_templates();
+  if (files.empty() && plugins.empty())
     populate = [](PatternSet& s) { populate_canonicalization_patterns(s); };
   else
-    populate = [files](PatternSet& s) {
+    populate = [files, plugins](PatternSet& s) {
+      populate_plugin_patterns(s, plugins);
       for (const auto& f : files) rules::add_rule_patterns(s, f);
     };
-  std::vector<prove::Subject> subjects = prove::subjects_of(populate, cpp_pattern_templates());
+  for (const auto& p : plugins) templates.insert(templates.end(), p->templates().begin(), p->templates().end());
+  std::vector<prove::Subject> subjects = prove::subjects_of(populate, templates);
   const auto names = a.all("pattern");
   const auto label = a.get("label");
   if (!names.empty() || label) {
