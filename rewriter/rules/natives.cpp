@@ -204,6 +204,10 @@ std::optional<Tensor> l_reciprocal(const Program&, const Captures& c, std::span<
   const Tensor* s = c.lit[a[0].slot];
   if (!s || s->size() == 0 || !s->is_splat() || !ptir::is_float(t.dtype) || s->dtype() != t.dtype) return std::nullopt;
   const double v = float_to_double(t.dtype, s->bits(0));
+  // Exact only for +-inf (1/inf = 0) and powers of two: for any other v, 1/v has no finite binary
+  // expansion, and for f64 the rounded double 1.0 / v would pass the representability test below.
+  int e = 0;
+  if (!std::isinf(v) && (std::isnan(v) || v == 0 || std::frexp(std::fabs(v), &e) != 0.5)) return std::nullopt;
   const double r = 1.0 / v;
   if (!std::isfinite(r)) return std::nullopt;  // 1/0 and f64 subnormals below 2^-1023
   const uint64_t b = double_to_float(t.dtype, r);
