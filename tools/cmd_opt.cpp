@@ -15,7 +15,9 @@
 #include "rewriter/hoist.h"
 #include "rewriter/pass.h"
 #include "tools/commands.h"
+#include "patterns/templates.h"
 #include "tools/plugin.h"
+#include "verify/prove/certify.h"
 #include "verify/refine.h"
 #include "verify/report.h"
 #include "tools/common.h"
@@ -84,11 +86,19 @@ constexpr const char* kHelp =
     "                          'validate: PROVED|REFUTED|UNKNOWN ...' on stderr (the full report when REFUTED)\n"
     "  --validate-timeout-ms=N budget of the validation, default 10000; running out gives UNKNOWN\n"
     "  --require-proof         with --validate, an UNKNOWN verdict fails the command too\n"
+    "  --certify               record every rewrite the pipeline applied (pattern and count) and print a\n"
+    "                          certificate on stderr: CERTIFIED when each came from a pattern PROVED FOR ALL\n"
+    "                          SHAPES and bounded-PROVED (one proof per distinct pattern, whatever the tensor\n"
+    "                          sizes: it scales where --validate gives UNKNOWN); otherwise the uncertified\n"
+    "                          patterns with their counts and why. What is trusted, not proved (fold, CSE, DCE,\n"
+    "                          and any change outside a named rewrite, which makes the run uncertified) is listed\n"
+    "  --require-certificate   with --certify, NOT CERTIFIED fails the command (exit 1)\n"
     "  -o FILE                 write the program to FILE ('-' = stdout)\n"
     "%s"
     "\n"
     "Exit codes: 0 success (a non-converging canonicalize is a warning; with --validate, PROVED, or UNKNOWN\n"
-    "without --require-proof), 1 bad input, failed check or REFUTED validation, 2 usage error.\n";
+    "without --require-proof), 1 bad input, failed check, REFUTED validation or (with --require-certificate) NOT\n"
+    "CERTIFIED, 2 usage error.\n";
 
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
@@ -212,6 +222,7 @@ struct OptFlags {
   bool checks = false, debug = false, print_after = false, stats = false, timing = false;
   bool print_before = false, print_after_change = false;
   bool validate = false, require_proof = false;
+  bool certify = false, require_certificate = false;
   unsigned validate_timeout_ms = 10000;
   uint64_t seed = 0;
   CanonicalizeOptions canon;
@@ -238,6 +249,12 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
   f.stats = a.has("stats");
   f.timing = a.has("timing");
   f.validate = a.has("validate");
+  f.certify = a.has("certify");
+  f.require_certificate = a.has("require-certificate");
+  if (f.require_certificate && !f.certify) {
+    std::fprintf(stderr, "ptir opt: --require-certificate needs --certify\n");
+    return kExitUsage;
+  }
   f.require_proof = a.has("require-proof");
   if (auto v = a.get("validate-timeout-ms")) {
     auto n = parse_ranged_option("opt", "validate-timeout-ms", *v, 1, 86400000);
@@ -328,7 +345,8 @@ int cmd_opt(int argc, char** argv) {
                               "timing", "seed", "disable-patterns", "enable-patterns", "disable-labels",
                               "enable-labels", "list-patterns", "validate", "validate-timeout-ms", "rules",
                               "require-proof", "no-fold", "hoist-params", "list-passes", "print-ir-before-all",
-                              "print-ir-after-change", "split-input-file", "verify-diagnostics", "load-plugin"}))
+                              "print-ir-after-change", "split-input-file", "verify-diagnostics", "certify",
+                              "require-certificate", "load-plugin"}))
     return kExitUsage;
   OptFlags f;
   if (auto code = read_flags(a, f)) return *code;
@@ -376,6 +394,8 @@ int cmd_opt(int argc, char** argv) {
     logger = std::make_unique<DebugLogger>(rw, stderr);
     rw.add_listener(logger.get());
   }
+  prove::RewriteRecorder recorder;
+  if (f.certify) rw.add_listener(&recorder);
 
   PipelineResult r = pm.run(rw);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "ptir opt: warning: %s\n", w.c_str());
@@ -398,6 +418,19 @@ int cmd_opt(int argc, char** argv) {
   std::fwrite(out.data(), 1, out.size(), stdout);
   int code = kExitOk;
   if (before) code = validate(*before, p, hoist_log->records, f, timing);
+  if (f.certify) {
+    const auto rule_files = f.canon.rule_files;
+    const auto plugins = f.canon.plugins;
+    prove::Populate populate = [rule_files, plugins](PatternSet& s) {
+      populate_canonicalization_patterns(s, rule_files, plugins);
+    };
+    std::vector<std::pair<std::string, std::string>> templates = cpp_pattern_templates();
+    for (const auto& pl : plugins) templates.insert(templates.end(), pl->templates().begin(), pl->templates().end());
+    prove::ProveOptions po;
+    const prove::Certificate cert = prove::certify(recorder, populate, templates, po, allshape::Options{});
+    std::fputs(cert.format().c_str(), stderr);
+    if (!cert.certified && f.require_certificate) code = kExitBadInput;
+  }
   if (f.timing) std::fputs(timing.format().c_str(), stderr);
   return code;
   });

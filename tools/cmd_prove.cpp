@@ -24,7 +24,7 @@ constexpr int kOk = 0, kFail = 1, kUsage = 2;
 const char* kHelp =
     "usage: ptir prove [--rules FILE]... [--load-plugin LIB]... [--pattern NAME | --label L] [--max-rank R] [--max-dim D]\n"
     "                  [--instances N] [--seed S] [--jobs N] [--shard K/N] [--require-proof]\n"
-    "                  [--json FILE] [--junit FILE] [--timeout-ms T] [--list] [--list-natives]\n\n"
+    "                  [--json FILE] [--junit FILE] [--timeout-ms T] [--all-shapes] [--list] [--list-natives]\n\n"
     "Proves the patterns of the built-in library (or, with --rules, the rules of those files only): for\n"
     "every pattern, instances of the DAG it must handle are generated (ranks 0..R, dims 0..D with size 0\n"
     "and 1 included, every dtype the constraints admit, random attributes) plus near misses (a splat\n"
@@ -53,12 +53,20 @@ const char* kHelp =
     "  --timeout-ms T    Z3 budget per instance (default 4000); running out gives the campaign, not PROVED\n"
     "  --campaign-runs N interpreter runs for an instance Z3 could not decide (default 1000, at least 1000)\n"
     "  --require-proof   TESTED fails too\n"
+    "  --all-shapes      also prove each rule for EVERY rank and size (docs/verification.md \"All-shape\n"
+    "                    proofs\"): symbolic sizes, inputs as uninterpreted functions, the same IEEE semantics;\n"
+    "                    a second column: PROVED FOR ALL SHAPES (with the rank bound B: ranks 0..B checked, the\n"
+    "                    argument covers the rest), BOUNDED ONLY (outside the fragment: why is printed), REFUTED\n"
+    "                    (a concretized counterexample replayed with the real pattern), UNKNOWN. An all-shape\n"
+    "                    PROVED must also be PROVED by the bounded run, and a canary at rank B+1 runs in the\n"
+    "                    interpreter; a disagreement fails the run. C++ patterns are BOUNDED ONLY.\n"
+    "  --all-shapes-timeout-ms T  Z3 budget per all-shape query (default 10000)\n"
     "  --json FILE       write the results as JSON        --junit FILE write them as JUnit XML\n"
     "  --list            list the patterns that would be proved, with where they come from (rule\n"
     "                    FILE:LINE, C++, 'C++ plugin LIB', 'LIB(FILE):LINE'), and exit\n"
     "  --list-natives    list the rule language's predicates and helpers, and exit\n\n"
     "exit codes: 0 nothing REFUTED, NOT EXERCISED, ERROR or UNKNOWN (and, with --require-proof, nothing\n"
-    "TESTED);\n"
+    "TESTED; with --all-shapes, nothing all-shape REFUTED and no disagreement);\n"
     "1 otherwise, a bad rule file (FILE:LINE:COL: error: ...) or a plugin that cannot be loaded\n"
     "(LIB: error: ...); 2 usage error.\n";
 
@@ -79,6 +87,7 @@ std::string xml_escape(const std::string& s) {
 }
 
 bool failing(const prove::Report& r, bool require_proof) {
+  if (r.disagreement || (r.all_shapes && r.all_shapes->verdict == allshape::Verdict::Refuted)) return true;
   return r.status == prove::Status::Refuted || r.status == prove::Status::NotExercised ||
          r.status == prove::Status::Error || r.status == prove::Status::Unknown || (require_proof && r.status == prove::Status::Tested);
 }
@@ -93,7 +102,17 @@ std::string write_json(const std::vector<prove::Report>& rs, const prove::ProveO
          ", \"fired\": " + std::to_string(r.fired) + ", \"near_misses\": " + std::to_string(r.near_misses) +
          ", \"near_misses_fired\": " + std::to_string(r.near_fired) + ", \"proved\": " + std::to_string(r.proved) +
          ", \"tested\": " + std::to_string(r.tested) + ", \"ms\": " + std::to_string(r.ms) +
-         ", \"scope\": " + verify::json_quote(r.scope()) + ", \"detail\": " + verify::json_quote(r.detail) + "}";
+         ", \"scope\": " + verify::json_quote(r.scope()) + ", \"detail\": " + verify::json_quote(r.detail);
+    if (r.all_shapes) {
+      const auto& x = *r.all_shapes;
+      s += ", \"all_shapes\": {\"verdict\": " + verify::json_quote(allshape::verdict_word(x.verdict)) +
+           ", \"rank_bound\": " + std::to_string(x.rank_bound) + ", \"configurations\": " + std::to_string(x.configs) +
+           ", \"queries\": " + std::to_string(x.queries) + ", \"canaries\": " + std::to_string(x.canaries) +
+           ", \"ms\": " + std::to_string(x.ms) + ", \"scope\": " +
+           verify::json_quote(x.verdict == allshape::Verdict::Proved ? x.scope() : "") +
+           ", \"why\": " + verify::json_quote(x.why) + ", \"disagreement\": " + (r.disagreement ? "true" : "false") + "}";
+    }
+    s += "}";
   }
   return s + "\n]}\n";
 }
@@ -107,9 +126,14 @@ std::string write_junit(const std::vector<prove::Report>& rs, bool require_proof
   for (const auto& r : rs) {
     s += "  <testcase classname=\"ptir.prove\" name=\"" + xml_escape(r.name) + "\" time=\"" + std::to_string(r.ms / 1000) + "\">\n";
     if (failing(r, require_proof))
-      s += "    <failure message=\"" + std::string(prove::status_word(r.status)) + "\">" + xml_escape(r.detail) + "</failure>\n";
-    s += "    <system-out>" + xml_escape(std::string(prove::status_word(r.status)) + ": " + r.scope() + " from " + r.origin) +
-         "</system-out>\n  </testcase>\n";
+      s += "    <failure message=\"" + std::string(r.disagreement ? "DISAGREEMENT" : prove::status_word(r.status)) + "\">" +
+           xml_escape(r.detail + (r.all_shapes ? "\nall shapes: " + std::string(allshape::verdict_word(r.all_shapes->verdict)) +
+                                                     " " + r.all_shapes->why : "")) + "</failure>\n";
+    std::string out = std::string(prove::status_word(r.status)) + ": " + r.scope() + " from " + r.origin;
+    if (r.all_shapes)
+      out += "\nall shapes: " + std::string(allshape::verdict_word(r.all_shapes->verdict)) + " " +
+             (r.all_shapes->verdict == allshape::Verdict::Proved ? r.all_shapes->scope() : r.all_shapes->why);
+    s += "    <system-out>" + xml_escape(out) + "</system-out>\n  </testcase>\n";
   }
   return s + "</testsuite>\n</testsuites>\n";
 }
@@ -129,14 +153,15 @@ std::optional<int> parse_int(const Args& a, const char* name, int lo, int hi, in
 }  // namespace
 
 int cmd_prove(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed", "jobs",
-                                   "shard", "json", "junit", "timeout-ms", "campaign-runs"});
+  Args a = split_args(argc, argv, {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
+                                   "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "all-shapes-timeout-ms"});
   if (a.has("help")) {
     std::fputs(kHelp, stdout);
     return kOk;
   }
-  if (!check_known(a, "prove", {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed", "jobs", "shard",
-                                "json", "junit", "timeout-ms", "campaign-runs", "require-proof", "list", "list-natives"}))
+  if (!check_known(a, "prove", {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
+                                "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "require-proof", "list",
+                                "list-natives", "all-shapes", "all-shapes-timeout-ms"}))
     return kUsage;
   if (!a.positional.empty()) {
     std::fprintf(stderr, "ptir prove: unexpected argument '%s' (rule files go after --rules)\n", a.positional[0].c_str());
@@ -150,7 +175,11 @@ int cmd_prove(int argc, char** argv) {
   auto rank = parse_int(a, "max-rank", 0, 6, 3), dim = parse_int(a, "max-dim", 0, 8, 3);
   auto inst = parse_int(a, "instances", 1, 100000, 48), jobs = parse_int(a, "jobs", 1, 64, 1);
   auto tmo = parse_int(a, "timeout-ms", 1, 3600000, 4000), runs = parse_int(a, "campaign-runs", 1000, 100000000, 1000);
-  if (!rank || !dim || !inst || !jobs || !tmo || !runs) return kUsage;
+  auto atmo = parse_int(a, "all-shapes-timeout-ms", 1, 3600000, 10000);
+  if (!rank || !dim || !inst || !jobs || !tmo || !runs || !atmo) return kUsage;
+  const bool all_shapes = a.has("all-shapes");
+  allshape::Options ao;
+  ao.timeout_ms = static_cast<unsigned>(*atmo);
   o.max_rank = *rank, o.max_dim = *dim, o.instances = *inst, o.timeout_ms = *tmo, o.campaign_runs = *runs;
   o.solver_threads = *jobs > 1 ? 1 : 2;
   if (auto v = a.get("seed")) {
@@ -233,7 +262,21 @@ int cmd_prove(int argc, char** argv) {
   std::vector<prove::Report> reports(subjects.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next++) < subjects.size();) reports[i] = prove::prove_pattern(subjects[i], populate, o);
+    for (size_t i; (i = next++) < subjects.size();) {
+      reports[i] = prove::prove_pattern(subjects[i], populate, o);
+      if (!all_shapes) continue;
+      prove::Report& r = reports[i];
+      allshape::Options mine = ao;
+      mine.seed = o.seed;
+      r.all_shapes = prove::prove_pattern_all_shapes(subjects[i], populate, o, mine);
+      // Safety net: an all-shape PROVED must be confirmed by the bounded proof of the real pattern.
+      if (r.all_shapes->verdict == allshape::Verdict::Proved && r.status != prove::Status::Proved) {
+        if (r.status == prove::Status::Refuted) r.disagreement = true;
+        r.all_shapes->why = std::string(r.status == prove::Status::Refuted ? "DISAGREEMENT (a bug in ptir): " : "") +
+                            "the symbolic proof succeeded but the bounded proof says " + prove::status_word(r.status);
+        r.all_shapes->verdict = allshape::Verdict::Unknown;
+      }
+    }
   };
   std::vector<std::thread> pool;
   for (int j = 1; j < *jobs; ++j) pool.emplace_back(work);
@@ -244,15 +287,34 @@ int cmd_prove(int argc, char** argv) {
   const bool require = a.has("require-proof");
   int counts[6] = {0, 0, 0, 0, 0, 0};
   int instances = 0, fired = 0, near = 0, near_fired = 0;
-  std::printf("%-34s %-14s %9s %11s %8s  %s\n", "pattern", "verdict", "fired", "near(fired)", "time", "from");
+  auto all_col = [](const prove::Report& r) -> std::string {
+    if (!r.all_shapes) return "";
+    const auto& x = *r.all_shapes;
+    switch (x.verdict) {
+      case allshape::Verdict::Proved: return "ALL SHAPES (B=" + std::to_string(x.rank_bound) + ")";
+      case allshape::Verdict::BoundedOnly: return "BOUNDED ONLY";
+      case allshape::Verdict::Refuted: return "REFUTED";
+      case allshape::Verdict::Unknown: return r.disagreement ? "DISAGREEMENT" : "UNKNOWN";
+    }
+    return "?";
+  };
+  if (all_shapes)
+    std::printf("%-34s %-14s %-18s %9s %11s %8s  %s\n", "pattern", "verdict", "all shapes", "fired", "near(fired)", "time",
+                "from");
+  else
+    std::printf("%-34s %-14s %9s %11s %8s  %s\n", "pattern", "verdict", "fired", "near(fired)", "time", "from");
   for (const auto& r : reports) {
     ++counts[static_cast<int>(r.status)];
     instances += r.instances, fired += r.fired, near += r.near_misses, near_fired += r.near_fired;
     char f[32], n[32];
     std::snprintf(f, sizeof f, "%d/%d", r.fired, r.instances);
     std::snprintf(n, sizeof n, "%d(%d)", r.near_misses, r.near_fired);
-    std::printf("%-34s %-14s %9s %11s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status), f, n, r.ms / 1000,
-                r.origin.c_str());
+    if (all_shapes)
+      std::printf("%-34s %-14s %-18s %9s %11s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status),
+                  all_col(r).c_str(), f, n, (r.ms + r.all_shapes->ms) / 1000, r.origin.c_str());
+    else
+      std::printf("%-34s %-14s %9s %11s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status), f, n, r.ms / 1000,
+                  r.origin.c_str());
   }
   std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN; "
               "%d instances (%d fired, %d near misses of which %d fired); %.1f s\n",
@@ -262,9 +324,35 @@ int cmd_prove(int argc, char** argv) {
               "constraints admit, seed %llu, Z3 budget %u ms per instance, %d interpreter runs before TESTED%s\n",
               o.max_rank, o.max_dim, static_cast<unsigned long long>(o.seed), o.timeout_ms, o.campaign_runs,
               shard_n > 1 ? (", shard " + std::to_string(shard_k) + "/" + std::to_string(shard_n)).c_str() : "");
+  if (all_shapes) {
+    int ac[4] = {0, 0, 0, 0};
+    std::vector<double> times;
+    for (const auto& r : reports) {
+      ++ac[static_cast<int>(r.all_shapes->verdict)];
+      if (r.all_shapes->verdict == allshape::Verdict::Proved) times.push_back(r.all_shapes->ms);
+    }
+    std::sort(times.begin(), times.end());
+    std::printf("all shapes: %d PROVED FOR ALL SHAPES, %d BOUNDED ONLY, %d REFUTED, %d UNKNOWN of %zu patterns; "
+                "proof time median %.0f ms, max %.0f ms\n",
+                ac[0], ac[1], ac[2], ac[3], reports.size(), times.empty() ? 0.0 : times[times.size() / 2],
+                times.empty() ? 0.0 : times.back());
+    std::printf("all-shape scope: every rank (ranks 0..B checked, B from the rank-bound argument), every size "
+                "including 0, every dtype and permutation configuration the constraints admit; Z3 budget %u ms per "
+                "query; each PROVED is also bounded-PROVED and passed a canary at rank B+1\n",
+                ao.timeout_ms);
+  }
   for (const auto& r : reports)
     if (r.status != prove::Status::Proved)
       std::printf("\n== %s: %s (%s)\n%s", r.name.c_str(), prove::status_word(r.status), r.scope().c_str(), r.detail.c_str());
+  if (all_shapes)
+    for (const auto& r : reports) {
+      const auto& x = *r.all_shapes;
+      if (x.verdict == allshape::Verdict::Proved) {
+        if (!x.notes.empty()) std::printf("\n-- %s: PROVED FOR ALL SHAPES: %s\n", r.name.c_str(), x.scope().c_str());
+        continue;
+      }
+      std::printf("\n-- %s: all shapes %s: %s\n", r.name.c_str(), all_col(r).c_str(), x.why.c_str());
+    }
 
   int code = kOk;
   for (const auto& r : reports)

@@ -2,7 +2,8 @@
 # Checks that `ptir prove` REFUTES every rule of one file of the unsound corpus (corpus/unsound/).
 # Usage: check_unsound.sh PTIR FILE.rules
 # Passes only when ptir exits 1, prints a table whose every pattern row says REFUTED, and shows a
-# counterexample (a "rewritten by" section) for each.
+# counterexample (a "rewritten by" section) for each; then, with --all-shapes, no rule of the file may be
+# PROVED FOR ALL SHAPES.
 set -uo pipefail
 ptir="$1"; file="$2"
 out="$("$ptir" prove --rules "$file" --instances 48 2>&1)"; rc=$?
@@ -14,4 +15,11 @@ shown=$(printf '%s\n' "$out" | grep -c '^rewritten by ' || true)
 if [ "$rc" -ne 1 ]; then echo "FAIL: exit $rc (expected 1)"; exit 1; fi
 if [ "$n" -eq 0 ] || [ "$refuted" -ne "$n" ]; then echo "FAIL: $refuted of $n rules REFUTED"; exit 1; fi
 if [ "$shown" -lt "$n" ]; then echo "FAIL: $shown counterexamples shown for $n rules"; exit 1; fi
-echo "PASS: all $n rules REFUTED with a counterexample"
+all="$("$ptir" prove --rules "$file" --instances 48 --all-shapes 2>&1)"; arc=$?
+printf '%s\n' "$all" | awk '/^totals:/ {exit} {print}'
+printf '%s\n' "$all" | grep '^all shapes:'
+if [ "$arc" -ne 1 ]; then echo "FAIL: --all-shapes exit $arc (expected 1)"; exit 1; fi
+if printf '%s\n' "$all" | awk '/^totals:/ {exit} NR>1 {print}' | grep -q 'ALL SHAPES ('; then
+  echo "FAIL: an unsound rule is PROVED FOR ALL SHAPES"; exit 1
+fi
+echo "PASS: all $n rules REFUTED with a counterexample; none PROVED FOR ALL SHAPES"

@@ -53,6 +53,10 @@ class Generator {
     // Bias toward non-empty tensors: an empty one proves little about values.
     if (coin(r_, 0.8))
       for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
+    // Square shapes (every dim equal) a quarter of the time: a rewrite that confuses axes (a dropped
+    // transpose, a swapped reduction axis) only type-checks, and so only fires, where dims coincide.
+    if (t.dims.size() >= 2 && coin(r_, 0.25))
+      for (int64_t& d : t.dims) d = std::max<int64_t>(t.dims[0], 2);
     return gen(n, t, /*fixed=*/false);
   }
 

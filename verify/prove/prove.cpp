@@ -313,6 +313,53 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
   return rep;
 }
 
+allshape::Result prove_pattern_all_shapes(const Subject& s, const Populate& populate, const ProveOptions& o,
+                                          const allshape::Options& ao) {
+  allshape::Result res;
+  if (!s.rule) {
+    res.verdict = allshape::Verdict::BoundedOnly;
+    res.why = "a C++ pattern: there is no rule text to prove for all shapes (bounded proof only)";
+    return res;
+  }
+  FrozenPatternSet one = single(populate, s.name);
+  if (one.size() != 1) {
+    res.verdict = allshape::Verdict::Unknown;
+    res.why = one.size() == 0 ? "no pattern of that name" : "several patterns share this name";
+    return res;
+  }
+  uint64_t n = 0;
+  auto replay = [&](const Program& inst) {
+    allshape::Replay r;
+    Checked c = check_instance(inst, one, o, mix(o.seed, 900000 + n++));
+    r.fired = c.outcome != Outcome::NotFired;
+    r.refuted = c.outcome == Outcome::Refuted;
+    if (r.fired && c.rewritten) r.detail = "rewritten by " + s.name + " to:\n" + print_program(*c.rewritten) + c.detail;
+    return r;
+  };
+  auto canary = [&](const Program& inst, int runs) {
+    allshape::Replay r;
+    Program tgt(inst);
+    GreedyConfig cfg;
+    cfg.fold = false;
+    cfg.expensive_checks = false;
+    ProgramRewriter rw(tgt);
+    GreedyResult g = apply_patterns_and_fold_greedily(rw, one, cfg);
+    if (rw.has_error()) {
+      r.fired = r.refuted = true;
+      r.detail = "the pattern broke the program: " + rw.error() + "\n";
+      return r;
+    }
+    if (!g.changed) return r;
+    r.fired = true;
+    bool refuted = false;
+    (void)campaign(inst, tgt, runs, mix(o.seed, 700000 + n++), &refuted);
+    r.refuted = refuted;
+    if (refuted) r.detail = "rewritten to:\n" + print_program(tgt);
+    return r;
+  };
+  return allshape::prove_all_shapes(*s.rule, replay, canary, ao);
+}
+
 std::vector<Subject> subjects_of(const Populate& populate,
                                  const std::vector<std::pair<std::string, std::string>>& cpp_templates) {
   PatternSet set;
@@ -324,6 +371,7 @@ std::vector<Subject> subjects_of(const Populate& populate,
     s.origin = std::string(p->origin());
     if (const auto* r = dynamic_cast<const rules::RulePattern*>(p.get())) {
       s.templates.push_back(std::shared_ptr<const rules::Node>(r->file(), r->rule().source.get()));
+      s.rule = std::shared_ptr<const rules::Rule>(r->file(), &r->rule());
       s.assumes = r->rule().assumes;
       s.dtype_hint = dtype_hint(r->rule());
     } else {

@@ -6,12 +6,14 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "rewriter/pattern.h"
 #include "rewriter/rules/ast.h"
+#include "verify/allshape/allshape.h"
 
 namespace ptir::prove {
 
@@ -29,6 +31,8 @@ struct Subject {
   uint8_t assumes = 0;   ///< fast-math flags the instances' function carries (rules::Assume bits)
   std::vector<DType> dtype_hint;  ///< dtypes the constraints name (dtype_is, is_float, ...)
   std::string error;     ///< non-empty: the pattern cannot be proved at all (no template, ...)
+  /// The rule of a RulePattern (its file keeps it alive); null for a C++ pattern.
+  std::shared_ptr<const rules::Rule> rule;
 };
 
 struct ProveOptions {
@@ -54,6 +58,10 @@ struct Report {
   std::set<std::string> dtypes, shapes;
   double ms = 0;
   std::string detail;     ///< REFUTED: instance, rewrite, counterexample; TESTED: which instances; ERROR: why
+  /// With --all-shapes: the all-shape verdict (after the safety nets: an all-shape PROVED that the
+  /// bounded proof does not confirm is UNKNOWN, and one it refutes is a disagreement).
+  std::optional<allshape::Result> all_shapes;
+  bool disagreement = false;  ///< all-shape PROVED but bounded REFUTED: a bug in ptir, fails the run
   std::string scope() const;  ///< "12 instances, ranks 0-3, dims 0-3, dtypes f16,f32,..."
 };
 
@@ -62,6 +70,12 @@ using Populate = std::function<void(PatternSet&)>;
 
 /// Proves one pattern.
 Report prove_pattern(const Subject& s, const Populate& populate, const ProveOptions& o);
+
+/// Proves a rule pattern for all shapes (verify/allshape): counterexamples are concretized and
+/// replayed with the REAL pattern (folding off, then the bounded checker), and the canary at rank
+/// bound + 1 runs the real pattern and the interpreter. A C++ pattern is BoundedOnly (no rule text).
+allshape::Result prove_pattern_all_shapes(const Subject& s, const Populate& populate, const ProveOptions& o,
+                                          const allshape::Options& ao);
 
 /// The subjects of a library: each pattern with its templates (a RulePattern's source DAG; a C++
 /// pattern's declared templates from `cpp_templates`: pattern name -> rule-syntax source DAGs).

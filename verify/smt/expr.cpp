@@ -49,6 +49,7 @@ Z3_sort to_z3(const Sort& s) {
     case Sort::Bool: return chk_obj(Z3_mk_bool_sort(C()));
     case Sort::BV: return bv_sort(s.width);
     case Sort::FP: return fp_sort(s.fp);
+    case Sort::Int: return chk_obj(Z3_mk_int_sort(C()));
   }
   return nullptr;
 }
@@ -266,6 +267,7 @@ Sort Expr::sort() const {
     case Z3_BV_SORT: return Sort::bv(Z3_get_bv_sort_size(C(), s));
     case Z3_FLOATING_POINT_SORT:
       return Sort::floating({Z3_fpa_get_ebits(C(), s), Z3_fpa_get_sbits(C(), s)});
+    case Z3_INT_SORT: return Sort::integer();
     default: throw std::logic_error("smt: unexpected sort");
   }
 }
@@ -595,6 +597,45 @@ std::optional<uint64_t> Expr::numeral() const {
   if (!Z3_is_numeral_ast(C(), a_)) return std::nullopt;
   uint64_t v = 0;
   if (!Z3_get_numeral_uint64(C(), a_, &v)) return std::nullopt;
+  return v;
+}
+
+// ---- mathematical integers ----
+Expr Expr::intVal(int64_t v) {
+  Z3_sort s = chk_obj(Z3_mk_int_sort(C()));
+  return wrap(Z3_mk_int64(C(), v, s));
+}
+bool Expr::isInt() const { return Z3_get_sort_kind(C(), Z3_get_sort(C(), a_)) == Z3_INT_SORT; }
+namespace {
+Expr arith2(Z3_ast a, Z3_ast b, Z3_ast (*mk)(Z3_context, unsigned, const Z3_ast[])) {
+  Z3_ast args[2] = {a, b};
+  Expr e = Expr::wrap(mk(C(), 2, args));
+  return Z3_is_numeral_ast(C(), a) && Z3_is_numeral_ast(C(), b) ? e.simplify() : e;
+}
+}  // namespace
+Expr Expr::iadd(const Expr& b) const {
+  if (b.intNumeral() == 0) return *this;
+  if (intNumeral() == 0) return b;
+  return arith2(a_, b.a_, Z3_mk_add);
+}
+Expr Expr::isub(const Expr& b) const {
+  if (b.intNumeral() == 0) return *this;
+  if (a_ == b.a_) return intVal(0);
+  return arith2(a_, b.a_, Z3_mk_sub);
+}
+Expr Expr::imul(const Expr& b) const {
+  if (b.intNumeral() == 1) return *this;
+  if (intNumeral() == 1) return b;
+  return arith2(a_, b.a_, Z3_mk_mul);
+}
+Expr Expr::imod(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_mod(C(), a_, b.a_)); }
+Expr Expr::idiv(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_div(C(), a_, b.a_)); }
+Expr Expr::ilt(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_lt(C(), a_, b.a_)); }
+Expr Expr::ile(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_le(C(), a_, b.a_)); }
+std::optional<int64_t> Expr::intNumeral() const {
+  if (!Z3_is_numeral_ast(C(), a_) || !isInt()) return std::nullopt;
+  int64_t v = 0;
+  if (!Z3_get_numeral_int64(C(), a_, &v)) return std::nullopt;
   return v;
 }
 

@@ -86,12 +86,14 @@ struct FPFormat {
 
 /// The sort of a term: Bool, BitVec(width) or FloatingPoint(format).
 struct Sort {
-  enum Kind : uint8_t { Bool, BV, FP } kind = Bool;
+  enum Kind : uint8_t { Bool, BV, FP, Int } kind = Bool;
   unsigned width = 0;  ///< BV width
   FPFormat fp;
   static Sort boolean() { return {Bool, 0, {}}; }
   static Sort bv(unsigned w) { return {BV, w, {}}; }
   static Sort floating(FPFormat f) { return {FP, 0, f}; }
+  /// Mathematical integers: the symbolic sizes, indices and attributes of all-shape proofs.
+  static Sort integer() { return {Int, 0, {}}; }
   bool operator==(const Sort&) const = default;
 };
 
@@ -183,6 +185,19 @@ class Expr {
   Expr toSBV(unsigned w) const;        ///< float -> signed BV, RTZ; only meaningful in range
   Expr toUBV(unsigned w) const;        ///< float -> unsigned BV, RTZ; only meaningful in range
   Expr toIEEE() const;                 ///< float -> its IEEE bit-vector (NaN: some NaN pattern)
+
+  // ---- mathematical integers (Sort::Int; all-shape proofs: sizes, indices, attributes) ----
+  static Expr intVal(int64_t v);
+  bool isInt() const;
+  Expr iadd(const Expr& b) const;
+  Expr isub(const Expr& b) const;
+  Expr imul(const Expr& b) const;  ///< nonlinear when neither side is a numeral
+  Expr imod(const Expr& b) const;  ///< SMT-LIB mod (b != 0: 0 <= r < |b|)
+  Expr idiv(const Expr& b) const;  ///< SMT-LIB div (floor for b > 0)
+  Expr ilt(const Expr& b) const;
+  Expr ile(const Expr& b) const;
+  /// The value of an Int numeral; nullopt when the term is not one or does not fit.
+  std::optional<int64_t> intNumeral() const;
 
   // ---- inspection ----
   unsigned id() const;

@@ -1,0 +1,95 @@
+// Certified optimization (verify/prove/certify.h).
+#include "verify/prove/certify.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace ptir::prove {
+
+Certificate certify(const RewriteRecorder& rec, const Populate& populate,
+                    const std::vector<std::pair<std::string, std::string>>& cpp_templates, const ProveOptions& po,
+                    const allshape::Options& ao) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Certificate c;
+  std::vector<Subject> subjects = subjects_of(populate, cpp_templates);
+  c.certified = true;
+  for (const auto& [name, n] : rec.applied) {
+    if (name == "fold" || name == "cse" || name == "dce") {
+      c.trusted[name] += n;
+      continue;
+    }
+    CertifiedPattern cp;
+    cp.name = name;
+    cp.rewrites = n;
+    const Subject* s = nullptr;
+    for (const Subject& x : subjects)
+      if (x.name == name) s = &x;
+    if (!s) {
+      cp.why = "not a canonicalization pattern of this run: nothing to prove it against";
+    } else {
+      cp.origin = s->origin;
+      if (s->rule)
+        for (const char* f : {"nnan", "ninf", "nsz", "reassoc"}) {
+          const int bit = std::string(f) == "nnan" ? 1 : std::string(f) == "ninf" ? 2 : std::string(f) == "nsz" ? 4 : 8;
+          if (s->rule->assumes & bit) cp.assumes += (cp.assumes.empty() ? "" : " ") + std::string(f);
+        }
+      const allshape::Result a = prove_pattern_all_shapes(*s, populate, po, ao);
+      if (a.verdict != allshape::Verdict::Proved) {
+        cp.why = std::string("all shapes: ") + allshape::verdict_word(a.verdict) + ": " + a.why;
+      } else {
+        const Report b = prove_pattern(*s, populate, po);  // the safety net: the bounded proof agrees
+        if (b.status != Status::Proved) cp.why = std::string("all-shape PROVED but the bounded proof says ") + status_word(b.status);
+        else {
+          cp.certified = true;
+          cp.why = a.scope() + "; bounded: " + b.scope();
+        }
+      }
+    }
+    c.certified = c.certified && cp.certified;
+    c.patterns.push_back(std::move(cp));
+  }
+  if (rec.unattributed > 0) {
+    // A change no named rewrite announced (a pass that edits without brackets, e.g. hoist-params):
+    // nothing proves it, so the run is not certified.
+    c.trusted["changes outside any named rewrite"] = rec.unattributed;
+    c.certified = false;
+  }
+  c.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return c;
+}
+
+std::string Certificate::format() const {
+  int64_t total = 0, bad = 0;
+  for (const auto& p : patterns) {
+    total += p.rewrites;
+    bad += p.certified ? 0 : p.rewrites;
+  }
+  std::string s = std::string("certificate: ") + (certified ? "CERTIFIED" : "NOT CERTIFIED") + " - " +
+                  std::to_string(total) + " pattern rewrites by " + std::to_string(patterns.size()) + " patterns, " +
+                  std::to_string(total - bad) + " from patterns PROVED FOR ALL SHAPES (and bounded-PROVED)";
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "; %.0f ms", this->ms);
+  s += ms;
+  s += "\n";
+  for (const auto& p : patterns) {
+    s += "  " + std::string(p.certified ? "certified   " : "UNCERTIFIED ") + p.name + " x" + std::to_string(p.rewrites) +
+         (p.origin.empty() ? "" : " (" + p.origin + ")") + (p.assumes.empty() ? "" : " assumes " + p.assumes) + ": " +
+         p.why + "\n";
+  }
+  if (trusted.empty()) {
+    s += "  trusted, not proved: nothing (no fold, CSE or DCE change)\n";
+  } else {
+    s += "  trusted, not proved:";
+    for (const auto& [name, n] : trusted) {
+      const char* what = name == "fold" ? " (constant folding through the reference interpreter and the fold hooks)"
+                         : name == "cse" ? " (common subexpression elimination)"
+                         : name == "dce" ? " (dead code elimination)"
+                                         : " (makes the run uncertified)";
+      s += " " + name + " x" + std::to_string(n) + what + ";";
+    }
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace ptir::prove
