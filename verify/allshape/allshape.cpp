@@ -266,9 +266,7 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
     }
     case OpCode::Slice:
     case OpCode::Tile: return sub();
-    case OpCode::Concat:
-      if (n.operands.size() != 1) return "concat of several operands: bounded only (not encoded yet)";
-      return sub();
+    case OpCode::Concat: return sub();
     default:
       return std::string(mnemonic(op)) + ": outside the all-shape fragment (bounded only)";
   }
@@ -333,6 +331,15 @@ class Enc {
   std::map<std::string, SVal> lits_;
   std::pair<DType, std::vector<Expr>> root_type_;
   bool src_root_governed_ = false;
+  /// Evaluating a target value every element of which is read by some output element (false under
+  /// slice, tile, broadcast_to): a target op that can have UB there would hide its unread elements.
+  bool tgt_full_ = true;
+  struct NotFull {
+    bool& f;
+    bool saved;
+    explicit NotFull(bool& x) : f(x), saved(x) { f = false; }
+    ~NotFull() { f = saved; }
+  };
   int fresh_ = 0;
   bool in_source_ = true;
 
@@ -689,17 +696,13 @@ class Enc {
           cn.operands.push_back(x.cnode);
           break;
         }
-        case OpCode::Concat: {  // one operand (the fragment's gate)
-          SVal x = src(*n.operands[0], rank, std::nullopt);
-          const rules::AttrExpr* a = node_attr(n, "axis");
-          int64_t axis = 0;
-          if (a && a->kind == rules::AttrExpr::Kind::Ints && !a->ints.empty()) axis = a->ints[0];
-          else axis = rank == 0 ? 0 : ch_.choose(rank);
-          if (a && a->kind == rules::AttrExpr::Kind::Capture) attrs_[a->capture] = AttrB{true, {axis}, {}, "", false};
-          if (rank == 0 || axis < 0 || axis >= rank) throw Infeasible{"concat axis"};
-          out = x;
+        case OpCode::Concat: {
+          std::vector<SVal> xs;
+          for (const auto& o : n.operands) xs.push_back(src(*o, rank, xs.empty() ? std::nullopt : std::make_optional(std::make_pair(xs[0].dtype, xs[0].dims))));
+          const int64_t axis = concat_axis(n, rank);
+          out = concat(xs, axis, /*src=*/true);
           cn.cints.push_back({"axis", {axis}});
-          cn.operands.push_back(x.cnode);
+          for (const SVal& x : xs) cn.operands.push_back(x.cnode);
           break;
         }
         default: throw Outside{std::string(mnemonic(op)) + ": outside the all-shape fragment"};
@@ -758,6 +761,56 @@ class Enc {
       std::vector<Expr> j;
       for (size_t k = 0; k < x.dims.size(); ++k) j.push_back(Expr::ite(x.dims[k] == Expr::intVal(1), Expr::intVal(0), i[k]));
       return x.at(j);
+    };
+    return o;
+  }
+  /// The axis of a concat node at `rank`: a literal, a bound capture, or every axis (a choice).
+  int64_t concat_axis(const Node& n, int rank) {
+    const rules::AttrExpr* a = node_attr(n, "axis");
+    int64_t axis = -1;
+    if (a && a->kind == rules::AttrExpr::Kind::Ints && a->ints.size() == 1) axis = a->ints[0];
+    else if (a && a->kind == rules::AttrExpr::Kind::Capture && attrs_.count(a->capture) && attrs_[a->capture].concrete &&
+             attrs_[a->capture].c.size() == 1)
+      axis = attrs_[a->capture].c[0];
+    else if (a && a->kind != rules::AttrExpr::Kind::Capture) throw Outside{"concat axis given by a helper"};
+    else if (in_source_) axis = rank == 0 ? -1 : ch_.choose(rank);
+    else throw Outside{"target concat without a known axis"};
+    if (a && a->kind == rules::AttrExpr::Kind::Capture && !attrs_.count(a->capture))
+      attrs_[a->capture] = AttrB{true, {axis}, {}, "", false};
+    if (rank == 0 || axis < 0 || axis >= rank) throw Infeasible{"concat axis"};
+    return axis;
+  }
+  /// concat along `axis`: the output element comes from the operand whose range holds i_axis.
+  SVal concat(const std::vector<SVal>& xs, int64_t axis, bool src) {
+    SVal o;
+    o.dtype = xs[0].dtype;
+    o.dims = xs[0].dims;
+    Expr total = Expr::intVal(0);
+    std::vector<Expr> offsets;
+    for (const SVal& x : xs) {
+      if (x.dtype != o.dtype || x.dims.size() != o.dims.size()) throw Infeasible{"concat operand types"};
+      for (size_t d = 0; d < o.dims.size(); ++d) {
+        if (static_cast<int64_t>(d) == axis) continue;
+        if (src) assume.push_back(x.dims[d] == o.dims[d]);
+        else tgt_ill = tgt_ill || x.dims[d] != o.dims[d];
+      }
+      offsets.push_back(total);
+      total = total.iadd(x.dims[axis]);
+    }
+    o.dims[axis] = total;
+    o.at = [xs, offsets, axis](const std::vector<Expr>& i) {
+      auto shifted = [&](size_t k) {
+        std::vector<Expr> j = i;
+        j[axis] = i[axis].isub(offsets[k]);
+        return xs[k].at(j);
+      };
+      Elem r = shifted(xs.size() - 1);
+      for (size_t k = xs.size() - 1; k-- > 0;) {
+        const Expr c = i[axis].ilt(offsets[k + 1]);
+        Elem e = shifted(k);
+        r = Elem{Expr::ite(c, e.v, r.v), Expr::ite(c, e.ub, r.ub)};
+      }
+      return r;
     };
     return o;
   }
@@ -970,6 +1023,11 @@ class Enc {
       out.dtype = op == OpCode::Compare ? DType::I1 : op == OpCode::Cast ? to : t;
       out.dims = typed->second;
       if (given && given->first != out.dtype) throw Infeasible{"target type differs"};
+      const bool can_ub = (op == OpCode::Div && !is_float(t)) ||
+                          (fastmath_governs(op) && (fm_.has(FastMathFlag::NNaN) || fm_.has(FastMathFlag::NInf)));
+      if (can_ub && !tgt_full_)
+        throw Outside{std::string("a target ") + std::string(mnemonic(op)) +
+                      " that can be UB under slice/tile/broadcast_to: its unread elements would not be checked"};
       std::vector<SVal> av;
       for (auto& a : args) av.push_back(*a);
       const int tag = fresh_++;
@@ -988,6 +1046,7 @@ class Enc {
         return transpose(x, p);
       }
       case OpCode::BroadcastTo: {
+        NotFull nf(tgt_full_);
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"broadcast_to without a type"};
         if (given->first != x.dtype) throw Infeasible{"broadcast dtype"};
@@ -996,6 +1055,7 @@ class Enc {
         return broadcast(x, given->second, false);
       }
       case OpCode::Slice: {
+        NotFull nf(tgt_full_);
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"slice without a type"};
         std::vector<Expr> starts = sym_attr_tgt(n, "starts");
@@ -1005,6 +1065,7 @@ class Enc {
         return slice(x, starts, given->second);
       }
       case OpCode::Tile: {
+        NotFull nf(tgt_full_);
         SVal x = tgt(*n.operands[0], nullptr, false);
         std::vector<Expr> reps = sym_attr_tgt(n, "repeats");
         if (reps.size() != x.dims.size()) throw Infeasible{"tile rank"};
@@ -1012,8 +1073,15 @@ class Enc {
         return tile(x, reps);
       }
       case OpCode::Concat: {
-        if (n.operands.size() != 1) throw Outside{"target concat of several operands"};
-        return tgt(*n.operands[0], nullptr, false);
+        std::vector<SVal> xs;
+        for (const auto& o : n.operands) xs.push_back(tgt(*o, nullptr, false));
+        if (xs[0].dims.empty()) throw Infeasible{"concat at rank 0"};
+        const int64_t axis = concat_axis(n, static_cast<int>(xs[0].dims.size()));
+        SVal c = concat(xs, axis, /*src=*/false);
+        if (given && (given->first != c.dtype || given->second.size() != c.dims.size())) throw Infeasible{"concat type"};
+        if (given)
+          for (size_t k = 0; k < c.dims.size(); ++k) tgt_ill = tgt_ill || c.dims[k] != given->second[k];
+        return c;
       }
       default: throw Outside{std::string("target ") + std::string(mnemonic(op)) + ": outside the all-shape fragment"};
     }
@@ -1278,8 +1346,26 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
   if (std::string w = outside_fragment(r); !w.empty()) return done(Verdict::BoundedOnly, w);
   const RuleFacts facts = facts_of(r);
   bool has_transpose = false;
+  // Distinguished axes: a concat's axis is never dropped by the argument (its conditions are on that
+  // axis alone); a literal axis k pins axes 0..k.
+  // (One per captured axis name, shared by the concats that use it; a concat without an axis in the
+  // source has its own.)
+  std::set<std::string> axis_caps;
+  int unnamed_axes = 0, literal_pins = 0;
   std::function<void(const Node&)> scan = [&](const Node& n) {
     if (n.kind == Node::Kind::Op && n.op == OpCode::Transpose) has_transpose = true;
+    if (n.kind == Node::Kind::Op && n.op == OpCode::Concat) {
+      bool named = false;
+      for (const auto& a : n.attrs) {
+        if (a.name != "axis") continue;
+        named = true;
+        if (a.kind == rules::AttrExpr::Kind::Ints && a.ints.size() == 1)
+          literal_pins = std::max(literal_pins, static_cast<int>(a.ints[0]) + 1);
+        else if (a.kind == rules::AttrExpr::Kind::Capture) axis_caps.insert(a.capture);
+        else ++unnamed_axes;
+      }
+      if (!named) ++unnamed_axes;
+    }
     for (const auto& c : n.operands) scan(*c);
   };
   scan(*r.source);
@@ -1306,6 +1392,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     // A transpose's permutations are all the identity below rank 2: check rank 2 so the premise
     // check (every read in place) sees a real permutation; rank_is(%x, N) instances exist only at N.
     if (has_transpose) bound = std::max(bound, 2);
+    bound += static_cast<int>(axis_caps.size()) + unnamed_axes + literal_pins;
     if (fixed_rank > bound) bound = fixed_rank;
     res.rank_bound = bound;
     if (bound > o.max_rank_bound)

@@ -83,6 +83,9 @@ Checked check_instance(const Program& inst, const FrozenPatternSet& one, const P
   GreedyConfig cfg;
   cfg.fold = false;
   cfg.expensive_checks = false;
+  // One application: a wrong rule that undoes itself (concat(x, y) => concat(y, x)) would otherwise be
+  // applied twice by the driver and come back to the instance, hiding the wrong step.
+  cfg.max_num_rewrites = 1;
   ProgramRewriter rw(*c.rewritten);
   GreedyResult r = apply_patterns_and_fold_greedily(rw, one, cfg);
   if (rw.has_error()) {
@@ -342,6 +345,7 @@ allshape::Result prove_pattern_all_shapes(const Subject& s, const Populate& popu
     GreedyConfig cfg;
     cfg.fold = false;
     cfg.expensive_checks = false;
+    cfg.max_num_rewrites = 1;  // one application, as in check_instance
     ProgramRewriter rw(tgt);
     GreedyResult g = apply_patterns_and_fold_greedily(rw, one, cfg);
     if (rw.has_error()) {
