@@ -135,6 +135,23 @@ Expr pow2_bits(const Expr& c) {
   return normal || (exp == zero_e && Expr::any(one_bit));
 }
 
+/// The IR verifier's dtype rule of an op (ir/verifier.cpp check_op_rule): a configuration that breaks
+/// it is not an instance (source) or a rule that builds an invalid instruction (target).
+bool dtype_valid(OpCode op, DType t) {
+  switch (op) {
+    case OpCode::Neg: case OpCode::Abs: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+    case OpCode::Maximum: case OpCode::Minimum: case OpCode::ReduceSum: case OpCode::ReduceMax:
+    case OpCode::ReduceMin:
+      return t != DType::I1;
+    case OpCode::Exp: case OpCode::Log: case OpCode::Tanh: case OpCode::Erf: case OpCode::Rsqrt:
+    case OpCode::Reciprocal: case OpCode::Sqrt:
+      return is_float(t);
+    default: return true;
+  }
+}
+/// check_accum: an accumulation dtype of the element's kind (float or integer), never i1.
+bool accum_valid(DType elem, DType acc) { return acc != DType::I1 && is_float(acc) == is_float(elem); }
+
 /// A capture of a source attribute.
 struct AttrB {
   bool concrete = true;
@@ -218,49 +235,21 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
       (has_trait(op, OpTrait::Elementwise) && !has_trait(op, OpTrait::Effect)))
     return sub();
   switch (op) {
-    case OpCode::Transpose: {
-      // In the fragment only where the permutation is forced to be the identity (alone or composed
-      // with its parent/child), or where it moves a scalar broadcast (no axis is read).
-      const std::string p = perm_capture(n);
-      bool ok = !p.empty() && f.identity_perms.count(p);
-      if (!ok && !p.empty() && !n.operands.empty() && n.operands[0]->kind == Node::Kind::Op &&
-          n.operands[0]->op == OpCode::Transpose) {
-        const std::string q = perm_capture(*n.operands[0]);
-        ok = !q.empty() && f.inverse_perms.count({q, p});
-      }
-      if (!ok && !result) {
-        // the operand of a transpose pair whose composition is forced
-        ok = !p.empty();
-        bool paired = false;
-        for (const auto& pr : f.inverse_perms) paired = paired || pr.first == p;
-        ok = ok && paired;
-      }
-      if (!ok && !n.operands.empty() && n.operands[0]->kind == Node::Kind::Op &&
-          n.operands[0]->op == OpCode::BroadcastTo && n.operands[0]->operands[0]->kind == Node::Kind::Value &&
-          f.scalar_caps.count(n.operands[0]->operands[0]->name))
-        ok = true;
-      if (!ok)
-        return "transpose by a permutation that is not forced to the identity: axes are not read in place, "
-               "so the rank argument's premise fails (bounded only)";
-      return sub();
-    }
-    case OpCode::BroadcastTo: {
-      const Node& x = *n.operands[0];
-      const bool scalar = x.kind == Node::Kind::Value && f.scalar_caps.count(x.name);
-      bool same = false;
-      if (x.kind == Node::Kind::Value) {
-        const std::string t = !n.type_capture.empty() ? n.type_capture : n.type.name;
-        same = !t.empty() && f.same_shape.count({x.name, t});
-      }
-      if (!scalar && !same)
-        return "broadcast_to whose operand rank is not forced to 0 or to the result's: operands of "
-               "intermediate rank add axis groups the encoding does not model (bounded only)";
+    case OpCode::Transpose:
+    case OpCode::BroadcastTo: return sub();  // the premise (consistent axis maps) is checked per read
+    case OpCode::ReduceSum:
+    case OpCode::ReduceMax:
+    case OpCode::ReduceMin: {
+      if (result) return "a reduction in the result: bounded only";
+      // Folds over one element or none are definitional; any other fold is an arbitrary value (an
+      // over-approximation), so only rules whose constraints force those cases can be proved.
       return sub();
     }
     case OpCode::Reshape: {
       const Node& x = *n.operands[0];
       const std::string t = !n.type_capture.empty() ? n.type_capture : n.type.name;
-      if (result || x.kind != Node::Kind::Value || t.empty() || !f.same_shape.count({x.name, t}))
+      if (result) return sub();  // only adding or dropping size-1 axes is encoded (else ill-formed: checked)
+      if (x.kind != Node::Kind::Value || t.empty() || !f.same_shape.count({x.name, t}))
         return "reshape that may change the shape: general reshapes are bounded only";
       return sub();
     }
@@ -357,16 +346,43 @@ class Enc {
 
   void read(const std::string& cap, const std::vector<Expr>& idx) {
     std::string key;
+    // Premise of the rank argument: each component of a read depends on at most one output axis, no
+    // two components on the same one, and every read of a capture maps its axes to the same output
+    // axes (transposes and broadcasts included): dropping an output axis then drops the same input
+    // axis from every read.
+    std::vector<int> map(idx.size(), -1);
+    std::set<int> used;
     for (size_t k = 0; k < idx.size(); ++k) {
       const Expr s = idx[k].simplify();
       key += s.str() + ";";
-      // Premise of the rank argument: component k of every read depends on output axis k only.
-      for (size_t j = 0; j < idx_.size(); ++j)
-        if (j != k && mentions(s, idx_[j]))
-          premise.push_back("a read of %" + cap + " takes axis " + std::to_string(k) + " from output axis " + std::to_string(j));
+      for (size_t j = 0; j < idx_.size(); ++j) {
+        if (!mentions(s, idx_[j])) continue;
+        if (map[k] != -1)
+          premise.push_back("a read of %" + cap + " takes its axis " + std::to_string(k) + " from two output axes");
+        map[k] = static_cast<int>(j);
+      }
+      if (map[k] != -1 && !used.insert(map[k]).second)
+        premise.push_back("a read of %" + cap + " takes two axes from output axis " + std::to_string(map[k]));
     }
+    auto it = axis_map_.find(cap);
+    if (it == axis_map_.end()) axis_map_.emplace(cap, map);
+    else
+      for (size_t k = 0; k < map.size(); ++k)
+        if (map[k] != -1 && it->second[k] != -1 && map[k] != it->second[k])
+          premise.push_back("two reads of %" + cap + " take its axis " + std::to_string(k) + " from output axes " +
+                            std::to_string(it->second[k]) + " and " + std::to_string(map[k]));
     reads[cap].insert(key);
   }
+  std::map<std::string, std::vector<int>> axis_map_;
+  struct ReduceAccum {
+    DType elem;
+    bool has_accum;
+    DType acc;
+  };
+  std::map<std::string, ReduceAccum> reduce_accum_;  ///< `as %r` of a reduction -> its accumulation
+ public:
+  int max_reduced_ = 1;  ///< reduced axes beyond the result's rank (keepdims false)
+ private:
   static bool mentions(const Expr& e, const Expr& var) {
     const std::vector<unsigned> c = e.constants();
     return std::binary_search(c.begin(), c.end(), var.id());
@@ -612,6 +628,7 @@ class Enc {
         if (op != OpCode::Cast && args[k]->dtype != want) throw Infeasible{"operand dtypes differ"};
         for (size_t a = 0; a < args[k]->dims.size(); ++a) assume.push_back(args[k]->dims[a] == typed->second[a]);
       }
+      if (!dtype_valid(op, t)) throw Infeasible{"the verifier rejects this dtype"};
       DType to = t;
       std::string dir;
       if (op == OpCode::Cast) {
@@ -663,7 +680,8 @@ class Enc {
         }
         case OpCode::BroadcastTo: {
           const Node& xn = *n.operands[0];
-          const int xr = xn.kind == Node::Kind::Value && f_.scalar_caps.count(xn.name) ? 0 : rank;
+          // The operand may have any rank up to the result's (numpy: aligned on the right).
+          const int xr = ch_.choose(rank + 1);
           SVal x = src(xn, xr, std::nullopt);
           out.dtype = x.dtype;
           out.dims = fresh_dims(rank, "broadcast");
@@ -703,6 +721,84 @@ class Enc {
           out = concat(xs, axis, /*src=*/true);
           cn.cints.push_back({"axis", {axis}});
           for (const SVal& x : xs) cn.operands.push_back(x.cnode);
+          break;
+        }
+        case OpCode::ReduceSum:
+        case OpCode::ReduceMax:
+        case OpCode::ReduceMin: {
+          if (fm_.bits) throw Outside{"a reduction under fast-math flags (reassoc may reorder its fold): bounded only"};
+          const rules::AttrExpr* kd = node_attr(n, "keepdims");
+          bool keep = false;
+          if (kd && kd->kind == rules::AttrExpr::Kind::Word) keep = kd->word == "true";
+          else if (kd) throw Outside{"a captured keepdims"};
+          else keep = ch_.choose(2) == 1;
+          // keepdims: the operand has the result's rank; else up to max_reduced_ more axes.
+          const int xr = keep ? rank : rank + ch_.choose(max_reduced_ + 1);
+          if (xr > 12) throw Infeasible{"rank"};
+          const int mask = ch_.choose(1 << xr);
+          std::vector<int64_t> axes;
+          for (int d = 0; d < xr; ++d)
+            if (mask >> d & 1) axes.push_back(d);
+          if (static_cast<int>(axes.size()) != xr - rank && !keep) throw Infeasible{"axes count"};
+          const rules::AttrExpr* ax = node_attr(n, "axes");
+          if (ax && ax->kind == rules::AttrExpr::Kind::Capture) {
+            if (attrs_.count(ax->capture)) throw Outside{"$" + ax->capture + " names the axes of two reductions"};
+            attrs_[ax->capture] = AttrB{true, axes, {}, "", false};
+          } else if (ax) {
+            throw Outside{"reduction axes given as a literal"};
+          }
+          if (node_attr(n, "accum")) throw Outside{"a reduction whose accum is matched"};
+          const int acc_choice = ch_.choose(kNumDTypes + 1);  // 0: no accum attribute
+          SVal x = src(*n.operands[0], xr, std::nullopt);
+          const DType dt = x.dtype;
+          const DType acc = acc_choice == 0 ? verify::sem::default_accum(dt) : static_cast<DType>(acc_choice - 1);
+          if (!dtype_valid(op, dt) || (acc_choice != 0 && !accum_valid(dt, acc))) throw Infeasible{"dtype"};
+          if (!n.as_name.empty()) reduce_accum_[n.as_name] = {dt, acc_choice != 0, acc};
+          const verify::sem::Folder f{op == OpCode::ReduceSum ? verify::sem::Fold::Sum
+                                      : op == OpCode::ReduceMax ? verify::sem::Fold::Max
+                                                                : verify::sem::Fold::Min,
+                                      acc};
+          std::vector<bool> red(xr, false);
+          for (int64_t d : axes) red[d] = true;
+          out.dtype = dt;
+          std::vector<Expr> empty, single;
+          for (int d = 0; d < xr; ++d) {
+            if (red[d]) {
+              empty.push_back(x.dims[d] == Expr::intVal(0));
+              single.push_back(x.dims[d] == Expr::intVal(1));
+              if (keep) out.dims.push_back(Expr::intVal(1));
+            } else {
+              out.dims.push_back(x.dims[d]);
+            }
+          }
+          const Expr is_empty = Expr::any(empty), is_single = Expr::all(single);
+          // A fold over one element is that element loaded and stored; over none, the identity. Any
+          // other fold is an arbitrary value per output index: an over-approximation (more behaviours
+          // than the real fold), so a proof still holds and a counterexample must replay.
+          auto other = std::make_shared<smt::Func>("fold.other." + std::to_string(fresh_++),
+                                                   std::vector<Sort>(rank, Sort::integer()), verify::sem::sort_of(dt));
+          const Expr other0 = Expr::var("fold.other0." + std::to_string(fresh_++), verify::sem::sort_of(dt));
+          out.at = [x, red, keep, f, dt, is_empty, is_single, other, other0](const std::vector<Expr>& i) {
+            std::vector<Expr> j;
+            size_t oi = 0;
+            for (size_t d = 0; d < red.size(); ++d) {
+              if (red[d]) {
+                j.push_back(Expr::intVal(0));
+                if (keep) ++oi;
+              } else {
+                j.push_back(i[oi++]);
+              }
+            }
+            const Elem e = x.at(j);
+            const Expr one = f.store(f.load(e.v, dt), dt), id = f.store(f.identity(), dt);
+            const Expr arbitrary = i.empty() ? other0 : (*other)(i);
+            return Elem{Expr::ite(is_empty, id, Expr::ite(is_single, one, arbitrary)),
+                        Expr::ite(is_empty, Expr::boolean(false), e.ub)};
+          };
+          cn.cints.push_back({"axes", axes});
+          cn.cints.push_back({"keepdims", {keep ? 1 : 0}});
+          if (acc_choice != 0) cn.cints.push_back({"accum", {static_cast<int64_t>(acc)}});
+          cn.operands.push_back(x.cnode);
           break;
         }
         default: throw Outside{std::string(mnemonic(op)) + ": outside the all-shape fragment"};
@@ -750,16 +846,16 @@ class Enc {
     SVal o;
     o.dtype = x.dtype;
     o.dims = dims;
-    if (!x.dims.empty()) {
-      if (x.dims.size() != dims.size()) throw Infeasible{"broadcast rank"};
-      std::vector<Expr> ok;
-      for (size_t k = 0; k < dims.size(); ++k) ok.push_back(x.dims[k] == Expr::intVal(1) || x.dims[k] == dims[k]);
-      if (src) assume.push_back(Expr::all(ok));
-      else tgt_ill = tgt_ill || !Expr::all(ok);
-    }
-    o.at = [x](const std::vector<Expr>& i) {
+    if (x.dims.size() > dims.size()) throw Infeasible{"broadcast rank"};
+    const size_t off = dims.size() - x.dims.size();
+    std::vector<Expr> ok;
+    for (size_t k = 0; k < x.dims.size(); ++k) ok.push_back(x.dims[k] == Expr::intVal(1) || x.dims[k] == dims[k + off]);
+    if (src) assume.push_back(Expr::all(ok));
+    else tgt_ill = tgt_ill || !Expr::all(ok);
+    o.at = [x, off](const std::vector<Expr>& i) {
       std::vector<Expr> j;
-      for (size_t k = 0; k < x.dims.size(); ++k) j.push_back(Expr::ite(x.dims[k] == Expr::intVal(1), Expr::intVal(0), i[k]));
+      for (size_t k = 0; k < x.dims.size(); ++k)
+        j.push_back(Expr::ite(x.dims[k] == Expr::intVal(1), Expr::intVal(0), i[k + off]));
       return x.at(j);
     };
     return o;
@@ -888,17 +984,14 @@ class Enc {
       if (!b) throw Outside{p + " on an unbound capture"};
       const bool dtype_ok = p == "same_shape" || av.first == b->first;
       const bool rank_ok = av.second.size() == b->second.size();
+      // `not same_type` by its dtypes survives dropping axes; by its ranks or sizes it may not.
+      if (c.negated && !dtype_ok) return;
+      if (c.negated) return drop("ranks or sizes that differ may agree once axes are dropped");
       if (!dtype_ok || !rank_ok) return config(false);
       std::vector<Expr> eq;
       for (size_t k = 0; k < av.second.size(); ++k) eq.push_back(av.second[k] == b->second[k]);
-      if (!c.negated) {
-        assume.push_back(Expr::all(eq));
-        return;
-      }
-      // `not same_type`: holds when some size differs. Dropping axes can make the sizes equal, so the
-      // argument cannot keep it: it is not assumed (the statement proved is stronger).
-      if (eq.empty()) return config(true);
-      return drop("sizes that differ may agree once axes are dropped");
+      assume.push_back(Expr::all(eq));
+      return;
     }
     if (p == "is_identity_perm" || p == "composes_to_identity") {
       auto perm = [&](size_t k) -> std::vector<int64_t> {
@@ -906,12 +999,18 @@ class Enc {
         if (it == attrs_.end() || !it->second.concrete) throw Outside{p + " on an unbound permutation"};
         return it->second.c;
       };
-      if (p == "is_identity_perm") return config(is_pow2_perm_identity(perm(0)));
-      const auto a = perm(0), b = perm(1);
-      if (a.size() != b.size()) return config(false);
-      bool id = true;
-      for (size_t i = 0; i < a.size(); ++i) id = id && a[b[i]] == static_cast<int64_t>(i);
-      return config(id);
+      bool holds = false;
+      if (p == "is_identity_perm") {
+        holds = is_pow2_perm_identity(perm(0));
+      } else {
+        const auto a = perm(0), b = perm(1);
+        holds = a.size() == b.size();
+        for (size_t i = 0; holds && i < a.size(); ++i) holds = a[b[i]] == static_cast<int64_t>(i);
+      }
+      // Restricting permutations to fewer axes keeps "is the identity" but not "is not": a negated
+      // one is not assumed (the statement proved is stronger).
+      if (c.negated) return drop("a permutation that is not the identity may become one once axes are dropped");
+      return config(holds);
     }
     if (p == "attr_is") {
       auto it = attrs_.find(c.args[0].name);
@@ -919,6 +1018,28 @@ class Enc {
       if (it->second.is_word) return config(it->second.word == c.args[1].name);
       return config(it->second.c.size() == 1 && c.args[1].kind == rules::Constraint::Arg::Kind::Int &&
                     it->second.c[0] == c.args[1].i);
+    }
+    if (p == "axes_all_size" || p == "some_axis_size") {
+      const auto* t = type_arg(c.args[0]);
+      auto ax = attrs_.find(c.args[1].name);
+      if (!t || ax == attrs_.end() || !ax->second.concrete) throw Outside{p + " on unbound captures"};
+      std::vector<Expr> each;
+      for (int64_t k : ax->second.c) {
+        if (k < 0 || k >= static_cast<int64_t>(t->second.size())) return config(false);
+        each.push_back(t->second[k] == Expr::intVal(c.args[2].i));
+      }
+      const bool all = p == "axes_all_size";
+      // all: a per-axis condition on every listed axis, kept by dropping axes; some (or not all): one
+      // witness axis, counted in the rank bound (RuleFacts). A negated `all` is not assumed.
+      if (all && c.negated) return drop("a listed axis of another size may be dropped");
+      const Expr holds = all ? Expr::all(each) : Expr::any(each);
+      assume.push_back(c.negated ? !holds : holds);
+      return;
+    }
+    if (p == "exact_accum") {
+      auto it = reduce_accum_.find(c.args[0].name);
+      if (it == reduce_accum_.end()) throw Outside{"exact_accum of a value that is not a reduction"};
+      return config(!it->second.has_accum || rules::widens_exactly(it->second.elem, it->second.acc));
     }
     if (p == "is_splat") return config(true);  // const($c) is encoded as a splat (the fragment's gate)
     if (p == "is_pow2") {
@@ -1023,6 +1144,7 @@ class Enc {
       out.dtype = op == OpCode::Compare ? DType::I1 : op == OpCode::Cast ? to : t;
       out.dims = typed->second;
       if (given && given->first != out.dtype) throw Infeasible{"target type differs"};
+      if (!dtype_valid(op, t)) tgt_ill = Expr::boolean(true);  // the rule builds an invalid instruction
       const bool can_ub = (op == OpCode::Div && !is_float(t)) ||
                           (fastmath_governs(op) && (fm_.has(FastMathFlag::NNaN) || fm_.has(FastMathFlag::NInf)));
       if (can_ub && !tgt_full_)
@@ -1050,9 +1172,40 @@ class Enc {
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"broadcast_to without a type"};
         if (given->first != x.dtype) throw Infeasible{"broadcast dtype"};
-        if (!x.dims.empty() && x.dims.size() != given->second.size())
-          throw Outside{"target broadcast_to from an intermediate rank"};
         return broadcast(x, given->second, false);
+      }
+      case OpCode::Reshape: {
+        // Only adding or dropping size-1 axes: the operand's and the result's sizes are aligned (the
+        // same size terms in order); every other axis must be 1, else the target is ill-formed here
+        // (conservative: a reshape that is valid another way shows up as a counterexample that does
+        // not replay, UNKNOWN).
+        SVal x = tgt(*n.operands[0], nullptr, false);
+        if (!given) throw Outside{"reshape without a type"};
+        if (given->first != x.dtype) throw Infeasible{"reshape dtype"};
+        const std::vector<Expr>& a = x.dims;
+        const std::vector<Expr>& b = given->second;
+        std::vector<int> from(a.size(), -1);  // operand axis -> output axis (-1: a unit axis, index 0)
+        size_t ia = 0, ib = 0;
+        while (ia < a.size() || ib < b.size()) {
+          if (ia < a.size() && ib < b.size() && a[ia].same(b[ib])) {
+            from[ia++] = static_cast<int>(ib++);
+          } else if (ib < b.size() && b[ib].intNumeral() == 1) {
+            ++ib;
+          } else if (ia < a.size()) {
+            tgt_ill = tgt_ill || a[ia++] != Expr::intVal(1);
+          } else {
+            tgt_ill = tgt_ill || b[ib++] != Expr::intVal(1);
+          }
+        }
+        SVal o;
+        o.dtype = x.dtype;
+        o.dims = b;
+        o.at = [x, from](const std::vector<Expr>& i) {
+          std::vector<Expr> j;
+          for (int k : from) j.push_back(k < 0 ? Expr::intVal(0) : i[k]);
+          return x.at(j);
+        };
+        return o;
       }
       case OpCode::Slice: {
         NotFull nf(tgt_full_);
@@ -1255,7 +1408,8 @@ Concrete concretize(const Enc& e, const smt::Model& m, FastMath fm, int64_t max_
         }
         for (const auto& [name, v] : c.cints) {
           AttrValue a;
-          a.kind = name == "axis" ? AttrKind::Int : AttrKind::Ints;
+          a.kind = name == "axis" ? AttrKind::Int : name == "keepdims" ? AttrKind::Bool
+                   : name == "accum" ? AttrKind::DType : AttrKind::Ints;
           a.ints = v;
           attrs.attrs.push_back(Attr{name, a});
         }
@@ -1327,7 +1481,8 @@ std::string outside_fragment(const rules::Rule& r) {
   static const std::set<std::string> known = {"is_float", "is_int", "is_signed", "is_unsigned", "is_bool",
                                               "dtype_is", "widens_exactly", "same_dtype", "one_use", "rank_is",
                                               "same_type", "same_shape", "is_identity_perm", "composes_to_identity",
-                                              "attr_is", "is_splat", "is_pow2"};
+                                              "attr_is", "is_splat", "is_pow2", "axes_all_size",
+                                              "some_axis_size", "exact_accum"};
   for (const rules::Constraint& c : r.where)
     if (!known.count(c.pred))
       return "constraint " + c.pred + " is not a per-axis linear condition the encoding has (bounded only)";
@@ -1393,6 +1548,9 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     // check (every read in place) sees a real permutation; rank_is(%x, N) instances exist only at N.
     if (has_transpose) bound = std::max(bound, 2);
     bound += static_cast<int>(axis_caps.size()) + unnamed_axes + literal_pins;
+    // An existential size condition (some_axis_size) needs its witness axis kept: one more axis each.
+    for (const rules::Constraint& c : r.where)
+      if (c.pred == "some_axis_size" && !c.negated) ++bound;
     if (fixed_rank > bound) bound = fixed_rank;
     res.rank_bound = bound;
     if (bound > o.max_rank_bound)
@@ -1407,6 +1565,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
       do {
         ch.start();
         Enc e(r, facts, rank, ch);
+        e.max_reduced_ = bound;
         try {
           e.run();
         } catch (const Infeasible&) {
@@ -1435,6 +1594,35 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
             stage1_keep.push_back(abs);
           }
           if (unsat) {
+            res.dtypes.insert(dtype_name(e.root_dtype));
+            continue;
+          }
+        }
+        // Stage 2: the integers fixed by equations (a size forced to 1, a start forced to 0) substituted
+        // away, then the uninterpreted applications abstracted again: equisatisfiable, then more
+        // models, so unsat still proves; what is left is mostly bit-vector and float logic.
+        {
+          std::vector<Expr> all = e.assume;
+          all.push_back(!e.src_ub);
+          all.push_back(e.tgt_ub || e.differ || e.tgt_ill);
+          const Expr pre = smt::eliminate(all).abstractFunctions();
+          // Conjuncts on integers alone (index bounds, size relations) are dropped too: more models.
+          std::vector<Expr> kept;
+          for (const Expr& c : pre.conjuncts())
+            if (c.mentionsBitsOrFloats()) kept.push_back(c);
+          const Expr q2 = Expr::all(kept).canonical();
+          bool unsat2 = false;
+          if (auto hit = stage1.find(q2.id()); hit != stage1.end()) {
+            unsat2 = hit->second;
+          } else {
+            smt::Solver s2(std::max(1u, o.timeout_ms / 2));
+            s2.add(q2);
+            ++res.queries;
+            unsat2 = s2.check() == smt::Result::Unsat;
+            stage1.emplace(q2.id(), unsat2);
+            stage1_keep.push_back(q2);
+          }
+          if (unsat2) {
             res.dtypes.insert(dtype_name(e.root_dtype));
             continue;
           }

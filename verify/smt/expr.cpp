@@ -558,6 +558,35 @@ std::vector<Expr> Expr::disjuncts() const {
   return out;
 }
 
+std::vector<Expr> Expr::conjuncts() const {
+  std::vector<Expr> out;
+  std::vector<Z3_ast> stack{a_};
+  while (!stack.empty()) {
+    Z3_ast t = stack.back();
+    stack.pop_back();
+    if (Z3_get_ast_kind(C(), t) == Z3_APP_AST) {
+      Z3_app app = Z3_to_app(C(), t);
+      if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_AND) {
+        for (unsigned k = Z3_get_app_num_args(C(), app); k-- > 0;) stack.push_back(Z3_get_app_arg(C(), app, k));
+        continue;
+      }
+    }
+    out.push_back(wrap(t));
+  }
+  return out;
+}
+
+bool Expr::mentionsBitsOrFloats() const {
+  bool found = false;
+  for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app, unsigned) {
+    if (found) return false;
+    const Z3_sort_kind k = Z3_get_sort_kind(C(), Z3_get_sort(C(), t));
+    if (k == Z3_BV_SORT || k == Z3_FLOATING_POINT_SORT) found = true;
+    return !found;
+  });
+  return found;
+}
+
 std::vector<unsigned> Expr::constants() const {
   std::vector<unsigned> out;
   for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app app, unsigned n) {

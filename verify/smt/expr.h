@@ -211,6 +211,10 @@ class Expr {
   Expr canonical() const;
   /// The disjuncts of a (nested) disjunction; {*this} when it is not one.
   std::vector<Expr> disjuncts() const;
+  /// The conjuncts of a (nested) conjunction; {*this} when it is not one.
+  std::vector<Expr> conjuncts() const;
+  /// True when some subterm (the term included) has a bit-vector or floating-point sort.
+  bool mentionsBitsOrFloats() const;
   /// Ids of the free constants (uninterpreted, arity 0) the term mentions, sorted.
   std::vector<unsigned> constants() const;
   /// The term with every application of an uninterpreted function of arity > 0 replaced by a fresh

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "verify/smt/expr.h"
@@ -35,6 +36,10 @@ enum class Result : uint8_t { Sat, Unsat, Unknown };
 class Solver {
  public:
   explicit Solver(unsigned timeout_ms);
+  /// With `eliminate` set, the solver first simplifies, propagates values and solves equations
+  /// (Z3's simplify, propagate-values, solve-eqs tactics) before its usual search: queries whose
+  /// integer side fixes most terms (all-shape proofs) lose their integer part before bit-blasting.
+  Solver(unsigned timeout_ms, bool eliminate);
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
   ~Solver();
@@ -56,6 +61,10 @@ class Solver {
   unsigned timeout_ms_;
   std::string reason_;
 };
+
+/// The conjunction of `fs` after Z3's simplify, propagate-values, solve-eqs and simplify tactics: an
+/// equisatisfiable formula where the variables fixed by equations are substituted away.
+Expr eliminate(std::span<const Expr> fs);
 
 /// Caps the memory Z3 allocates in this process (all contexts) at `mb` megabytes (Z3's global
 /// parameter memory_max_size; 0: no cap). Past it, making a term throws (an std::runtime_error whose
