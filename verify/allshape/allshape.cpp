@@ -269,6 +269,15 @@ class Enc {
   Enc(const rules::Rule& r, const RuleFacts& f, int rank, Chooser& choose)
       : r_(r), f_(f), rank_(rank), ch_(choose), fm_(FastMath{r.assumes}) {
     for (int k = 0; k < rank; ++k) idx_.push_back(Expr::var("i!" + std::to_string(k), Sort::integer()));
+    // A rule fires in every function whose flags include its assumptions: nnan, ninf and nsz beyond
+    // them are free Booleans of the query (one query covers every combination); reassoc is handled
+    // apart (prove_all_shapes: scope and gate).
+    auto flag = [&](FastMathFlag f, const char* name) {
+      return fm_.has(f) ? Expr::boolean(true) : Expr::var(std::string("flag.") + name, Sort::boolean());
+    };
+    nnan_ = flag(FastMathFlag::NNaN, "nnan");
+    ninf_ = flag(FastMathFlag::NInf, "ninf");
+    nsz_ = flag(FastMathFlag::NSZ, "nsz");
   }
 
   // Filled by run():
@@ -303,7 +312,7 @@ class Enc {
     tgt_ub = b.ub;
     Expr eq = a.v == b.v;
     // nsz: a zero result of the source root may have either sign (docs/semantics.md "Fast-math flags").
-    if (fm_.has(FastMathFlag::NSZ) && src_root_governed_ && is_float(s.dtype)) eq = eq || (a.v.isZero() && b.v.isZero());
+    if (src_root_governed_ && is_float(s.dtype)) eq = eq || (nsz_ && a.v.isZero() && b.v.isZero());
     differ = !eq;
   }
 
@@ -313,6 +322,7 @@ class Enc {
   int rank_;
   Chooser& ch_;
   FastMath fm_;
+  Expr nnan_, ninf_, nsz_;  ///< the function's flags: true where assumed, else free
   std::vector<Expr> idx_;
   std::map<std::string, SVal> vals_;
   std::map<std::string, std::pair<DType, std::vector<Expr>>> types_;
@@ -382,6 +392,14 @@ class Enc {
   std::map<std::string, ReduceAccum> reduce_accum_;  ///< `as %r` of a reduction -> its accumulation
  public:
   int max_reduced_ = 1;  ///< reduced axes beyond the result's rank (keepdims false)
+  /// The function's flags as a model chose them (assumed ones are true).
+  uint8_t flags_in(const smt::Model& m) const {
+    uint8_t b = 0;
+    if (m.eval(nnan_).isTrue()) b |= rules::kNNaN;
+    if (m.eval(ninf_).isTrue()) b |= rules::kNInf;
+    if (m.eval(nsz_).isTrue()) b |= rules::kNSZ;
+    return static_cast<uint8_t>(b | (r_.assumes & rules::kReassoc));
+  }
  private:
   static bool mentions(const Expr& e, const Expr& var) {
     const std::vector<unsigned> c = e.constants();
@@ -406,11 +424,9 @@ class Enc {
   Expr fm_ub(OpCode op, std::span<const Elem> args, std::span<const DType> arg_dtypes, const Expr& res, DType rd) const {
     Expr ub = Expr::boolean(false);
     if (!fastmath_governs(op)) return ub;
-    const bool nnan = fm_.has(FastMathFlag::NNaN), ninf = fm_.has(FastMathFlag::NInf);
     auto chk = [&](const Expr& x, DType d) {
       if (!is_float(d)) return;
-      if (nnan) ub = ub || x.isNaN();
-      if (ninf) ub = ub || x.isInf();
+      ub = ub || (nnan_ && x.isNaN()) || (ninf_ && x.isInf());
     };
     for (size_t k = 0; k < args.size(); ++k) chk(args[k].v, arg_dtypes[k]);
     chk(res, rd);
@@ -474,12 +490,12 @@ class Enc {
     std::vector<DType> adt;
     for (size_t k = 0; k < a.size(); ++k) adt.push_back(op == OpCode::Select && k == 0 ? DType::I1 : t);
     ub = ub || fm_ub(op, a, adt, v, rd);
-    if (side == Side::Tgt && fm_.has(FastMathFlag::NSZ) && fastmath_governs(op) && is_float(rd)) {
+    if (side == Side::Tgt && fastmath_governs(op) && is_float(rd)) {
       // The target's zero results may take either sign: the choice is the counterexample's.
       smt::Func sign("nsz.t" + std::to_string(node_tag), std::vector<Sort>(idx_.size(), Sort::integer()), Sort::boolean());
       const Expr s = idx_.empty() ? Expr::var("nsz.t" + std::to_string(node_tag), Sort::boolean()) : sign(idx_);
       const smt::FPFormat f = verify::sem::fp_format(rd);
-      v = Expr::ite(v.isZero(), Expr::ite(s, Expr::zero(f, true), Expr::zero(f, false)), v);
+      v = Expr::ite(nsz_ && v.isZero(), Expr::ite(s, Expr::zero(f, true), Expr::zero(f, false)), v);
     }
     return {v, ub};
   }
@@ -505,9 +521,8 @@ class Enc {
         if (!f_.splat_lits.count(n.name)) throw Outside{"const($" + n.name + ") that may be a non-splat literal"};
         auto it = lits_.find(n.name);
         if (it != lits_.end()) {
-          if (it->second.dtype != ctx->first) throw Infeasible{"literal with two dtypes"};
-          out = it->second;
-          out.dims = ctx->second;
+          // The matcher rebinds $c at a second const($c) (no equality check): two different literals.
+          throw Outside{"const($" + n.name + ") twice in the source (the matcher rebinds it)"};
         } else {
           const Expr c = Expr::var("c." + n.name, verify::sem::sort_of(ctx->first));
           out.dtype = ctx->first;
@@ -649,9 +664,9 @@ class Enc {
       out.dims = typed->second;
       cn.dtype = out.dtype;
       const bool is_root = &n == r_.source.get();
+      // An inner source op under nsz keeps its IEEE default sign: one allowed source behaviour, so a
+      // target that matches it refines the source (proving with fewer source behaviours is sound).
       if (is_root && fastmath_governs(op)) src_root_governed_ = true;
-      else if (fm_.has(FastMathFlag::NSZ) && fastmath_governs(op) && is_float(out.dtype))
-        throw Outside{"an inner source op under nsz (its zero sign is a choice of the source): bounded only"};
       std::vector<SVal> av;
       for (auto& a : args) {
         cn.operands.push_back(a->cnode);
@@ -669,6 +684,8 @@ class Enc {
           SVal x = src(*n.operands[0], rank, std::nullopt);
           const rules::AttrExpr* a = node_attr(n, "perm");
           std::vector<int64_t> p;
+          if (a && a->kind == rules::AttrExpr::Kind::Capture && attrs_.count(a->capture) && !attrs_[a->capture].concrete)
+            throw Outside{"$" + a->capture + " is both a per-axis attribute and a permutation"};
           if (a && a->kind == rules::AttrExpr::Kind::Capture && attrs_.count(a->capture)) p = attrs_[a->capture].c;
           else p = nth_perm(rank, ch_.choose(factorial(rank)));
           if (a && a->kind == rules::AttrExpr::Kind::Capture) attrs_[a->capture] = AttrB{true, p, {}, "", false};
@@ -726,7 +743,7 @@ class Enc {
         case OpCode::ReduceSum:
         case OpCode::ReduceMax:
         case OpCode::ReduceMin: {
-          if (fm_.bits) throw Outside{"a reduction under fast-math flags (reassoc may reorder its fold): bounded only"};
+
           const rules::AttrExpr* kd = node_attr(n, "keepdims");
           bool keep = false;
           if (kd && kd->kind == rules::AttrExpr::Kind::Word) keep = kd->word == "true";
@@ -816,6 +833,8 @@ class Enc {
     if (a && a->kind == rules::AttrExpr::Kind::Capture) {
       auto it = attrs_.find(a->capture);
       if (it != attrs_.end()) {
+        if (it->second.concrete)
+          throw Outside{"$" + a->capture + " is both a per-axis attribute and a permutation/axis list"};
         if (it->second.sym.size() != static_cast<size_t>(rank)) throw Infeasible{"attribute rank"};
         return it->second.sym;
       }
@@ -974,6 +993,8 @@ class Enc {
     if (p == "rank_is") {
       const auto* t = type_arg(c.args[0]);
       if (!t) throw Outside{"rank_is on an unbound capture"};
+      // `not rank_is` does not survive dropping axes (a rank it excludes may be reached): not assumed.
+      if (c.negated) return drop("dropping axes may reach the rank it excludes");
       return config(static_cast<int64_t>(t->second.size()) == c.args[1].i);
     }
     if (p == "same_type" || p == "same_shape") {
@@ -1016,8 +1037,8 @@ class Enc {
       auto it = attrs_.find(c.args[0].name);
       if (it == attrs_.end() || !it->second.concrete) throw Outside{"attr_is on a per-axis attribute"};
       if (it->second.is_word) return config(it->second.word == c.args[1].name);
-      return config(it->second.c.size() == 1 && c.args[1].kind == rules::Constraint::Arg::Kind::Int &&
-                    it->second.c[0] == c.args[1].i);
+      // An integer (an axis number) is renumbered when axes are dropped: not an axis-uniform condition.
+      throw Outside{"attr_is on an integer attribute (an axis number) is not preserved by dropping axes"};
     }
     if (p == "axes_all_size" || p == "some_axis_size") {
       const auto* t = type_arg(c.args[0]);
@@ -1145,8 +1166,7 @@ class Enc {
       out.dims = typed->second;
       if (given && given->first != out.dtype) throw Infeasible{"target type differs"};
       if (!dtype_valid(op, t)) tgt_ill = Expr::boolean(true);  // the rule builds an invalid instruction
-      const bool can_ub = (op == OpCode::Div && !is_float(t)) ||
-                          (fastmath_governs(op) && (fm_.has(FastMathFlag::NNaN) || fm_.has(FastMathFlag::NInf)));
+      const bool can_ub = (op == OpCode::Div && !is_float(t)) || fastmath_governs(op);  // nnan/ninf may hold
       if (can_ub && !tgt_full_)
         throw Outside{std::string("a target ") + std::string(mnemonic(op)) +
                       " that can be UB under slice/tile/broadcast_to: its unread elements would not be checked"};
@@ -1452,6 +1472,101 @@ int bound_of(const Enc& e) {
   return std::max(1, conditions + pairs);
 }
 
+/// One step of a read's axis word: a permutation variable (or its inverse), or an opaque axis-moving op.
+struct Tok {
+  std::string name;
+  bool inv = false;
+  bool operator==(const Tok&) const = default;
+};
+
+/// The words (leaf to root) of every capture occurrence: which permutations, broadcasts, reductions and
+/// reshapes move its axes on the way to the root.
+void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<std::string, std::vector<std::vector<Tok>>>& out,
+                   int& anon) {
+  if (n.kind == Node::Kind::Value) {
+    std::vector<Tok> w;
+    for (size_t k = path.size(); k-- > 0;) w.insert(w.end(), path[k].begin(), path[k].end());
+    out[n.name].push_back(std::move(w));
+    return;
+  }
+  if (n.kind != Node::Kind::Op) return;
+  std::vector<Tok> here;
+  switch (n.op) {
+    case OpCode::Transpose: {
+      bool found = false;
+      for (const auto& a : n.attrs) {
+        if (a.name != "perm") continue;
+        found = true;
+        if (a.kind == rules::AttrExpr::Kind::Capture) here.push_back({a.capture, false});
+        else if (a.kind == rules::AttrExpr::Kind::Call && a.capture == "compose_perm" && a.args.size() == 2)
+          here = {{a.args[0], false}, {a.args[1], false}};  // transposing by p, then by q
+        else if (a.kind == rules::AttrExpr::Kind::Call && a.capture == "inverse_perm" && a.args.size() == 1)
+          here = {{a.args[0], true}};
+        else here.push_back({"#perm" + std::to_string(anon++), false});
+      }
+      if (!found) here.push_back({"#perm" + std::to_string(anon++), false});
+      break;
+    }
+    case OpCode::BroadcastTo: here.push_back({"#broadcast", false}); break;
+    case OpCode::Reshape: here.push_back({"#reshape", false}); break;
+    case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin: here.push_back({"#reduce", false}); break;
+    default: break;
+  }
+  path.push_back(here);
+  for (const auto& o : n.operands) collect_words(*o, path, out, anon);
+  path.pop_back();
+}
+
+/// "" when every capture is read through one permutation word on both sides (after the identities the
+/// constraints state and free reduction), so its axes map to the same output axes at EVERY rank; else
+/// why not. Checking the maps on evaluated ranks alone would miss words equal only in small symmetric
+/// groups (p·p = 1 holds for every permutation of two axes, not of three).
+std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f) {
+  std::map<std::string, std::vector<std::vector<Tok>>> words;
+  std::vector<std::vector<Tok>> path;
+  int anon = 0;
+  collect_words(*r.source, path, words, anon);
+  collect_words(*r.result, path, words, anon);
+  // Identities from positive constraints: p = 1; q = p^-1 (the larger name is rewritten).
+  std::map<std::string, Tok> subst;
+  for (const rules::Constraint& c : r.where) {
+    if (c.negated) continue;
+    if (c.pred == "is_identity_perm" && c.args.size() == 1) subst[c.args[0].name] = Tok{"#id", false};
+    if (c.pred == "composes_to_identity" && c.args.size() == 2) {
+      const std::string a = std::min(c.args[0].name, c.args[1].name), b = std::max(c.args[0].name, c.args[1].name);
+      if (a != b && !subst.count(b)) subst[b] = Tok{a, true};
+    }
+  }
+  auto reduce = [&](const std::vector<Tok>& w) {
+    std::vector<Tok> out;
+    for (Tok t : w) {
+      for (int guard = 0; guard < 8; ++guard) {  // follow substitutions (acyclic: larger -> smaller names)
+        auto it = subst.find(t.name);
+        if (it == subst.end()) break;
+        t = Tok{it->second.name, it->second.inv != t.inv};
+      }
+      if (t.name == "#id") continue;
+      if (!out.empty() && out.back().name == t.name && out.back().inv != t.inv && t.name[0] != '#') out.pop_back();
+      else out.push_back(t);
+    }
+    return out;
+  };
+  auto show = [](const std::vector<Tok>& w) {
+    std::string s;
+    for (const Tok& t : w) s += (s.empty() ? "" : ".") + t.name + (t.inv ? "^-1" : "");
+    return s.empty() ? std::string("1") : s;
+  };
+  for (const auto& [cap, ws] : words) {
+    if (f.scalar_caps.count(cap)) continue;  // a rank-0 capture has no axes to move
+    const std::vector<Tok> first = reduce(ws[0]);
+    for (size_t k = 1; k < ws.size(); ++k)
+      if (reduce(ws[k]) != first)
+        return "%" + cap + " is read through the permutation words " + show(first) + " and " + show(reduce(ws[k])) +
+               ", which differ as words: its axes may move differently at some rank (bounded only)";
+  }
+  return "";
+}
+
 }  // namespace
 
 const char* verdict_word(Verdict v) {
@@ -1470,6 +1585,8 @@ std::string Result::scope() const {
   std::string s = "every rank (ranks 0.." + std::to_string(rank_bound) + " checked, rank bound " +
                   std::to_string(rank_bound) + "), every size incl. 0, " + std::to_string(configs) +
                   " configurations, dtypes " + (d.empty() ? "-" : d);
+  s += "; fast-math: the rule's assumptions plus any of nnan, ninf, nsz (free in the query); functions with "
+       "reassoc the rule does not assume are not covered";
   for (const std::string& n : notes) s += "; " + n;
   return s;
 }
@@ -1500,6 +1617,16 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
   };
   if (std::string w = outside_fragment(r); !w.empty()) return done(Verdict::BoundedOnly, w);
   const RuleFacts facts = facts_of(r);
+  // reassoc: the target's other association orders of float add/mul trees are not encoded.
+  if (r.assumes & rules::kReassoc) {
+    bool chains = false;
+    std::function<void(const Node&)> walk = [&](const Node& n) {
+      if (n.kind == Node::Kind::Op && (n.op == OpCode::Add || n.op == OpCode::Mul)) chains = true;
+      for (const auto& c : n.operands) walk(*c);
+    };
+    walk(*r.result);
+    if (chains) return done(Verdict::BoundedOnly, "assumes reassoc and builds add/mul: the target's other association orders are not encoded");
+  }
   bool has_transpose = false;
   // Distinguished axes: a concat's axis is never dropped by the argument (its conditions are on that
   // axis alone); a literal axis k pins axes 0..k.
@@ -1525,18 +1652,21 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
   };
   scan(*r.source);
   scan(*r.result);
+  if (has_transpose)
+    if (std::string w = perm_words_premise(r, facts); !w.empty()) return done(Verdict::BoundedOnly, "premise of the rank argument fails: " + w);
   int fixed_rank = -1;
   for (const auto& [cap, k] : facts.rank_of) fixed_rank = std::max(fixed_rank, k);
 
   try {
     smt::Context ctx;
     // 1. The rank bound: every configuration evaluated at rank 1.
+    // (Counted at ranks 1 to 3, not 1 alone: a configuration infeasible at rank 1 still has reads.)
     int bound = 1;
-    {
+    for (int rk = 1; rk <= 3; ++rk) {
       Chooser ch;
       do {
         ch.start();
-        Enc e(r, facts, 1, ch);
+        Enc e(r, facts, rk, ch);
         try {
           e.run();
           bound = std::max(bound, bound_of(e));
@@ -1655,7 +1785,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
           if (s2.check() == smt::Result::Sat) model = s2.model();
         }
         if (!model) return done(Verdict::Unknown, "a satisfiable query whose model could not be read back");
-        Concrete c = concretize(e, *model, FastMath{r.assumes}, 4096);
+        Concrete c = concretize(e, *model, FastMath{e.flags_in(*model)}, 4096);
         std::string where = "rank " + std::to_string(rank) + ", root dtype " + dtype_name(e.root_dtype);
         if (!c.program) return done(Verdict::Unknown, "symbolic counterexample at " + where + " not replayed: " + c.why_not);
         Replay rp = replay(*c.program);

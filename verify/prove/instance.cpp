@@ -317,7 +317,13 @@ class Generator {
         TensorType o = want;
         std::vector<int64_t> reps;
         for (int64_t& d : o.dims) {
-          const int64_t rep = d > 0 && d % 2 == 0 && coin(r_) ? 2 : 1;
+          int64_t rep = d > 0 && d % 2 == 0 && coin(r_) ? 2 : 1;
+          if (d == 0 && coin(r_)) {
+            rep = 0;  // an empty result from a non-empty operand: its elements are computed, never read
+            reps.push_back(rep);
+            d = pick(r_, 1, 2);
+            continue;
+          }
           reps.push_back(rep);
           d /= rep;
         }

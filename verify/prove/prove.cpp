@@ -148,7 +148,12 @@ Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOp
   std::mt19937_64 rng(mix(mix(o.seed, hash_str(s.name)), static_cast<uint64_t>(i)));
   Attempt best;
   for (int t = 0; t < 200; ++t) {
-    InstanceOptions io{.rank = rank, .max_dim = dim, .perturb = pert, .fastmath = s.assumes, .dtype_hint = s.dtype_hint};
+    // A rule fires in every function whose flags include its assumptions: a third of the instances
+    // carry extra nnan/ninf/nsz flags (reassoc is outside the prover's scope: docs/verification.md).
+    uint8_t extra = 0;
+    if (i % 3 == 2) extra = static_cast<uint8_t>(std::uniform_int_distribution<int>(1, 7)(rng));
+    InstanceOptions io{.rank = rank, .max_dim = dim, .perturb = pert, .fastmath = static_cast<uint8_t>(s.assumes | extra),
+                       .dtype_hint = s.dtype_hint};
     const auto& tmpl = s.templates[i % s.templates.size()];
     Instance inst = make_instance(*tmpl, io, rng);
     if (!inst.program) {
