@@ -266,14 +266,18 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
 
 class Enc {
  public:
-  Enc(const rules::Rule& r, const RuleFacts& f, int rank, Chooser& choose)
-      : r_(r), f_(f), rank_(rank), ch_(choose), fm_(FastMath{r.assumes}) {
+  /// `forced_flags` >= 0: the nnan/ninf/nsz flags beyond the assumptions are these bits (FastMathFlag
+  /// positions) instead of free Booleans (the retry of a query Z3 could not decide).
+  Enc(const rules::Rule& r, const RuleFacts& f, int rank, Chooser& choose, int forced_flags = -1)
+      : r_(r), f_(f), rank_(rank), ch_(choose), fm_(FastMath{r.assumes}), forced_flags_(forced_flags) {
     for (int k = 0; k < rank; ++k) idx_.push_back(Expr::var("i!" + std::to_string(k), Sort::integer()));
     // A rule fires in every function whose flags include its assumptions: nnan, ninf and nsz beyond
     // them are free Booleans of the query (one query covers every combination); reassoc is handled
     // apart (prove_all_shapes: scope and gate).
     auto flag = [&](FastMathFlag f, const char* name) {
-      return fm_.has(f) ? Expr::boolean(true) : Expr::var(std::string("flag.") + name, Sort::boolean());
+      if (fm_.has(f)) return Expr::boolean(true);
+      if (forced_flags_ >= 0) return Expr::boolean((forced_flags_ >> static_cast<int>(f)) & 1);
+      return Expr::var(std::string("flag.") + name, Sort::boolean());
     };
     nnan_ = flag(FastMathFlag::NNaN, "nnan");
     ninf_ = flag(FastMathFlag::NInf, "ninf");
@@ -322,6 +326,7 @@ class Enc {
   int rank_;
   Chooser& ch_;
   FastMath fm_;
+  int forced_flags_ = -1;
   Expr nnan_, ninf_, nsz_;  ///< the function's flags: true where assumed, else free
   std::vector<Expr> idx_;
   std::map<std::string, SVal> vals_;
@@ -1658,7 +1663,8 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
   for (const auto& [cap, k] : facts.rank_of) fixed_rank = std::max(fixed_rank, k);
 
   try {
-    smt::Context ctx;
+    std::optional<smt::Context> ctx;
+    ctx.emplace();
     // 1. The rank bound: every configuration evaluated at rank 1.
     // (Counted at ranks 1 to 3, not 1 alone: a configuration infeasible at rank 1 still has reads.)
     int bound = 1;
@@ -1688,105 +1694,131 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
                                         std::to_string(o.max_rank_bound));
     // 2. Every configuration at every rank 0..bound.
     std::set<std::string> notes;
-    std::map<unsigned, bool> stage1;  // canonical stage-1 formula -> unsat
+    std::map<unsigned, bool> stage1;  // canonical stage-1/2 formula -> unsat
     std::vector<Expr> stage1_keep;     // keeps those terms (and their ids) alive
+    // One configuration through the three stages. Unknown carries why.
+    struct Decision {
+      smt::Result r = smt::Result::Unknown;
+      std::string why;
+      std::unique_ptr<smt::Model> model;  // Sat: a model, small sizes first
+    };
+    auto cached = [&](const Expr& f) -> bool {
+      const Expr c = f.canonical();
+      if (auto hit = stage1.find(c.id()); hit != stage1.end()) return hit->second;
+      smt::Solver s1(std::max(1u, o.timeout_ms / 2));
+      s1.add(c);
+      ++res.queries;
+      const bool unsat = s1.check() == smt::Result::Unsat;
+      stage1.emplace(c.id(), unsat);
+      stage1_keep.push_back(c);
+      return unsat;
+    };
+    auto decide = [&](Enc& e, int rank) -> Decision {
+      Decision d;
+      const Expr bad = (!e.src_ub && (e.tgt_ub || e.differ || e.tgt_ill));
+      // Stage 1: the goal alone, uninterpreted applications (input reads, transcendentals) replaced by
+      // fresh constants, no assumption: more models, so unsat here is unsat there; often pure
+      // bit-vector/float logic, which Z3 decides fast. Cached by canonical form across configurations.
+      const Expr abs = bad.abstractFunctions();
+      if (cached(abs.abstractArithmetic()) || cached(abs)) {
+        d.r = smt::Result::Unsat;
+        return d;
+      }
+      // Stage 2: integers fixed by equations (a size forced to 1, a start to 0) substituted away, the
+      // applications abstracted again and integer-only conjuncts dropped: still more models.
+      std::vector<Expr> all = e.assume;
+      all.push_back(bad);
+      std::vector<Expr> kept;
+      for (const Expr& c : smt::eliminate(all).abstractFunctions().conjuncts())
+        if (c.mentionsBitsOrFloats()) kept.push_back(c);
+      if (cached(Expr::all(kept))) {
+        d.r = smt::Result::Unsat;
+        return d;
+      }
+      // Stage 3: the query itself.
+      smt::Solver s(o.timeout_ms);
+      for (const Expr& a : e.assume) s.add(a);
+      s.add(bad);
+      ++res.queries;
+      if (std::getenv("PTIR_ALLSHAPE_SMT2")) std::fprintf(stderr, "; rank %d\n%s\n", rank, s.to_smt2().c_str());
+      d.r = s.check();
+      if (d.r == smt::Result::Unknown) d.why = "Z3 said unknown (" + s.reason_unknown() + ")";
+      if (d.r != smt::Result::Sat) return d;
+      // Satisfiable: a model with small sizes if there is one.
+      for (const auto& [what, dims] : e.dim_log)
+        for (const Expr& x : dims) s.add(x.ile(Expr::intVal(3)));
+      if (s.check() == smt::Result::Sat) {
+        d.model = s.model();
+        return d;
+      }
+      smt::Solver s2(o.timeout_ms);
+      for (const Expr& a : e.assume) s2.add(a);
+      s2.add(bad);
+      if (s2.check() == smt::Result::Sat) d.model = s2.model();
+      return d;
+    };
     for (int rank = 0; rank <= bound; ++rank) {
       Chooser ch;
       do {
         ch.start();
-        Enc e(r, facts, rank, ch);
-        e.max_reduced_ = bound;
+        std::optional<Enc> e;
+        e.emplace(r, facts, rank, ch);
+        e->max_reduced_ = bound;
         try {
-          e.run();
+          e->run();
         } catch (const Infeasible&) {
           continue;
         }
-        if (!e.premise.empty()) return done(Verdict::BoundedOnly, "premise of the rank argument fails: " + e.premise[0]);
-        for (const std::string& n : e.notes) notes.insert(n);
+        if (!e->premise.empty()) return done(Verdict::BoundedOnly, "premise of the rank argument fails: " + e->premise[0]);
+        for (const std::string& n : e->notes) notes.insert(n);
         ++res.configs;
-        // Stage 1: the goal alone with every uninterpreted application (input reads, transcendentals)
-        // replaced by a fresh constant and no assumption: more models than the query, so unsat here
-        // is unsat there; it is often pure bit-vector/float logic, which Z3 decides fast.
-        {
-          const Expr bad = (!e.src_ub && (e.tgt_ub || e.differ || e.tgt_ill));
-          // Ranks and configurations often give the same formula up to renaming: asked once.
-          const Expr abs = bad.abstractFunctions().canonical();
-          auto hit = stage1.find(abs.id());
-          bool unsat = false;
-          if (hit != stage1.end()) {
-            unsat = hit->second;
-          } else {
-            smt::Solver s1(std::max(1u, o.timeout_ms / 2));
-            s1.add(abs);
-            ++res.queries;
-            unsat = s1.check() == smt::Result::Unsat;
-            stage1.emplace(abs.id(), unsat);
-            stage1_keep.push_back(abs);
-          }
-          if (unsat) {
-            res.dtypes.insert(dtype_name(e.root_dtype));
-            continue;
-          }
+        const DType root_dtype = e->root_dtype;
+        Decision d;
+        try {
+          d = decide(*e, rank);
+        } catch (const smt::ContextAbandoned&) {
+          d.why = "Z3 overran its budget";
         }
-        // Stage 2: the integers fixed by equations (a size forced to 1, a start forced to 0) substituted
-        // away, then the uninterpreted applications abstracted again: equisatisfiable, then more
-        // models, so unsat still proves; what is left is mostly bit-vector and float logic.
-        {
-          std::vector<Expr> all = e.assume;
-          all.push_back(!e.src_ub);
-          all.push_back(e.tgt_ub || e.differ || e.tgt_ill);
-          const Expr pre = smt::eliminate(all).abstractFunctions();
-          // Conjuncts on integers alone (index bounds, size relations) are dropped too: more models.
-          std::vector<Expr> kept;
-          for (const Expr& c : pre.conjuncts())
-            if (c.mentionsBitsOrFloats()) kept.push_back(c);
-          const Expr q2 = Expr::all(kept).canonical();
-          bool unsat2 = false;
-          if (auto hit = stage1.find(q2.id()); hit != stage1.end()) {
-            unsat2 = hit->second;
-          } else {
-            smt::Solver s2(std::max(1u, o.timeout_ms / 2));
-            s2.add(q2);
-            ++res.queries;
-            unsat2 = s2.check() == smt::Result::Unsat;
-            stage1.emplace(q2.id(), unsat2);
-            stage1_keep.push_back(q2);
+        if (d.r == smt::Result::Unknown) {
+          // Retry with each combination of the free flags fixed: simpler formulas. A context that Z3
+          // overran is dead: a new one (and an empty cache) first.
+          if (smt::current_context()->dead()) {
+            e.reset();
+            stage1.clear();
+            stage1_keep.clear();
+            ctx.reset();
+            ctx.emplace();
           }
-          if (unsat2) {
-            res.dtypes.insert(dtype_name(e.root_dtype));
-            continue;
+          bool all_unsat = true;
+          for (int combo = 0; combo < 8 && all_unsat; ++combo) {
+            ch.start();
+            e.reset();
+            e.emplace(r, facts, rank, ch, combo);
+            e->max_reduced_ = bound;
+            try {
+              e->run();
+            } catch (const Infeasible&) {
+              continue;
+            }
+            try {
+              d = decide(*e, rank);
+            } catch (const smt::ContextAbandoned&) {
+              return done(Verdict::Unknown, "Z3 overran its budget at rank " + std::to_string(rank) + ", root dtype " +
+                                                dtype_name(root_dtype));
+            }
+            all_unsat = d.r == smt::Result::Unsat;
           }
+          if (all_unsat) d.r = smt::Result::Unsat;
         }
-        smt::Solver s(o.timeout_ms);
-        for (const Expr& a : e.assume) s.add(a);
-        s.add(!e.src_ub);
-        s.add(e.tgt_ub || e.differ || e.tgt_ill);
-        ++res.queries;
-        if (std::getenv("PTIR_ALLSHAPE_SMT2")) std::fprintf(stderr, "; rank %d\n%s\n", rank, s.to_smt2().c_str());
-        const smt::Result q = s.check();
-        if (q == smt::Result::Unsat) {
-          res.dtypes.insert(dtype_name(e.root_dtype));
+        if (d.r == smt::Result::Unsat) {
+          res.dtypes.insert(dtype_name(root_dtype));
           continue;
         }
-        if (q == smt::Result::Unknown)
-          return done(Verdict::Unknown, "Z3 said unknown (" + s.reason_unknown() + ") at rank " + std::to_string(rank) +
-                                            ", root dtype " + dtype_name(e.root_dtype));
-        // Satisfiable: look for a small model, concretize it, replay it with the real pattern.
-        for (const auto& [what, dims] : e.dim_log)
-          for (const Expr& d : dims) s.add(d.ile(Expr::intVal(3)));
-        const smt::Result small = s.check();
-        std::unique_ptr<smt::Model> model;
-        if (small == smt::Result::Sat) model = s.model();
-        if (!model) {
-          smt::Solver s2(o.timeout_ms);
-          for (const Expr& a : e.assume) s2.add(a);
-          s2.add(!e.src_ub);
-          s2.add(e.tgt_ub || e.differ || e.tgt_ill);
-          if (s2.check() == smt::Result::Sat) model = s2.model();
-        }
-        if (!model) return done(Verdict::Unknown, "a satisfiable query whose model could not be read back");
-        Concrete c = concretize(e, *model, FastMath{e.flags_in(*model)}, 4096);
-        std::string where = "rank " + std::to_string(rank) + ", root dtype " + dtype_name(e.root_dtype);
+        if (d.r == smt::Result::Unknown)
+          return done(Verdict::Unknown, d.why + " at rank " + std::to_string(rank) + ", root dtype " + dtype_name(root_dtype));
+        if (!d.model) return done(Verdict::Unknown, "a satisfiable query whose model could not be read back");
+        Concrete c = concretize(*e, *d.model, FastMath{e->flags_in(*d.model)}, 4096);
+        std::string where = "rank " + std::to_string(rank) + ", root dtype " + dtype_name(root_dtype);
         if (!c.program) return done(Verdict::Unknown, "symbolic counterexample at " + where + " not replayed: " + c.why_not);
         Replay rp = replay(*c.program);
         if (rp.refuted)

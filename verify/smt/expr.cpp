@@ -609,6 +609,22 @@ Expr Expr::abstractFunctions() const {
   return fresh.apply(*this);
 }
 
+Expr Expr::abstractArithmetic() const {
+  FreshConstants fresh;
+  for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app app, unsigned n) {
+    switch (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app))) {
+      case Z3_OP_FPA_ADD: case Z3_OP_FPA_SUB: case Z3_OP_FPA_MUL: case Z3_OP_FPA_DIV: case Z3_OP_FPA_SQRT:
+      case Z3_OP_FPA_FMA: case Z3_OP_FPA_REM: case Z3_OP_FPA_ROUND_TO_INTEGRAL:
+      case Z3_OP_BMUL: case Z3_OP_BSDIV: case Z3_OP_BUDIV: case Z3_OP_BSREM: case Z3_OP_BUREM: case Z3_OP_BSMOD:
+      case Z3_OP_BSDIV_I: case Z3_OP_BUDIV_I: case Z3_OP_BSREM_I: case Z3_OP_BUREM_I: case Z3_OP_BSMOD_I:
+        fresh.replace(t, "!ar");
+        return false;
+      default: return true;
+    }
+  });
+  return fresh.apply(*this);
+}
+
 std::optional<uint64_t> Expr::numeral() const {
   if (isBool()) {
     if (isTrue()) return 1;

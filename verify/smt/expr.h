@@ -222,6 +222,11 @@ class Expr {
   /// dropped), so an unsat answer for it is an unsat answer for the term. Returns the term itself when
   /// it applies no such function.
   Expr abstractFunctions() const;
+  /// The same for float arithmetic (add, sub, mul, div, sqrt, fma, rem, roundToIntegral) and
+  /// bit-vector multiplication, division and remainder: each outermost such application becomes a fresh
+  /// constant (equal applications the same one). More models again: unsat carries over. It decides the
+  /// goals that hold whatever those operations compute (a quotient that is zero on both sides).
+  Expr abstractArithmetic() const;
   /// The bits of a numeral: Bool 0/1, BV value, FP IEEE pattern (read through to_ieee_bv; the one SMT
   /// NaN, which has no bits, reads as the quiet NaN). nullopt if the term is not a numeral.
   std::optional<uint64_t> numeral() const;
