@@ -25,7 +25,8 @@ class RemoveNoopCast final : public OpRewritePattern<CastView> {
 /// u(broadcast_to(x)) ==> broadcast_to(u(x))   for elementwise u that keeps x's dtype
 ///
 /// u then runs on x's elements only. Only when the broadcast has no other use: otherwise the broadcast
-/// stays and the program would gain an op (a second broadcast) instead of shrinking u's work.
+/// stays and the program would gain an op (a second broadcast) instead of shrinking u's work. Not on an
+/// empty broadcast of a non-empty x (found by `ptir prove` with nnan instances: u's UB on unread x).
 class FuseUnaryThroughBroadcast final : public OpRewritePattern<ElementwiseUnaryView> {
  public:
   FuseUnaryThroughBroadcast() : OpRewritePattern("fuse_unary_through_broadcast", 3) {}
@@ -37,6 +38,10 @@ class FuseUnaryThroughBroadcast final : public OpRewritePattern<ElementwiseUnary
     ValueId x = rw.operand(b, 0);
     if (rw.type_of(x).dtype != rw.type_of(op.result).dtype)
       return rw.notify_match_failure("the result dtype differs from the broadcast operand's");
+    // An empty broadcast never runs u on x's elements; the rewrite would, and under nnan/ninf that can
+    // be UB the source does not have (sqrt of a negative x). Non-empty, every x element is broadcast.
+    if (rw.type_of(op.result).num_elements() == 0 && rw.type_of(x).num_elements() > 0)
+      return rw.notify_match_failure("the broadcast is empty: u would run on elements the source never computes");
     ValueId u = rw.insert_before(op.root, op.kind, {x}, rw.type_id(x));
     ValueId nb = rw.insert_before(op.root, OpCode::BroadcastTo, {u}, rw.type_id(op.result), rw.attrs_id(b));
     rw.replace_op(op.root, nb);

@@ -394,7 +394,7 @@ int cmd_opt(int argc, char** argv) {
     logger = std::make_unique<DebugLogger>(rw, stderr);
     rw.add_listener(logger.get());
   }
-  prove::RewriteRecorder recorder;
+  prove::RewriteRecorder recorder(&p);
   if (f.certify) rw.add_listener(&recorder);
 
   PipelineResult r = pm.run(rw);

@@ -1667,21 +1667,27 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     ctx.emplace();
     // 1. The rank bound: every configuration evaluated at rank 1.
     // (Counted at ranks 1 to 3, not 1 alone: a configuration infeasible at rank 1 still has reads.)
-    int bound = 1;
+    int bound = 1, ill_witness = 0;
     for (int rk = 1; rk <= 3; ++rk) {
       Chooser ch;
       do {
+        if (std::chrono::duration<double, std::milli>(clock::now() - start).count() > o.total_ms)
+          return done(Verdict::Unknown, "the proof's budget of " + std::to_string(o.total_ms / 1000) +
+                                            " s ran out while counting the rank bound");
         ch.start();
         Enc e(r, facts, rk, ch);
         try {
           e.run();
           bound = std::max(bound, bound_of(e));
+          // An ill-formed target is "some axis is bad": its witness axis is one more condition.
+          if (!e.tgt_ill.isFalse()) ill_witness = 1;
         } catch (const Infeasible&) {
         }
       } while (ch.next());
     }
     // A transpose's permutations are all the identity below rank 2: check rank 2 so the premise
     // check (every read in place) sees a real permutation; rank_is(%x, N) instances exist only at N.
+    bound += ill_witness;
     if (has_transpose) bound = std::max(bound, 2);
     bound += static_cast<int>(axis_caps.size()) + unnamed_axes + literal_pins;
     // An existential size condition (some_axis_size) needs its witness axis kept: one more axis each.
@@ -1760,6 +1766,9 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     for (int rank = 0; rank <= bound; ++rank) {
       Chooser ch;
       do {
+        if (std::chrono::duration<double, std::milli>(clock::now() - start).count() > o.total_ms)
+          return done(Verdict::Unknown, "the proof's budget of " + std::to_string(o.total_ms / 1000) + " s ran out after " +
+                                            std::to_string(res.configs) + " configurations (at rank " + std::to_string(rank) + ")");
         ch.start();
         std::optional<Enc> e;
         e.emplace(r, facts, rank, ch);

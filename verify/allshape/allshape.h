@@ -31,6 +31,8 @@ const char* verdict_word(Verdict v);
 
 struct Options {
   unsigned timeout_ms = 10000;  ///< Z3 budget per query
+  /// Budget of one rule's whole proof (configurations grow as 13^dtype slots): past it, UNKNOWN.
+  unsigned total_ms = 120000;
   int max_rank_bound = 6;       ///< a rule whose rank bound is larger is UNKNOWN (bound hit)
   int canary_instances = 4;     ///< concrete instances at rank bound + 1 run in the interpreter
   int canary_runs = 64;         ///< interpreter inputs per canary instance

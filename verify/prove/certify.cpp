@@ -34,7 +34,12 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
           if (s->rule->assumes & bit) cp.assumes += (cp.assumes.empty() ? "" : " ") + std::string(f);
         }
       const allshape::Result a = prove_pattern_all_shapes(*s, populate, po, ao);
-      if (a.verdict != allshape::Verdict::Proved) {
+      const auto re = rec.under_reassoc.find(name);
+      const bool reassoc_uncovered = re != rec.under_reassoc.end() && s->rule && !(s->rule->assumes & rules::kReassoc);
+      if (reassoc_uncovered) {
+        cp.why = "fired " + std::to_string(re->second) +
+                 " times in functions with reassoc, which its proofs do not cover (the rule does not assume it)";
+      } else if (a.verdict != allshape::Verdict::Proved) {
         cp.why = std::string("all shapes: ") + allshape::verdict_word(a.verdict) + ": " + a.why;
       } else {
         const Report b = prove_pattern(*s, populate, po);  // the safety net: the bounded proof agrees

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/fastmath.h"
 #include "rewriter/listener.h"
 #include "verify/prove/prove.h"
 
@@ -19,16 +20,25 @@ namespace ptir::prove {
 /// made outside any named rewrite. Attach it to the ProgramRewriter the pipeline runs on.
 class RewriteRecorder final : public RewriteListener {
  public:
-  void notify_pattern_begin(std::string_view name, InstId root) override { ++depth_; }
+  /// `p`: the program the rewriter edits (to read the fast-math flags of the function a rewrite is in).
+  explicit RewriteRecorder(const Program* p = nullptr) : p_(p) {}
+  void notify_pattern_begin(std::string_view name, InstId root) override {
+    ++depth_;
+    reassoc_ = p_ && root != kNone && p_->fastmath_of(p_->inst(root).body).has(FastMathFlag::Reassoc);
+  }
   void notify_pattern_end(std::string_view name, InstId root, bool success) override {
     if (depth_ > 0) --depth_;
-    if (success) ++applied[std::string(name)];
+    if (!success) return;
+    ++applied[std::string(name)];
+    if (reassoc_) ++under_reassoc[std::string(name)];
   }
   void notify_inserted(InstId) override { outside(); }
   void notify_modified(InstId) override { outside(); }
   void notify_erased(InstId) override { outside(); }
 
   std::map<std::string, int64_t> applied;  ///< name -> successful applications
+  /// name -> applications in functions carrying reassoc (outside an all-shape proof unless assumed)
+  std::map<std::string, int64_t> under_reassoc;
   int64_t unattributed = 0;                ///< changes made outside any named rewrite
 
  private:
@@ -36,6 +46,8 @@ class RewriteRecorder final : public RewriteListener {
     if (depth_ == 0) ++unattributed;
   }
   int depth_ = 0;
+  const Program* p_ = nullptr;
+  bool reassoc_ = false;
 };
 
 struct CertifiedPattern {

@@ -154,8 +154,9 @@ Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOp
     // (Faithful instances only: a near miss that returns an inner value under nsz asks the checker for
     // the source's inner zero-sign choices, which it leaves UNKNOWN.)
     if (i % 3 == 2 && pert == Perturb::None) extra = static_cast<uint8_t>(std::uniform_int_distribution<int>(1, 7)(rng));
-    InstanceOptions io{.rank = rank, .max_dim = dim, .perturb = pert, .fastmath = static_cast<uint8_t>(s.assumes | extra),
-                       .dtype_hint = s.dtype_hint};
+    // Flagged instances stay small (rank <= 1, dims <= 2): UB queries under nnan/ninf cost more.
+    InstanceOptions io{.rank = extra ? std::min(rank, 1) : rank, .max_dim = extra ? std::min(dim, 2) : dim,
+                       .perturb = pert, .fastmath = static_cast<uint8_t>(s.assumes | extra), .dtype_hint = s.dtype_hint};
     const auto& tmpl = s.templates[i % s.templates.size()];
     Instance inst = make_instance(*tmpl, io, rng);
     if (!inst.program) {
