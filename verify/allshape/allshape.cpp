@@ -1679,8 +1679,14 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
         try {
           e.run();
           bound = std::max(bound, bound_of(e));
-          // An ill-formed target is "some axis is bad": its witness axis is one more condition.
-          if (!e.tgt_ill.isFalse()) ill_witness = 1;
+          // An ill-formed target is "some axis is bad": its witness axis is one more condition, unless
+          // the source's assumptions already exclude it (e.g. operands the source made equal).
+          if (!ill_witness && !e.tgt_ill.isFalse()) {
+            smt::Solver s(200);
+            for (const Expr& a : e.assume) s.add(a);
+            s.add(e.tgt_ill);
+            if (s.check() != smt::Result::Unsat) ill_witness = 1;
+          }
         } catch (const Infeasible&) {
         }
       } while (ch.next());

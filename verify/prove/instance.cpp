@@ -318,7 +318,7 @@ class Generator {
         std::vector<int64_t> reps;
         for (int64_t& d : o.dims) {
           int64_t rep = d > 0 && d % 2 == 0 && coin(r_) ? 2 : 1;
-          if (d == 0 && coin(r_)) {
+          if (d == 0 && coin(r_, 0.75)) {
             rep = 0;  // an empty result from a non-empty operand: its elements are computed, never read
             reps.push_back(rep);
             d = pick(r_, 1, 2);

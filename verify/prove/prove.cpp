@@ -159,6 +159,9 @@ Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOp
                        .perturb = pert, .fastmath = static_cast<uint8_t>(s.assumes | extra), .dtype_hint = s.dtype_hint};
     const auto& tmpl = s.templates[i % s.templates.size()];
     Instance inst = make_instance(*tmpl, io, rng);
+    // f64 under nnan/ninf: the UB queries bit-blast f64 division and time out; those instances keep the
+    // rule's own flags (f16/bf16/f32 instances cover the extra flags).
+    if (inst.program && extra && inst.dtype == "f64") inst.program->body(inst.program->entry()).fastmath.bits = s.assumes;
     if (!inst.program) {
       *why = inst.why_not;
       continue;

@@ -445,9 +445,19 @@ Expr Expr::extract(unsigned hi, unsigned lo) const {
 }
 
 // ---- floats ----
-Expr Expr::isNaN() const { return folded(wrap(Z3_mk_fpa_is_nan(C(), a_)), {a_}); }
-Expr Expr::isInf() const { return folded(wrap(Z3_mk_fpa_is_infinite(C(), a_)), {a_}); }
-Expr Expr::isZero() const { return folded(wrap(Z3_mk_fpa_is_zero(C(), a_)), {a_}); }
+// A negation changes only the sign: NaN, inf and zero are tested on its operand (one term for both).
+Expr Expr::isNaN() const {
+  if (Z3_ast x = negated_operand(a_)) return wrap(x).isNaN();
+  return folded(wrap(Z3_mk_fpa_is_nan(C(), a_)), {a_});
+}
+Expr Expr::isInf() const {
+  if (Z3_ast x = negated_operand(a_)) return wrap(x).isInf();
+  return folded(wrap(Z3_mk_fpa_is_infinite(C(), a_)), {a_});
+}
+Expr Expr::isZero() const {
+  if (Z3_ast x = negated_operand(a_)) return wrap(x).isZero();
+  return folded(wrap(Z3_mk_fpa_is_zero(C(), a_)), {a_});
+}
 Expr Expr::isNeg() const { return folded(wrap(Z3_mk_fpa_is_negative(C(), a_)), {a_}); }
 Expr Expr::abs() const { return folded(wrap(Z3_mk_fpa_abs(C(), a_)), {a_}); }
 Expr Expr::sqrt() const { return folded(wrap(Z3_mk_fpa_sqrt(C(), rne(), a_)), {a_}); }
