@@ -187,7 +187,8 @@ std::optional<std::vector<int64_t>> h_add_ints(const Captures& c, std::span<cons
   const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
   if (!pa || !qa || pa->ints.size() != qa->ints.size()) return std::nullopt;
   std::vector<int64_t> r(pa->ints.size());
-  for (size_t i = 0; i < r.size(); ++i) r[i] = pa->ints[i] + qa->ints[i];
+  for (size_t i = 0; i < r.size(); ++i)
+    if (__builtin_add_overflow(pa->ints[i], qa->ints[i], &r[i])) return std::nullopt;  // does not apply
   return r;
 }
 
@@ -195,7 +196,8 @@ std::optional<std::vector<int64_t>> h_mul_ints(const Captures& c, std::span<cons
   const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
   if (!pa || !qa || pa->ints.size() != qa->ints.size()) return std::nullopt;
   std::vector<int64_t> r(pa->ints.size());
-  for (size_t i = 0; i < r.size(); ++i) r[i] = pa->ints[i] * qa->ints[i];
+  for (size_t i = 0; i < r.size(); ++i)
+    if (__builtin_mul_overflow(pa->ints[i], qa->ints[i], &r[i])) return std::nullopt;  // does not apply
   return r;
 }
 
