@@ -116,7 +116,7 @@ std::vector<int64_t> nth_perm(int r, int n) {
 }
 int factorial(int r) { return r <= 1 ? 1 : r * factorial(r - 1); }
 
-bool is_pow2_perm_identity(const std::vector<int64_t>& p) {
+bool is_identity_perm(const std::vector<int64_t>& p) {
   for (size_t i = 0; i < p.size(); ++i)
     if (p[i] != static_cast<int64_t>(i)) return false;
   return true;
@@ -168,13 +168,9 @@ struct RuleFacts {
   std::set<std::string> scalar_caps;      ///< rank_is(%x, 0)
   std::map<std::string, int> rank_of;     ///< rank_is(%x, N), N > 0
   std::set<std::string> splat_lits;       ///< is_splat($c) / is_pow2($c)
-  std::set<std::string> identity_perms;   ///< is_identity_perm($p)
-  std::set<std::pair<std::string, std::string>> inverse_perms;  ///< composes_to_identity($p, $q)
   std::set<std::pair<std::string, std::string>> same_shape;     ///< same_type / same_shape (a, b)
-  bool has_transpose = false;
 };
 
-std::string arg_name(const rules::Constraint::Arg& a) { return a.name; }
 
 RuleFacts facts_of(const rules::Rule& r) {
   RuleFacts f;
@@ -185,24 +181,12 @@ RuleFacts facts_of(const rules::Rule& r) {
       else f.rank_of[c.args[0].name] = static_cast<int>(c.args[1].i);
     }
     if ((c.pred == "is_splat" || c.pred == "is_pow2") && !c.args.empty()) f.splat_lits.insert(c.args[0].name);
-    if (c.pred == "is_identity_perm" && !c.args.empty()) f.identity_perms.insert(c.args[0].name);
-    if (c.pred == "composes_to_identity" && c.args.size() == 2) {
-      f.inverse_perms.insert({c.args[0].name, c.args[1].name});
-      f.inverse_perms.insert({c.args[1].name, c.args[0].name});
-    }
     if ((c.pred == "same_type" || c.pred == "same_shape") && c.args.size() == 2) {
       f.same_shape.insert({c.args[0].name, c.args[1].name});
       f.same_shape.insert({c.args[1].name, c.args[0].name});
     }
   }
   return f;
-}
-
-/// The perm capture of a transpose node, "" if none.
-std::string perm_capture(const Node& n) {
-  for (const auto& a : n.attrs)
-    if (a.name == "perm" && a.kind == rules::AttrExpr::Kind::Capture) return a.capture;
-  return "";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -423,7 +407,6 @@ class Enc {
   }
 
   // ---- element helpers ----
-  static Elem unary(const Elem& a, Expr v) { return {std::move(v), a.ub}; }
 
   /// nnan/ninf UB of a governed op on its operand and result elements (docs/semantics.md).
   Expr fm_ub(OpCode op, std::span<const Elem> args, std::span<const DType> arg_dtypes, const Expr& res, DType rd) const {
@@ -1027,7 +1010,7 @@ class Enc {
       };
       bool holds = false;
       if (p == "is_identity_perm") {
-        holds = is_pow2_perm_identity(perm(0));
+        holds = is_identity_perm(perm(0));
       } else {
         const auto a = perm(0), b = perm(1);
         holds = a.size() == b.size();

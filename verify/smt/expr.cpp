@@ -550,41 +550,29 @@ Expr Expr::canonical() const {
   return fresh.apply(*this);
 }
 
-std::vector<Expr> Expr::disjuncts() const {
+namespace {
+/// The arguments of nested applications of `kind` (an n-ary and/or) under `root`; {root} if none.
+std::vector<Expr> flatten(Z3_ast root, Z3_decl_kind kind) {
   std::vector<Expr> out;
-  std::vector<Z3_ast> stack{a_};
+  std::vector<Z3_ast> stack{root};
   while (!stack.empty()) {
     Z3_ast t = stack.back();
     stack.pop_back();
     if (Z3_get_ast_kind(C(), t) == Z3_APP_AST) {
       Z3_app app = Z3_to_app(C(), t);
-      if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_OR) {
+      if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == kind) {
         for (unsigned k = Z3_get_app_num_args(C(), app); k-- > 0;) stack.push_back(Z3_get_app_arg(C(), app, k));
         continue;
       }
     }
-    out.push_back(wrap(t));
+    out.push_back(Expr::wrap(t));
   }
   return out;
 }
+}  // namespace
 
-std::vector<Expr> Expr::conjuncts() const {
-  std::vector<Expr> out;
-  std::vector<Z3_ast> stack{a_};
-  while (!stack.empty()) {
-    Z3_ast t = stack.back();
-    stack.pop_back();
-    if (Z3_get_ast_kind(C(), t) == Z3_APP_AST) {
-      Z3_app app = Z3_to_app(C(), t);
-      if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_AND) {
-        for (unsigned k = Z3_get_app_num_args(C(), app); k-- > 0;) stack.push_back(Z3_get_app_arg(C(), app, k));
-        continue;
-      }
-    }
-    out.push_back(wrap(t));
-  }
-  return out;
-}
+std::vector<Expr> Expr::disjuncts() const { return flatten(a_, Z3_OP_OR); }
+std::vector<Expr> Expr::conjuncts() const { return flatten(a_, Z3_OP_AND); }
 
 bool Expr::mentionsBitsOrFloats() const {
   bool found = false;

@@ -218,32 +218,6 @@ Solver::Solver(unsigned timeout_ms) {
   Z3_params_dec_ref(C(), p);
   timeout_ms_ = timeout_ms ? timeout_ms : 1;
 }
-Solver::Solver(unsigned timeout_ms, bool eliminate) : Solver(timeout_ms) {
-  if (!eliminate) return;
-  auto tac = [](const char* n) {
-    Z3_tactic t = Z3_mk_tactic(C(), n);
-    Z3_tactic_inc_ref(C(), t);
-    return t;
-  };
-  auto then = [](Z3_tactic a, Z3_tactic b) {
-    Z3_tactic t = Z3_tactic_and_then(C(), a, b);
-    Z3_tactic_inc_ref(C(), t);
-    Z3_tactic_dec_ref(C(), a);
-    Z3_tactic_dec_ref(C(), b);
-    return t;
-  };
-  Z3_tactic t = then(then(then(then(tac("simplify"), tac("propagate-values")), tac("solve-eqs")), tac("simplify")), tac("smt"));
-  Z3_solver s = Z3_mk_solver_from_tactic(C(), t);
-  Z3_solver_inc_ref(C(), s);
-  Z3_tactic_dec_ref(C(), t);
-  Z3_solver_dec_ref(C(), s_);
-  s_ = s;
-  Z3_params p = Z3_mk_params(C());
-  Z3_params_inc_ref(C(), p);
-  Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "timeout"), timeout_ms_);
-  Z3_solver_set_params(C(), s_, p);
-  Z3_params_dec_ref(C(), p);
-}
 Expr eliminate(std::span<const Expr> fs) {
   auto tac = [](const char* n) {
     Z3_tactic t = Z3_mk_tactic(C(), n);

@@ -36,10 +36,6 @@ enum class Result : uint8_t { Sat, Unsat, Unknown };
 class Solver {
  public:
   explicit Solver(unsigned timeout_ms);
-  /// With `eliminate` set, the solver first simplifies, propagates values and solves equations
-  /// (Z3's simplify, propagate-values, solve-eqs tactics) before its usual search: queries whose
-  /// integer side fixes most terms (all-shape proofs) lose their integer part before bit-blasting.
-  Solver(unsigned timeout_ms, bool eliminate);
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
   ~Solver();
