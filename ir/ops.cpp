@@ -13,6 +13,7 @@ constexpr OpInfo kOpInfo[] = {
 static_assert(sizeof(kOpInfo) / sizeof(kOpInfo[0]) == kNumOps);
 
 using K = AttrKind;
+using R = AttrRole;
 constexpr std::string_view kDirs[] = {"lt", "le", "eq", "ge", "gt", "ne"};
 constexpr std::string_view kWinKinds[] = {"sum", "max", "min"};
 constexpr std::string_view kSegKinds[] = {"sum", "max"};
@@ -21,48 +22,60 @@ constexpr std::string_view kScatterReduce[] = {"add", "max", "min", "replace"};
 constexpr AttrSpec kNone[] = {{"", K::Int, false, {}}};  // placeholder; spans below exclude it
 constexpr AttrSpec kConstant[] = {{"value", K::Literal, false, {}}};
 constexpr AttrSpec kCompare[] = {{"dir", K::Word, true, kDirs}};
-constexpr AttrSpec kShapeOpt[] = {{"shape", K::Ints, false, {}}};
-constexpr AttrSpec kTranspose[] = {{"perm", K::Ints, true, {}}};
-constexpr AttrSpec kSlice[] = {{"starts", K::Ints, true, {}}};
-constexpr AttrSpec kAxis[] = {{"axis", K::Int, true, {}}};
-constexpr AttrSpec kPad[] = {{"low", K::Ints, true, {}},
-                             {"high", K::Ints, true, {}},
-                             {"interior", K::Ints, false, {}},
+constexpr AttrSpec kShapeOpt[] = {{"shape", K::Ints, false, {}, R::PerAxis}};
+constexpr AttrSpec kTranspose[] = {{"perm", K::Ints, true, {}, R::Permutation}};
+constexpr AttrSpec kSlice[] = {{"starts", K::Ints, true, {}, R::PerAxis}};
+constexpr AttrSpec kAxis[] = {{"axis", K::Int, true, {}, R::Axis}};
+constexpr AttrSpec kPad[] = {{"low", K::Ints, true, {}, R::PerAxis},
+                             {"high", K::Ints, true, {}, R::PerAxis},
+                             {"interior", K::Ints, false, {}, R::PerAxis},
                              {"value", K::Scalar, false, {}}};
-constexpr AttrSpec kTile[] = {{"repeats", K::Ints, true, {}}};
-constexpr AttrSpec kDot[] = {{"batch_lhs", K::Ints, false, {}},
-                             {"batch_rhs", K::Ints, false, {}},
-                             {"contract_lhs", K::Ints, true, {}},
-                             {"contract_rhs", K::Ints, true, {}},
+constexpr AttrSpec kTile[] = {{"repeats", K::Ints, true, {}, R::PerAxis}};
+constexpr AttrSpec kDot[] = {{"batch_lhs", K::Ints, false, {}, R::AxisList},
+                             {"batch_rhs", K::Ints, false, {}, R::AxisList},
+                             {"contract_lhs", K::Ints, true, {}, R::AxisList},
+                             {"contract_rhs", K::Ints, true, {}, R::AxisList},
                              {"accum", K::DType, false, {}}};
-constexpr AttrSpec kReduce[] = {{"axes", K::Ints, true, {}},
+constexpr AttrSpec kReduce[] = {{"axes", K::Ints, true, {}, R::AxisList},
                                 {"keepdims", K::Bool, false, {}},
                                 {"accum", K::DType, false, {}}};
-constexpr AttrSpec kArgmax[] = {{"axis", K::Int, true, {}}, {"keepdims", K::Bool, false, {}}};
-constexpr AttrSpec kScatterRed[] = {{"axis", K::Int, true, {}}, {"reduce", K::Word, true, kScatterReduce}};
-constexpr AttrSpec kScatterAdd[] = {{"update_window_dims", K::Ints, true, {}},
-                                    {"inserted_window_dims", K::Ints, true, {}},
-                                    {"scatter_dims_to_operand_dims", K::Ints, true, {}},
-                                    {"index_vector_dim", K::Int, true, {}}};
-constexpr AttrSpec kPatches[] = {{"window", K::Ints, true, {}},       {"strides", K::Ints, false, {}},
-                                 {"dilation", K::Ints, false, {}},     {"pad_low", K::Ints, false, {}},
-                                 {"pad_high", K::Ints, false, {}},     {"value", K::Scalar, false, {}}};
-constexpr AttrSpec kRedWindow[] = {{"kind", K::Word, true, kWinKinds},  {"window", K::Ints, true, {}},
-                                   {"strides", K::Ints, false, {}},     {"pad_low", K::Ints, false, {}},
-                                   {"pad_high", K::Ints, false, {}},    {"base_dilation", K::Ints, false, {}},
-                                   {"window_dilation", K::Ints, false, {}}};
-constexpr AttrSpec kTopK[] = {{"k", K::Int, true, {}}, {"axis", K::Int, false, {}}, {"largest", K::Bool, false, {}}};
-constexpr AttrSpec kSegment[] = {{"kind", K::Word, true, kSegKinds}, {"num_segments", K::Int, true, {}}};
+constexpr AttrSpec kArgmax[] = {{"axis", K::Int, true, {}, R::Axis}, {"keepdims", K::Bool, false, {}}};
+constexpr AttrSpec kScatterRed[] = {{"axis", K::Int, true, {}, R::Axis}, {"reduce", K::Word, true, kScatterReduce}};
+constexpr AttrSpec kScatterAdd[] = {{"update_window_dims", K::Ints, true, {}, R::AxisList},
+                                    {"inserted_window_dims", K::Ints, true, {}, R::AxisList},
+                                    {"scatter_dims_to_operand_dims", K::Ints, true, {}, R::AxisList},
+                                    {"index_vector_dim", K::Int, true, {}, R::Axis}};
+constexpr AttrSpec kPatches[] = {{"window", K::Ints, true, {}, R::PerAxis},       {"strides", K::Ints, false, {}, R::PerAxis},
+                                 {"dilation", K::Ints, false, {}, R::PerAxis},     {"pad_low", K::Ints, false, {}, R::PerAxis},
+                                 {"pad_high", K::Ints, false, {}, R::PerAxis},     {"value", K::Scalar, false, {}}};
+constexpr AttrSpec kRedWindow[] = {{"kind", K::Word, true, kWinKinds},  {"window", K::Ints, true, {}, R::PerAxis},
+                                   {"strides", K::Ints, false, {}, R::PerAxis},     {"pad_low", K::Ints, false, {}, R::PerAxis},
+                                   {"pad_high", K::Ints, false, {}, R::PerAxis},    {"base_dilation", K::Ints, false, {}, R::PerAxis},
+                                   {"window_dilation", K::Ints, false, {}, R::PerAxis}};
+constexpr AttrSpec kTopK[] = {{"k", K::Int, true, {}, R::Count}, {"axis", K::Int, false, {}, R::Axis}, {"largest", K::Bool, false, {}}};
+constexpr AttrSpec kSegment[] = {{"kind", K::Word, true, kSegKinds}, {"num_segments", K::Int, true, {}, R::Count}};
 constexpr AttrSpec kCond[] = {{"then", K::Region, true, {}}, {"else", K::Region, true, {}}};
 constexpr AttrSpec kWhile[] = {{"cond", K::Region, true, {}}, {"body", K::Region, true, {}}};
-constexpr AttrSpec kScan[] = {{"body", K::Region, true, {}}, {"carries", K::Int, true, {}}};
-constexpr AttrSpec kRng[] = {{"seed", K::Int, true, {}}};
-constexpr AttrSpec kQuant[] = {{"axis", K::Int, false, {}}};
+constexpr AttrSpec kScan[] = {{"body", K::Region, true, {}}, {"carries", K::Int, true, {}, R::Count}};
+constexpr AttrSpec kRng[] = {{"seed", K::Int, true, {}, R::Count}};
+constexpr AttrSpec kQuant[] = {{"axis", K::Int, false, {}, R::Axis}};
 constexpr AttrSpec kCustom[] = {{"target", K::String, true, {}}};
 
 template <size_t N>
 constexpr std::span<const AttrSpec> S(const AttrSpec (&a)[N]) { return {a, N}; }
 }  // namespace
+
+const char* attr_role_name(AttrRole r) {
+  switch (r) {
+    case AttrRole::Other: return "a word, dtype or flag";
+    case AttrRole::Permutation: return "a permutation";
+    case AttrRole::AxisList: return "a list of axis numbers";
+    case AttrRole::Axis: return "an axis number";
+    case AttrRole::PerAxis: return "one integer per axis";
+    case AttrRole::Count: return "a count";
+  }
+  return "?";
+}
 
 const OpInfo& op_info(OpCode op) { return kOpInfo[static_cast<int>(op)]; }
 

@@ -59,13 +59,28 @@ enum class AttrKind : uint8_t {
   Scalar,   ///< [0.0] a number of the operand's dtype, stored as a rank-0 literal
 };
 
+/// What an integer attribute's numbers mean. A rule capture binds one role: the same `$p` cannot be
+/// a permutation in one place and reduction axes or per-axis starts in another (rewriter/rules checks
+/// it at load time), so every encoder may rely on a capture's values having one meaning.
+enum class AttrRole : uint8_t {
+  Other,        ///< words, dtypes, booleans, literals, regions, strings
+  Permutation,  ///< a permutation of the operand's axes (transpose perm)
+  AxisList,     ///< a set or list of axis numbers (reduce axes, dot_general batch/contract axes, ...)
+  Axis,         ///< one axis number (concat axis, argmax axis, ...)
+  PerAxis,      ///< one integer per axis (slice starts, pad low/high/interior, tile repeats, shapes, windows)
+  Count,        ///< a plain integer (top_k k, num_segments, scan carries, rng seed)
+};
+
 /// One attribute an op accepts.
 struct AttrSpec {
   std::string_view name;
   AttrKind kind;
   bool required;
   std::span<const std::string_view> words;  ///< allowed words for AttrKind::Word
+  AttrRole role = AttrRole::Other;
 };
+
+const char* attr_role_name(AttrRole r);
 
 /// The attributes an op accepts. custom_call additionally accepts free attributes of any kind.
 std::span<const AttrSpec> op_attr_schema(OpCode op);

@@ -190,8 +190,8 @@ void ExpensiveChecks::notify_replaced(InstId i, std::span<const ValueId> with) {
   }
 }
 
-void ExpensiveChecks::notify_pattern_begin(std::string_view name, InstId root) {
-  pattern_ = std::string(name);
+void ExpensiveChecks::notify_pattern_begin(const RewriteSource& who, InstId root) {
+  pattern_ = std::string(who.name);
   root_ = root;
   in_rewrite_ = true;
   delta_.clear();
@@ -205,7 +205,7 @@ void ExpensiveChecks::notify_pattern_begin(std::string_view name, InstId root) {
   total_before_ = total_;
 }
 
-void ExpensiveChecks::notify_pattern_end(std::string_view name, InstId root, bool success) {
+void ExpensiveChecks::notify_pattern_end(const RewriteSource& who, InstId root, bool success) {
   if (!in_rewrite_) return;
   in_rewrite_ = false;
   if (failed()) return;

@@ -48,8 +48,8 @@ class ExpensiveChecks final : public RewriteListener {
   void notify_modified(InstId i) override;
   void notify_replaced(InstId i, std::span<const ValueId> with) override;
   void notify_erased(InstId i) override;
-  void notify_pattern_begin(std::string_view name, InstId root) override;
-  void notify_pattern_end(std::string_view name, InstId root, bool success) override;
+  void notify_pattern_begin(const RewriteSource& who, InstId root) override;
+  void notify_pattern_end(const RewriteSource& who, InstId root, bool success) override;
 
   /// Verifies the whole program once (drivers call it when they are done); reports like any check.
   void finish();

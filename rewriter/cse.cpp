@@ -7,7 +7,6 @@
 namespace ptir {
 namespace {
 
-constexpr std::string_view kCseName = "cse";
 
 bool cse_candidate(const Program& p, InstId i) {
   OpCode op = p.op(i);
@@ -145,9 +144,9 @@ class CseSweep {
       if (p_.has_one_use(v)) reconsider_.push_back(p_.use(p_.value(v).first_use).owner);
     }
     bool log = rw_.has_listeners();
-    if (log) rw_.notify_pattern_begin(kCseName, i);
+    if (log) rw_.notify_pattern_begin(RewriteSource::cse(), i);
     rw_.replace_op(i, with_);
-    if (log) rw_.notify_pattern_end(kCseName, i, true);
+    if (log) rw_.notify_pattern_end(RewriteSource::cse(), i, true);
     ++merged_;
     for (InstId u : reconsider_)
       if (u < state_.size() && state_[u] == kSkipped && wants_table(u)) {

@@ -3,7 +3,6 @@
 
 namespace ptir {
 namespace {
-constexpr std::string_view kDceName = "dce";
 }  // namespace
 
 int64_t eliminate_dead_code(ProgramRewriter& rw) {
@@ -15,9 +14,9 @@ int64_t eliminate_dead_code(ProgramRewriter& rw) {
       OpCode op = p.op(i);
       if (op != OpCode::Return && !has_trait(op, Effect) && rw.results_unused(i)) {
         bool log = rw.has_listeners();
-        if (log) rw.notify_pattern_begin(kDceName, i);
+        if (log) rw.notify_pattern_begin(RewriteSource::dce(), i);
         rw.erase_inst(i);
-        if (log) rw.notify_pattern_end(kDceName, i, true);
+        if (log) rw.notify_pattern_end(RewriteSource::dce(), i, true);
         ++erased;
       }
       i = prev;

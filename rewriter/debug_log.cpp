@@ -27,12 +27,12 @@ void DebugLogger::notify_operation_end(InstId i, bool changed, std::string_view 
   std::fprintf(out_, "%s\n", kRule);
 }
 
-void DebugLogger::notify_pattern_begin(std::string_view name, InstId root) {
-  line("* Pattern " + std::string(name) + " : '" + std::string(mnemonic(rw_.op(root))) + "' {");
+void DebugLogger::notify_pattern_begin(const RewriteSource& who, InstId root) {
+  line("* Pattern " + std::string(who.name) + " : '" + std::string(mnemonic(rw_.op(root))) + "' {");
   ++depth_;
 }
 
-void DebugLogger::notify_pattern_end(std::string_view name, InstId root, bool success) {
+void DebugLogger::notify_pattern_end(const RewriteSource& who, InstId root, bool success) {
   --depth_;
   line(success ? "} -> success : pattern applied successfully" : "} -> failure : pattern failed to match");
 }

@@ -22,8 +22,8 @@ class DebugLogger final : public RewriteListener {
   void notify_match_failure(InstId root, std::string_view reason) override;
   void notify_operation_begin(InstId i) override;
   void notify_operation_end(InstId i, bool changed, std::string_view outcome) override;
-  void notify_pattern_begin(std::string_view name, InstId root) override;
-  void notify_pattern_end(std::string_view name, InstId root, bool success) override;
+  void notify_pattern_begin(const RewriteSource& who, InstId root) override;
+  void notify_pattern_end(const RewriteSource& who, InstId root, bool success) override;
 
  private:
   void line(const std::string& s);

@@ -102,9 +102,9 @@ class GreedyDriver {
   bool try_process(InstId i, std::string_view& outcome) {
     bool log = rw_.has_listeners();
     if (cfg_.dce && trivially_dead(i)) {
-      if (log) rw_.notify_pattern_begin(kDceName, i);
+      if (log) rw_.notify_pattern_begin(RewriteSource::dce(), i);
       rw_.erase_inst(i);
-      if (log) rw_.notify_pattern_end(kDceName, i, true);
+      if (log) rw_.notify_pattern_end(RewriteSource::dce(), i, true);
       ++res_.stats.erased_dead;
       ++fired_[patterns_.size() + 1];
       drain();
@@ -159,9 +159,9 @@ class GreedyDriver {
     ++res_.stats.attempts;
     bool log = rw_.has_listeners();
     size_t first_new = p_.num_inst_slots();
-    if (log) rw_.notify_pattern_begin(pat.debug_name(), i);
+    if (log) rw_.notify_pattern_begin(RewriteSource::of(pat), i);
     bool ok = pat.match_and_rewrite(i, rw_);
-    if (log) rw_.notify_pattern_end(pat.debug_name(), i, ok);
+    if (log) rw_.notify_pattern_end(RewriteSource::of(pat), i, ok);
     if (!ok) {
       if (cacheable) cache_.at(i).failed |= 1u << j;
       if (!rw_.change_log().empty()) drain();  // a misbehaving pattern: keep the worklist honest
@@ -181,7 +181,7 @@ class GreedyDriver {
     FoldResult r = fold_inst(p_, i, fo);
     if (!r) return false;
     bool log = rw_.has_listeners();
-    if (log) rw_.notify_pattern_begin(kFoldName, i);
+    if (log) rw_.notify_pattern_begin(RewriteSource::fold(), i);
     ValueId v = r.value;
     if (r.kind == FoldResult::Kind::Literal) {
       if (inline_folded(r.literal, p_.has_one_use(p_.result(i)), cfg_.inline_literal_max_elements)) {
@@ -193,7 +193,7 @@ class GreedyDriver {
       }
     }
     rw_.replace_op(i, v);
-    if (log) rw_.notify_pattern_end(kFoldName, i, true);
+    if (log) rw_.notify_pattern_end(RewriteSource::fold(), i, true);
     ++res_.stats.folds;
     ++fired_[patterns_.size()];
     drain();

@@ -4,12 +4,35 @@
 // emitted by drivers (greedy driver, CSE, DCE) around each unit of work. Debug logging, expensive checks
 // and statistics are all listeners; with none attached the rewriter only tests an empty vector.
 #pragma once
+#include <cstdint>
 #include <span>
 #include <string_view>
 
 #include "ir/program.h"
 
 namespace ptir {
+
+class Pattern;
+
+/// What made a rewrite, by provenance rather than by name (a user rule may be called "fold"): a
+/// pattern, identified by the object itself, or one of the drivers' built-in hooks.
+enum class RewriteKind : uint8_t {
+  Pattern,  ///< a Pattern's match_and_rewrite (`pattern` is set)
+  Fold,     ///< the greedy driver's constant folding (interpreter, fold hooks)
+  Cse,      ///< common subexpression elimination
+  Dce,      ///< dead code elimination
+};
+
+struct RewriteSource {
+  RewriteKind kind = RewriteKind::Pattern;
+  std::string_view name;             ///< the pattern's debug name, or "fold" / "cse" / "dce"
+  const Pattern* pattern = nullptr;  ///< the pattern (kind == Pattern), else null
+
+  static RewriteSource of(const Pattern& p);  ///< defined in rewriter/pattern.h
+  static RewriteSource fold() { return {RewriteKind::Fold, "fold", nullptr}; }
+  static RewriteSource cse() { return {RewriteKind::Cse, "cse", nullptr}; }
+  static RewriteSource dce() { return {RewriteKind::Dce, "dce", nullptr}; }
+};
 
 /// Observer of a ProgramRewriter. Every hook has an empty default. Listeners observe; they never edit
 /// the IR (the rewriter reuses scratch state while it notifies).
@@ -38,10 +61,11 @@ class RewriteListener {
   virtual void notify_operation_begin(InstId i) {}
   /// The driver is done with `i`; `outcome` is a short phrase ("pattern matched", "folded", ...).
   virtual void notify_operation_end(InstId i, bool changed, std::string_view outcome) {}
-  /// A named rewrite (a pattern, "fold", "cse", "dce") is about to be attempted on `root`.
-  virtual void notify_pattern_begin(std::string_view name, InstId root) {}
+  /// A rewrite (a pattern, or the built-in fold / CSE / DCE: `who.kind` says which) is about to be
+  /// attempted on `root`.
+  virtual void notify_pattern_begin(const RewriteSource& who, InstId root) {}
   /// The attempt finished; `success` is what the rewrite reported.
-  virtual void notify_pattern_end(std::string_view name, InstId root, bool success) {}
+  virtual void notify_pattern_end(const RewriteSource& who, InstId root, bool success) {}
 };
 
 }  // namespace ptir

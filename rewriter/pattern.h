@@ -78,6 +78,8 @@ struct PatternFilter {
 class FrozenPatternSet;
 
 /// A growable list of patterns.
+inline RewriteSource RewriteSource::of(const Pattern& p) { return {RewriteKind::Pattern, p.debug_name(), &p}; }
+
 class PatternSet {
  public:
   /// Constructs a P from `args` and adds it.

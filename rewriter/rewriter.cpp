@@ -212,13 +212,13 @@ void ProgramRewriter::notify_operation_end(InstId i, bool changed, std::string_v
   for (RewriteListener* l : listeners_) l->notify_operation_end(i, changed, outcome);
 }
 
-void ProgramRewriter::notify_pattern_begin(std::string_view name, InstId root) {
+void ProgramRewriter::notify_pattern_begin(const RewriteSource& who, InstId root) {
   current_root_ = root;
-  for (RewriteListener* l : listeners_) l->notify_pattern_begin(name, root);
+  for (RewriteListener* l : listeners_) l->notify_pattern_begin(who, root);
 }
 
-void ProgramRewriter::notify_pattern_end(std::string_view name, InstId root, bool success) {
-  for (RewriteListener* l : listeners_) l->notify_pattern_end(name, root, success);
+void ProgramRewriter::notify_pattern_end(const RewriteSource& who, InstId root, bool success) {
+  for (RewriteListener* l : listeners_) l->notify_pattern_end(who, root, success);
   current_root_ = kNone;
 }
 

@@ -199,8 +199,8 @@ class ProgramRewriter {
   /// Driver brackets, forwarded to the listeners.
   void notify_operation_begin(InstId i);
   void notify_operation_end(InstId i, bool changed, std::string_view outcome);
-  void notify_pattern_begin(std::string_view name, InstId root);
-  void notify_pattern_end(std::string_view name, InstId root, bool success);
+  void notify_pattern_begin(const RewriteSource& who, InstId root);
+  void notify_pattern_end(const RewriteSource& who, InstId root, bool success);
   /// When on, touched and freed instructions are recorded in change_log() for a driver to drain.
   void set_track_changes(bool on) { track_ = on; }
   ChangeLog& change_log() { return log_; }

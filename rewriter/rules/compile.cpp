@@ -157,8 +157,21 @@ class Compiler {
     if (a.kind == AttrExpr::Kind::Call) throw Fail{a.loc, "helpers compute result attributes; a source attribute is a capture or a constant"};
     check_attr_constant(op, s, a);
     MNode::MAttr m{a.name, a.kind, -1, a.ints, a.word};
-    if (a.kind == AttrExpr::Kind::Capture) m.slot = bind(a.capture, CapKind::Attr, a.loc);
+    if (a.kind == AttrExpr::Kind::Capture) {
+      m.slot = bind(a.capture, CapKind::Attr, a.loc);
+      role(a.capture, op, s, a.loc);
+    }
     return m;
+  }
+
+  /// A captured attribute has one role (ir/ops.h AttrRole) in every use: `$p` as a transpose's perm
+  /// and as a reduction's axes would give one list two meanings, which no encoder can bind soundly.
+  void role(const std::string& cap, OpCode op, const AttrSpec& s, Loc at) {
+    const std::string here = std::string(mnemonic(op)) + " " + std::string(s.name);
+    auto [it, fresh] = roles_.emplace(cap, std::make_pair(s.role, here));
+    if (fresh || it->second.first == s.role) return;
+    throw Fail{at, "capture $" + cap + " is " + attr_role_name(it->second.first) + " (" + it->second.second +
+                       ") and here " + attr_role_name(s.role) + " (" + here + "): a captured attribute has one role"};
   }
 
   // ---- constraints and natives ----
@@ -280,6 +293,7 @@ class Compiler {
     if (a.kind == AttrExpr::Kind::Capture) {
       auto [k, slot] = use(a.capture, false, a.loc);
       if (k != CapKind::Attr) throw Fail{a.loc, "$" + a.capture + " is " + kind_word(k) + ", not an attribute"};
+      role(a.capture, op, s, a.loc);
       r.slot = slot;
     } else if (a.kind == AttrExpr::Kind::Call) {
       const AttrHelperSpec* h = find_attr_helper(a.capture);
@@ -297,6 +311,7 @@ class Compiler {
 
   const Rule& r_;
   std::map<std::string, std::pair<CapKind, int>> caps_;
+  std::map<std::string, std::pair<AttrRole, std::string>> roles_;  ///< attribute capture -> role, first use
   int counts_[4] = {0, 0, 0, 0};
   int swaps_ = 0;
 };

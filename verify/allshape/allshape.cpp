@@ -1469,12 +1469,22 @@ struct Tok {
 
 /// The words (leaf to root) of every capture occurrence: which permutations, broadcasts, reductions and
 /// reshapes move its axes on the way to the root.
+/// Per-axis facts are words too: a captured type (`: $T`, `: type(%x)`) is read in its node's output
+/// axes, a captured per-axis attribute (slice starts, tile repeats, reduction axes, ...) in its node's
+/// axes; both then travel up to the root like a value. Keys: "%x" values and `type(%x)`, "$T" types,
+/// "$s" attributes.
 void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<std::string, std::vector<std::vector<Tok>>>& out,
                    int& anon) {
-  if (n.kind == Node::Kind::Value) {
-    std::vector<Tok> w;
+  auto up = [&](const std::vector<Tok>& own) {
+    std::vector<Tok> w = own;
     for (size_t k = path.size(); k-- > 0;) w.insert(w.end(), path[k].begin(), path[k].end());
-    out[n.name].push_back(std::move(w));
+    return w;
+  };
+  if (!n.type_capture.empty()) out["$" + n.type_capture].push_back(up({}));
+  if (n.type.kind == rules::TypeRef::Kind::TypeCapture) out["$" + n.type.name].push_back(up({}));
+  if (n.type.kind == rules::TypeRef::Kind::OfCapture) out["%" + n.type.name].push_back(up({}));
+  if (n.kind == Node::Kind::Value) {
+    out["%" + n.name].push_back(up({}));
     return;
   }
   if (n.kind != Node::Kind::Op) return;
@@ -1499,6 +1509,15 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
     case OpCode::Reshape: here.push_back({"#reshape", false}); break;
     case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin: here.push_back({"#reduce", false}); break;
     default: break;
+  }
+  // Captured integer attributes other than a permutation: read in the node's operand axes, which the
+  // node's own axis move (if any) then carries to its output. Helper calls read their arguments there.
+  for (const auto& a : n.attrs) {
+    const AttrSpec* spec = find_attr_spec(n.op, a.name);
+    if (!spec || spec->role == AttrRole::Permutation || spec->role == AttrRole::Other || spec->role == AttrRole::Count) continue;
+    if (a.kind == rules::AttrExpr::Kind::Capture) out["$" + a.capture].push_back(up(here));
+    if (a.kind == rules::AttrExpr::Kind::Call)
+      for (const std::string& x : a.args) out["$" + x].push_back(up(here));
   }
   path.push_back(here);
   for (const auto& o : n.operands) collect_words(*o, path, out, anon);
@@ -1545,11 +1564,11 @@ std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f) {
     return s.empty() ? std::string("1") : s;
   };
   for (const auto& [cap, ws] : words) {
-    if (f.scalar_caps.count(cap)) continue;  // a rank-0 capture has no axes to move
+    if (cap[0] == '%' && f.scalar_caps.count(cap.substr(1))) continue;  // a rank-0 capture has no axes to move
     const std::vector<Tok> first = reduce(ws[0]);
     for (size_t k = 1; k < ws.size(); ++k)
       if (reduce(ws[k]) != first)
-        return "%" + cap + " is read through the permutation words " + show(first) + " and " + show(reduce(ws[k])) +
+        return cap + " is read through the permutation words " + show(first) + " and " + show(reduce(ws[k])) +
                ", which differ as words: its axes may move differently at some rank (bounded only)";
   }
   return "";
@@ -1836,17 +1855,25 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
   } catch (const std::exception& x) {
     return done(Verdict::Unknown, std::string("error: ") + x.what());
   }
-  // 3. The canary: concrete instances at rank bound + 1, real pattern, interpreter.
+  // 3. The canary: concrete instances at rank bound + 1, real pattern, interpreter. With transposes,
+  // also at every rank up to 5: a permutation word that the argument wrongly took as equal can differ
+  // only where the symmetric group is big enough (p^6 = 1 for every permutation of at most 3 axes, not
+  // of 4), so the canary looks where such words part.
   std::mt19937_64 rng(o.seed);
-  for (int k = 0; k < o.canary_instances * 8 && res.canaries < o.canary_instances; ++k) {
-    prove::InstanceOptions io{.rank = res.rank_bound + 1, .max_dim = 2, .fastmath = r.assumes};
-    prove::Instance inst = prove::make_instance(*r.source, io, rng);
-    if (!inst.program) continue;
-    Replay c = canary(*inst.program, o.canary_runs);
-    if (c.refuted)
-      return done(Verdict::Unknown, "INTERNAL DISAGREEMENT: the canary at rank " + std::to_string(res.rank_bound + 1) +
-                                        " refutes what the symbolic proof proved:\n" + print_program(*inst.program) + c.detail);
-    res.canaries += c.fired;
+  const int top = has_transpose ? std::max(res.rank_bound + 1, 5) : res.rank_bound + 1;
+  for (int rank = res.rank_bound + 1; rank <= top; ++rank) {
+    int fired = 0;
+    for (int k = 0; k < o.canary_instances * 8 && fired < o.canary_instances; ++k) {
+      prove::InstanceOptions io{.rank = rank, .max_dim = 2, .fastmath = r.assumes};
+      prove::Instance inst = prove::make_instance(*r.source, io, rng);
+      if (!inst.program) continue;
+      Replay c = canary(*inst.program, o.canary_runs);
+      if (c.refuted)
+        return done(Verdict::Unknown, "INTERNAL DISAGREEMENT: the canary at rank " + std::to_string(rank) +
+                                          " refutes what the symbolic proof proved:\n" + print_program(*inst.program) + c.detail);
+      fired += c.fired;
+    }
+    res.canaries += fired;
   }
   return done(Verdict::Proved, "");
 }

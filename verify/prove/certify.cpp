@@ -13,19 +13,27 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
   Certificate c;
   std::vector<Subject> subjects = subjects_of(populate, cpp_templates);
   c.certified = true;
-  for (const auto& [name, n] : rec.applied) {
-    if (name == "fold" || name == "cse" || name == "dce") {
-      c.trusted[name] += n;
+  for (const auto& [key, n] : rec.applied) {
+    // Trusted by provenance: only the drivers' own hooks, whatever a pattern is called.
+    if (key.kind != RewriteKind::Pattern) {
+      c.trusted[key.name] += n;
       continue;
     }
+    const std::string& name = key.name;
     CertifiedPattern cp;
     cp.name = name;
     cp.rewrites = n;
     const Subject* s = nullptr;
+    int same = 0;
     for (const Subject& x : subjects)
-      if (x.name == name) s = &x;
-    if (!s) {
+      if (x.name == name && x.origin == key.origin) s = &x, ++same;
+    if (same > 1) {
+      cp.why = "several patterns share this name and origin: the certificate cannot tell which one fired";
+      s = nullptr;
+      cp.origin = key.origin;
+    } else if (!s) {
       cp.why = "not a canonicalization pattern of this run: nothing to prove it against";
+      cp.origin = key.origin;
     } else {
       cp.origin = s->origin;
       if (s->rule)
@@ -34,7 +42,7 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
           if (s->rule->assumes & bit) cp.assumes += (cp.assumes.empty() ? "" : " ") + std::string(f);
         }
       const allshape::Result a = prove_pattern_all_shapes(*s, populate, po, ao);
-      const auto re = rec.under_reassoc.find(name);
+      const auto re = rec.under_reassoc.find(key);
       const bool reassoc_uncovered = re != rec.under_reassoc.end() && s->rule && !(s->rule->assumes & rules::kReassoc);
       if (reassoc_uncovered) {
         cp.why = "fired " + std::to_string(re->second) +
@@ -82,13 +90,14 @@ std::string Certificate::format() const {
          p.why + "\n";
   }
   if (trusted.empty()) {
-    s += "  trusted, not proved: nothing (no fold, CSE or DCE change)\n";
+    s += "  trusted, not proved: nothing (no change by the built-in fold, CSE or DCE)\n";
   } else {
     s += "  trusted, not proved:";
     for (const auto& [name, n] : trusted) {
-      const char* what = name == "fold" ? " (constant folding through the reference interpreter and the fold hooks)"
-                         : name == "cse" ? " (common subexpression elimination)"
-                         : name == "dce" ? " (dead code elimination)"
+      // Keys here come from RewriteKind (never a pattern's name), or the unattributed count.
+      const char* what = name == "fold" ? " (the driver's constant folding through the reference interpreter and the fold hooks)"
+                         : name == "cse" ? " (the driver's common subexpression elimination)"
+                         : name == "dce" ? " (the driver's dead code elimination)"
                                          : " (makes the run uncertified)";
       s += " " + name + " x" + std::to_string(n) + what + ";";
     }

@@ -12,34 +12,51 @@
 
 #include "ir/fastmath.h"
 #include "rewriter/listener.h"
+#include "rewriter/pattern.h"
 #include "verify/prove/prove.h"
 
 namespace ptir::prove {
 
-/// A listener counting successful named rewrites (pattern names, "fold", "cse", "dce") and changes
-/// made outside any named rewrite. Attach it to the ProgramRewriter the pipeline runs on.
+/// What made a rewrite, by provenance: the built-in hook, or the pattern's name and origin (file:line
+/// of a rule, "C++", a plugin). Names alone prove nothing: a user rule may be called "fold".
+struct RewriteKey {
+  RewriteKind kind = RewriteKind::Pattern;
+  std::string name, origin;
+  auto operator<=>(const RewriteKey&) const = default;
+};
+
+/// A listener counting successful rewrites by provenance (RewriteSource::kind and the pattern's
+/// origin) and changes made outside any bracketed rewrite. Attach it to the ProgramRewriter the
+/// pipeline runs on.
 class RewriteRecorder final : public RewriteListener {
  public:
   /// `p`: the program the rewriter edits (to read the fast-math flags of the function a rewrite is in).
   explicit RewriteRecorder(const Program* p = nullptr) : p_(p) {}
-  void notify_pattern_begin(std::string_view name, InstId root) override {
+  void notify_pattern_begin(const RewriteSource& who, InstId root) override {
     ++depth_;
     reassoc_ = p_ && root != kNone && p_->fastmath_of(p_->inst(root).body).has(FastMathFlag::Reassoc);
   }
-  void notify_pattern_end(std::string_view name, InstId root, bool success) override {
+  void notify_pattern_end(const RewriteSource& who, InstId root, bool success) override {
     if (depth_ > 0) --depth_;
     if (!success) return;
-    ++applied[std::string(name)];
-    if (reassoc_) ++under_reassoc[std::string(name)];
+    const RewriteKey k = key(who);
+    ++applied[k];
+    if (reassoc_) ++under_reassoc[k];
   }
   void notify_inserted(InstId) override { outside(); }
   void notify_modified(InstId) override { outside(); }
   void notify_erased(InstId) override { outside(); }
 
-  std::map<std::string, int64_t> applied;  ///< name -> successful applications
-  /// name -> applications in functions carrying reassoc (outside an all-shape proof unless assumed)
-  std::map<std::string, int64_t> under_reassoc;
-  int64_t unattributed = 0;                ///< changes made outside any named rewrite
+  static RewriteKey key(const RewriteSource& who) {
+    RewriteKey k{who.kind, std::string(who.name), ""};
+    if (who.kind == RewriteKind::Pattern && who.pattern) k.origin = std::string(who.pattern->origin());
+    return k;
+  }
+
+  std::map<RewriteKey, int64_t> applied;  ///< provenance -> successful applications
+  /// provenance -> applications in functions carrying reassoc (outside an all-shape proof unless assumed)
+  std::map<RewriteKey, int64_t> under_reassoc;
+  int64_t unattributed = 0;               ///< changes made outside any bracketed rewrite
 
  private:
   void outside() {
@@ -61,7 +78,7 @@ struct CertifiedPattern {
 struct Certificate {
   bool certified = false;
   std::vector<CertifiedPattern> patterns;
-  std::map<std::string, int64_t> trusted;  ///< fold / cse / dce / unattributed changes
+  std::map<std::string, int64_t> trusted;  ///< the built-in fold / cse / dce hooks, unattributed changes
   double ms = 0;
   std::string format() const;  ///< the report ptir opt prints on stderr
 };
