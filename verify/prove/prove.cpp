@@ -7,6 +7,8 @@
 
 #include "ir/interp.h"
 #include "ir/text.h"
+#include "ir/verifier.h"
+#include "rewriter/checks.h"
 #include "rewriter/greedy.h"
 #include "rewriter/rules/rules.h"
 #include "verify/prove/instance.h"
@@ -77,20 +79,47 @@ std::string campaign(const Program& src, const Program& tgt, int runs, uint64_t 
          " skipped: source UB or not runnable), too few to count as TESTED";
 }
 
-Checked check_instance(const Program& inst, const FrozenPatternSet& one, const ProveOptions& o, uint64_t seed) {
-  Checked c;
-  c.rewritten = std::make_unique<Program>(inst);
+/// What one application of the pattern did to a program.
+struct Applied {
+  bool changed = false;
+  std::string error;  ///< non-empty: the pattern broke a rule of the game (the message, newline-terminated)
+};
+
+/// Applies `one` once (no folding, no DCE of the driver beyond what it always does): one application,
+/// so a wrong rule that undoes itself (concat(x, y) => concat(y, x)) cannot come back to the instance
+/// and hide the wrong step. The driver's contract is always checked here, as `opt --expensive-checks`
+/// would: a rewrite that reports failure but changed the IR, or success without a change, and every
+/// mutation verified (types, shapes, dominance), all before anything interprets or encodes the result.
+/// Replay is left to the callers, whose checkers find counterexamples rather than mismatches.
+Applied apply_once(Program& p, const FrozenPatternSet& one) {
+  Applied a;
   GreedyConfig cfg;
   cfg.fold = false;
   cfg.expensive_checks = false;
-  // One application: a wrong rule that undoes itself (concat(x, y) => concat(y, x)) would otherwise be
-  // applied twice by the driver and come back to the instance, hiding the wrong step.
   cfg.max_num_rewrites = 1;
-  ProgramRewriter rw(*c.rewritten);
+  ProgramRewriter rw(p);
+  ExpensiveChecks contract(rw, CheckOptions{.fingerprints = true, .verify = true, .replay = false});
+  rw.add_listener(&contract);
   GreedyResult r = apply_patterns_and_fold_greedily(rw, one, cfg);
-  if (rw.has_error()) {
+  if (!contract.failed() && !rw.has_error()) contract.finish();
+  rw.remove_listener(&contract);
+  a.changed = r.changed;
+  if (rw.has_error() || contract.failed()) {
+    a.error = "the pattern broke the program: " + (contract.failed() ? contract.report() : rw.error()) + "\n";
+  } else if (r.changed) {
+    if (auto d = verify_program(p); !d.empty())  // finish() verified it; the last guard before encoding
+      a.error = "the pattern built an invalid program: " + d[0].message + "\n";
+  }
+  return a;
+}
+
+Checked check_instance(const Program& inst, const FrozenPatternSet& one, const ProveOptions& o, uint64_t seed) {
+  Checked c;
+  c.rewritten = std::make_unique<Program>(inst);
+  const Applied r = apply_once(*c.rewritten, one);
+  if (!r.error.empty()) {
     c.outcome = Outcome::Refuted;
-    c.detail = "the pattern broke the program: " + rw.error() + "\n";
+    c.detail = r.error;
     return c;
   }
   if (!r.changed) return c;
@@ -353,15 +382,10 @@ allshape::Result prove_pattern_all_shapes(const Subject& s, const Populate& popu
   auto canary = [&](const Program& inst, int runs) {
     allshape::Replay r;
     Program tgt(inst);
-    GreedyConfig cfg;
-    cfg.fold = false;
-    cfg.expensive_checks = false;
-    cfg.max_num_rewrites = 1;  // one application, as in check_instance
-    ProgramRewriter rw(tgt);
-    GreedyResult g = apply_patterns_and_fold_greedily(rw, one, cfg);
-    if (rw.has_error()) {
+    const Applied g = apply_once(tgt, one);  // one application, contract checked, as in check_instance
+    if (!g.error.empty()) {
       r.fired = r.refuted = true;
-      r.detail = "the pattern broke the program: " + rw.error() + "\n";
+      r.detail = g.error;
       return r;
     }
     if (!g.changed) return r;
