@@ -213,6 +213,17 @@ int cmd_prove(int argc, char** argv) {
   }
   std::vector<std::shared_ptr<const Plugin>> plugins;
   if (!load_plugins(a, plugins)) return kFail;
+  // The termination check `ptir opt` runs on the same pattern set (the library, these plugins, these
+  // rule files): a set opt would refuse is refused here too, with the same message, before any proof.
+  {
+    CanonicalizeOptions canon;
+    canon.rule_files = files;
+    canon.plugins = plugins;
+    if (std::string cycles = canonicalization_termination_errors(canon); !cycles.empty()) {
+      std::fputs(cycles.c_str(), stderr);
+      return kFail;
+    }
+  }
   prove::Populate populate;
   std::vector<std::pair<std::string, std::string>> templates = cpp_pattern_templates();
   if (files.empty() && plugins.empty())

@@ -177,11 +177,24 @@ std::string termination_errors(std::span<const Pattern* const> patterns) {
   std::string s;
   for (const auto& cycle : cycle_indices(patterns)) {
     std::vector<std::string> names;
-    for (size_t v : cycle) names.emplace_back(patterns[v]->debug_name());
+    bool cpp = false;
+    for (size_t v : cycle) {
+      names.emplace_back(patterns[v]->debug_name());
+      if (!dynamic_cast<const RulePattern*>(patterns[v])) cpp = true;
+    }
     // A rule's origin is FILE:LINE, which leads the line like every rule-file diagnostic.
     const Pattern& first = *patterns[cycle.front()];
     if (first.origin() != "C++") s += std::string(first.origin()) + ": ";
-    s += "error: " + describe_rule_cycle(names) + "\n";
+    std::string msg = describe_rule_cycle(names);
+    if (cpp) {
+      // The hint in each author's spelling: rules say [bounded], C++ patterns set_has_bounded_recursion().
+      std::string rules_hint = " (declare them bounded if each application shrinks the program)";
+      msg = msg.substr(0, msg.size() - rules_hint.size()) +
+            " (if each application shrinks the program: a rule declares it with [bounded], a C++ pattern with "
+            "set_has_bounded_recursion() in its constructor)";
+      if (msg.rfind("rules may cycle", 0) == 0) msg = "patterns may cycle" + msg.substr(15);
+    }
+    s += "error: " + msg + "\n";
   }
   return s;
 }

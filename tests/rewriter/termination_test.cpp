@@ -7,6 +7,7 @@
 #include "patterns/passes.h"
 #include "rewriter/rules/rules.h"
 #include "rewriter/rules/termination.h"
+#include "rewriter/views.h"
 
 namespace ptir {
 namespace {
@@ -52,6 +53,16 @@ rule add_self_to_mul : add(%x, %x) => mul(%x, splat(2))
   EXPECT_EQ(rules::termination_errors(r.ptrs),
             "test.rules:2: error: rules may cycle: mul_two_to_add -> add_self_to_mul -> mul_two_to_add (declare "
             "them bounded if each application shrinks the program)\n");
+}
+
+TEST(Termination, CycleThroughCppPatternGivesTheCppSpelling) {
+  // A C++ pattern neg -> abs and one abs -> neg: the hint names set_has_bounded_recursion(), not only [bounded].
+  Producing to_abs("neg_to_abs", kOnly<OpCode::Neg>, kOnly<OpCode::Abs>);
+  Producing to_neg("abs_to_neg", kOnly<OpCode::Abs>, kOnly<OpCode::Neg>);
+  const std::vector<const Pattern*> ptrs = {&to_abs, &to_neg};
+  const std::string e = rules::termination_errors(ptrs);
+  EXPECT_NE(e.find("error: patterns may cycle: "), std::string::npos) << e;
+  EXPECT_NE(e.find("a C++ pattern with set_has_bounded_recursion() in its constructor"), std::string::npos) << e;
 }
 
 TEST(Termination, BoundedSelfLoopIsAccepted) {
