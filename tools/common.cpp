@@ -14,7 +14,6 @@
 #include <sstream>
 
 #include <csignal>
-#include <climits>
 #include <cstdlib>
 
 #include <fcntl.h>
