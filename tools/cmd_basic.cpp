@@ -17,7 +17,8 @@ int print_like(int argc, char** argv, const char* cmd) {
     std::printf("usage: ptir %s [FILE] [-o OUT] [--split-input-file] [--verify-diagnostics]\n\n"
                 "Parses and verifies FILE (omitted or '-' = stdin) and prints it in canonical text form.\n"
                 "Errors are printed as FILE:LINE:COL: error: ... followed by the source line and a caret,\n"
-                "with exit code 1.\n%s", cmd, kInputHelp);
+                "with exit code 1 (also for an output that cannot be written); usage errors exit 2.\n"
+                "-o OUT is replaced only on exit 0, so it may name FILE (see 'ptir --help').\n%s", cmd, kInputHelp);
     return 0;
   }
   if (!check_known(a, cmd, {"split-input-file", "verify-diagnostics"})) return kExitUsage;
@@ -116,7 +117,8 @@ int cmd_run(int argc, char** argv) {
         "--timeout-ms N stops the run after N ms (default: no limit); --memory-mb N (default 4096, 0 =\n"
         "none) bounds the tensors the run holds at once: an instruction that would go past it is not run.\n"
         "Either budget ends the run with a clean error naming it.\n"
-        "Exit codes: 0 ran, 1 bad input, undefined behaviour or no kernel, 2 usage error.\n");
+        "Exit codes: 0 ran, 1 bad input, undefined behaviour, no kernel or an output that cannot be\n"
+        "written, 2 usage error. -o OUT is replaced only on exit 0.\n");
     return 0;
   }
   if (!check_known(a, "run", {"inputs", "random", "timeout-ms", "memory-mb"})) return kExitUsage;

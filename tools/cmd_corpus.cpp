@@ -108,7 +108,8 @@ int cmd_corpus(int argc, char** argv) {
         "with Z3 that the optimized program refines the original (budget --timeout-ms, default 10000);\n"
         "the table then shows the op count after optimization and the verdict.\n"
         "Exit code 0 when every program passes (an UNKNOWN verdict is reported, not a failure), 1 when a\n"
-        "step fails or a verdict is REFUTED, 2 on usage errors.\n");
+        "step fails or a verdict is REFUTED (the table is complete: -o FILE is replaced), when a path\n"
+        "does not exist or holds no .ptir file, or when the output cannot be written; 2 on usage errors.\n");
     return 0;
   }
   if (!check_known(a, "corpus", {"seed", "optimize", "timeout-ms"})) return kExitUsage;
@@ -170,6 +171,8 @@ int cmd_corpus(int argc, char** argv) {
     }
   }
   std::printf("\n%zu passed, %zu failed\n", passed, rows.size() - passed);
+  // The table is the result, failing programs included: -o FILE is replaced for exit 1 too.
+  mark_output_complete();
   return passed == rows.size() ? kExitOk : kExitBadInput;
 }
 

@@ -12,23 +12,23 @@ int cmd_dot(int argc, char** argv) {
   Args a = split_args(argc, argv, {"timeout-ms"});
   if (a.has("help")) {
     std::printf(
-        "usage: ptir dot FILE\n"
+        "usage: ptir dot [FILE]\n"
         "       ptir dot SRC TGT --counterexample [--timeout-ms N]\n\n"
-        "Writes GraphViz DOT on stdout (render with 'dot -Tsvg'). With one file: its entry function,\n"
-        "parameters, instructions and results as nodes, operands as edges. With two files and\n"
-        "--counterexample: runs 'ptir check-equiv SRC TGT' and draws both sides over shared input nodes;\n"
-        "for a REFUTED pair the inputs carry the counterexample values, every result its value, and the\n"
-        "differing result is red. The verdict line is the graph's caption.\n"
-        "Exit codes: 0 written, 1 bad input, 2 usage error.\n");
+        "Writes GraphViz DOT on stdout (render with 'dot -Tsvg'). With one file (omitted or '-' = stdin):\n"
+        "its entry function, parameters, instructions and results as nodes, operands as edges. With two\n"
+        "files and --counterexample: runs 'ptir check-equiv SRC TGT' and draws both sides over shared\n"
+        "input nodes; for a REFUTED pair the inputs carry the counterexample values, every result its\n"
+        "value, and the differing result is red. The verdict line is the graph's caption.\n"
+        "Exit codes: 0 written, 1 bad input or an output that cannot be written, 2 usage error.\n");
     return kExitOk;
   }
   if (!check_known(a, "dot", {"counterexample", "timeout-ms"})) return kExitUsage;
   const bool pair = a.has("counterexample");
-  if (a.positional.size() != (pair ? 2u : 1u)) {
-    std::fprintf(stderr, "usage: ptir dot FILE | ptir dot SRC TGT --counterexample\n");
+  if (pair ? a.positional.size() != 2u : a.positional.size() > 1u) {
+    std::fprintf(stderr, "usage: ptir dot [FILE] | ptir dot SRC TGT --counterexample\n");
     return kExitUsage;
   }
-  auto src = load_program(a.positional[0]);
+  auto src = load_program(a.positional.empty() ? std::string("-") : a.positional[0]);
   if (!src) return kExitBadInput;
   const Program& sp = src->program();
   if (!pair) {

@@ -1,7 +1,8 @@
 // `ptir check-equiv SRC TGT`: proves or refutes that program TGT refines program SRC, function by function
 // (verify/refine.h, check_program_refinement).
 #include <cstdio>
-#include <fstream>
+#include <memory>
+#include <string>
 
 #include "tools/commands.h"
 #include "tools/common.h"
@@ -39,7 +40,10 @@ const char* kHelp =
     "  --unroll N       while iterations to encode (default 16)\n"
     "  --threads N      solver threads (default 2)\n"
     "  --no-fast-pass   skip the interpreter search for counterexamples on edge/random inputs\n\n"
-    "exit codes: 0 PROVED, 1 REFUTED, 2 UNKNOWN, 3 error (bad file, signature mismatch, usage).\n";
+    "-o FILE (the report) and --emit-smt2 FILE are replaced for a verdict (exit 0, 1 or 2), left as they\n"
+    "were on an error.\n\n"
+    "exit codes: 0 PROVED, 1 REFUTED, 2 UNKNOWN, 3 error (bad file, signature mismatch, usage, an output\n"
+    "that cannot be written).\n";
 
 }  // namespace
 
@@ -80,20 +84,6 @@ int cmd_check_equiv(int argc, char** argv) {
   const auto smt2_path = a.get("emit-smt2");
   opts.emit_smt2 = smt2_path.has_value();
 
-  // Opened before the check, so an unwritable path fails at once rather than after a long proof.
-  std::ofstream smt2_file;
-  if (smt2_path) {
-    smt2_file.open(*smt2_path);
-    if (!smt2_file) {
-      std::fprintf(stderr, "ptir check-equiv: cannot write %s\n", smt2_path->c_str());
-      return kError;
-    }
-  }
-  auto src = load_program(a.positional[0]);
-  if (!src) return kError;
-  auto tgt = load_program(a.positional[1]);
-  if (!tgt) return kError;
-  const Program& sp = src->program();
   std::string only;
   if (auto f = a.get("func")) {
     only = f->size() > 1 && (*f)[0] == '@' ? f->substr(1) : *f;
@@ -102,35 +92,52 @@ int cmd_check_equiv(int argc, char** argv) {
       return kError;
     }
   }
+  auto src = load_program(a.positional[0]);
+  if (!src) return kError;
+  auto tgt = load_program(a.positional[1]);
+  if (!tgt) return kError;
+  // Opened after the inputs are read and before the check, so an unwritable path fails at once rather than
+  // after a long proof; a temporary until the verdict, as -o (tools/common.h, OutputFile).
+  std::unique_ptr<OutputFile> smt2_file;
+  if (smt2_path) {
+    std::string err;
+    smt2_file = OutputFile::open(*smt2_path, &err);
+    if (!smt2_file) {
+      std::fprintf(stderr, "ptir check-equiv: cannot write --emit-smt2 '%s': %s\n", escape_bytes(*smt2_path).c_str(),
+                   err.c_str());
+      return kError;
+    }
+  }
+  const Program& sp = src->program();
   const verify::ProgramVerdict v = verify::check_program_refinement(sp, tgt->program(), opts, only);
 
-  if (smt2_path) {
-    std::ofstream& f = smt2_file;
-    f << "; ptir check-equiv " << a.positional[0] << " " << a.positional[1] << "\n"
-      << "; each query is satisfiable exactly when it has a counterexample\n"
-      ;
+  const int kind = v.kind();
+  int code = kind == 0 ? kProved : kind == 1 ? kRefuted : kind == 2 ? kUnknown : kError;
+  if (smt2_file) {
+    FILE* f = smt2_file->stream();
+    std::fprintf(f, "; ptir check-equiv %s %s\n; each query is satisfiable exactly when it has a counterexample\n",
+                 a.positional[0].c_str(), a.positional[1].c_str());
     for (const verify::FunctionVerdict& fv : v.functions) {
-      f << "; function @" << fv.name << "\n" << fv.verdict.smt2;
+      std::fprintf(f, "; function @%s\n", fv.name.c_str());
+      std::fwrite(fv.verdict.smt2.data(), 1, fv.verdict.smt2.size(), f);
       if (fv.verdict.smt2.empty())
-        f << "; no solver query was made for @" << fv.name
-          << ": the verdict was reached without Z3 (interpreter fast pass, structural identity or an error)\n";
+        std::fprintf(f, "; no solver query was made for @%s: the verdict was reached without Z3 (interpreter fast "
+                        "pass, structural identity or an error)\n", fv.name.c_str());
     }
-    f.flush();
-    if (!f) {
-      std::fprintf(stderr, "ptir check-equiv: cannot write %s\n", smt2_path->c_str());
-      return kError;
+    // Kept for a verdict, like -o; an ERROR leaves an old FILE as it was.
+    if (!(code == kError ? smt2_file->discard() : smt2_file->commit())) {
+      std::fprintf(stderr, "ptir check-equiv: error: writing %s: %s\n", escape_bytes(*smt2_path).c_str(),
+                   smt2_file->error().c_str());
+      code = kError;
     }
   }
   const verify::ReportOptions ro{.full = a.has("full")};
   const std::string out =
       a.has("json") ? verify::format_program_json(v, sp, ro) : verify::format_program_text(v, sp, ro);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  switch (v.kind()) {
-    case 0: return kProved;
-    case 1: return kRefuted;
-    case 2: return kUnknown;
-    default: return kError;
-  }
+  // A verdict is the command's result: -o FILE is replaced for REFUTED and UNKNOWN too.
+  if (code != kError) mark_output_complete();
+  return code;
 }
 
 }  // namespace ptir::tool

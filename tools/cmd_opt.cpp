@@ -93,12 +93,13 @@ constexpr const char* kHelp =
     "                          patterns with their counts and why. What is trusted, not proved (fold, CSE, DCE,\n"
     "                          and any change outside a named rewrite, which makes the run uncertified) is listed\n"
     "  --require-certificate   with --certify, NOT CERTIFIED fails the command (exit 1)\n"
-    "  -o FILE                 write the program to FILE ('-' = stdout)\n"
+    "  -o FILE                 write the program to FILE ('-' = stdout): through a temporary renamed over\n"
+    "                          FILE on exit 0 only, so FILE may be the input and a failure keeps it as it was\n"
     "%s"
     "\n"
     "Exit codes: 0 success (a non-converging canonicalize is a warning; with --validate, PROVED, or UNKNOWN\n"
-    "without --require-proof), 1 bad input, failed check, REFUTED validation or (with --require-certificate) NOT\n"
-    "CERTIFIED, 2 usage error.\n";
+    "without --require-proof), 1 bad input, failed check, REFUTED validation, (with --require-certificate) NOT\n"
+    "CERTIFIED or an output that cannot be written, 2 usage error.\n";
 
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;

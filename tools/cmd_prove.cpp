@@ -4,7 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <memory>
 #include <thread>
 
 #include "patterns/passes.h"
@@ -70,7 +70,9 @@ const char* kHelp =
     "exit codes: 0 nothing REFUTED, NOT EXERCISED, ERROR or UNKNOWN (and, with --require-proof, nothing\n"
     "TESTED; with --all-shapes, nothing all-shape REFUTED and no disagreement);\n"
     "1 otherwise, a bad rule file (FILE:LINE:COL: error: ...) or a plugin that cannot be loaded\n"
-    "(LIB: error: ...); 2 usage error.\n";
+    "(LIB: error: ...) or an output that cannot be written; 2 usage error. -o FILE, --json FILE and\n"
+    "--junit FILE are replaced once the report is complete (exit 0 or 1 with the failures listed); an\n"
+    "error before it leaves them as they were.\n";
 
 std::string xml_escape(const std::string& s) {
   std::string o;
@@ -270,6 +272,18 @@ int cmd_prove(int argc, char** argv) {
     std::fprintf(stderr, "ptir prove: no pattern to prove\n");
     return kFail;
   }
+  // The report files: temporaries now (an unwritable path fails before the proofs, not after), renamed over
+  // the files once the report is complete, whatever its verdicts (tools/common.h, OutputFile).
+  std::unique_ptr<OutputFile> json_file, junit_file;
+  for (auto [name, file] : {std::pair{"json", &json_file}, std::pair{"junit", &junit_file}})
+    if (auto path = a.get(name)) {
+      std::string err;
+      *file = OutputFile::open(*path, &err);
+      if (!*file) {
+        std::fprintf(stderr, "ptir prove: cannot write --%s '%s': %s\n", name, escape_bytes(*path).c_str(), err.c_str());
+        return kFail;
+      }
+    }
 
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<prove::Report> reports(subjects.size());
@@ -376,16 +390,17 @@ int cmd_prove(int argc, char** argv) {
     std::fprintf(stderr, "ptir prove: the pattern set may not terminate: 'ptir opt' refuses it (exit 1)\n");
     code = kFail;
   }
-  if (auto path = a.get("json")) {
-    std::ofstream out(*path);
-    out << write_json(reports, o, secs);
-    if (!out) std::fprintf(stderr, "ptir prove: cannot write %s\n", path->c_str()), code = kFail;
-  }
-  if (auto path = a.get("junit")) {
-    std::ofstream out(*path);
-    out << write_junit(reports, require, secs);
-    if (!out) std::fprintf(stderr, "ptir prove: cannot write %s\n", path->c_str()), code = kFail;
-  }
+  // The table above is the result, failing patterns included: -o FILE is replaced for exit 1 too.
+  mark_output_complete();
+  auto write = [&](OutputFile& f, const std::string& text) {
+    std::fwrite(text.data(), 1, text.size(), f.stream());
+    if (!f.commit()) {
+      std::fprintf(stderr, "ptir prove: error: writing %s: %s\n", escape_bytes(f.name()).c_str(), f.error().c_str());
+      code = kFail;
+    }
+  };
+  if (json_file) write(*json_file, write_json(reports, o, secs));
+  if (junit_file) write(*junit_file, write_junit(reports, require, secs));
   return code;
 }
 

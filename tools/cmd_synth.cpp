@@ -33,7 +33,8 @@ constexpr const char* kHelp =
     "\n"
     "Literals are biased to edge values (+-0, +-inf, NaN payloads, subnormals, largest finite, INT_MIN,\n"
     "-1, 0); shapes include rank 0, empty and size-1 dims. Exit codes: 0 success, 2 usage error (the bad\n"
-    "option is named), 1 if the generator wrote an invalid program (a bug: please report it with the seed).\n";
+    "option is named), 1 if the generator wrote an invalid program (a bug: please report it with the seed)\n"
+    "or the output cannot be written.\n";
 
 bool parse_dtypes(const std::string& s, std::vector<DType>& out) {
   size_t b = 0;

@@ -13,6 +13,9 @@
 #include <iostream>
 #include <sstream>
 
+#include <csignal>
+#include <cstdlib>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -53,8 +56,12 @@ Args split_args(int argc, char** argv, std::initializer_list<std::string_view> v
         value = name.substr(eq + 1);
         name = name.substr(0, eq);
       } else {
-        for (std::string_view vo : value_options)
-          if (vo == name && i + 1 < argc) { value = argv[++i]; break; }
+        for (std::string_view vo : value_options) {
+          if (vo != name) continue;
+          if (i + 1 < argc) value = argv[++i];
+          else if (a.missing_value.empty()) a.missing_value = name;
+          break;
+        }
       }
       a.options.emplace_back(name, value);
     } else if (s == "-h") {
@@ -69,6 +76,11 @@ Args split_args(int argc, char** argv, std::initializer_list<std::string_view> v
 }
 
 bool check_known(const Args& a, std::string_view cmd, std::initializer_list<std::string_view> known) {
+  if (!a.missing_value.empty()) {
+    std::fprintf(stderr, "ptir %.*s: --%s needs a value (see 'ptir %.*s --help')\n", int(cmd.size()), cmd.data(),
+                 escape_bytes(a.missing_value).c_str(), int(cmd.size()), cmd.data());
+    return false;
+  }
   for (const auto& [k, v] : a.options) {
     bool ok = k == "help";
     for (std::string_view n : known) ok = ok || n == k;
@@ -84,9 +96,24 @@ bool check_known(const Args& a, std::string_view cmd, std::initializer_list<std:
 
 std::optional<std::string> read_file(const std::string& path) {
   if (path == "-") {
-    std::stringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
+    std::string text;
+    char buf[1 << 16];
+    while (true) {
+      ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+      if (n > 0) {
+        text.append(buf, static_cast<size_t>(n));
+      } else if (n == 0) {
+        return text;
+      } else if (errno != EINTR) {
+        std::fprintf(stderr, "ptir: cannot read <stdin>: %s\n", std::strerror(errno));
+        return std::nullopt;
+      }
+    }
+  }
+  // A folder opens as a stream that reads nothing; say what it is rather than "empty file".
+  if (struct stat st; ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::fprintf(stderr, "ptir: cannot read %s: %s\n", path.c_str(), std::strerror(EISDIR));
+    return std::nullopt;
   }
   std::ifstream f(path, std::ios::binary);
   if (!f) {
@@ -403,5 +430,194 @@ std::optional<uint64_t> parse_ranged_option(std::string_view cmd, std::string_vi
   }
   return out;
 }
+
+
+// ---- OutputFile ----------------------------------------------------------------------------------------
+
+namespace {
+/// The temporaries alive now, removed by the signal handler: fixed slots, so the handler only reads.
+constexpr int kMaxTemps = 8;
+char* g_temps[kMaxTemps] = {};
+bool g_complete = false;
+
+extern "C" void remove_temps_and_reraise(int sig) {
+  for (char* t : g_temps)
+    if (t) ::unlink(t);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void register_temp(const std::string& path) {
+  static bool handlers = false;
+  if (!handlers) {
+    handlers = true;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+      struct sigaction old {};
+      // A signal the caller ignores (nohup, a shell's background job) stays ignored.
+      if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) std::signal(sig, remove_temps_and_reraise);
+    }
+  }
+  for (char*& t : g_temps)
+    if (!t) {
+      t = ::strdup(path.c_str());
+      return;
+    }
+}
+
+void unregister_temp(const std::string& path) {
+  for (char*& t : g_temps)
+    if (t && path == t) {
+      char* p = t;
+      t = nullptr;
+      std::free(p);
+      return;
+    }
+}
+
+bool same_file(const struct stat& st, int fd) {
+  struct stat f;
+  return ::fstat(fd, &f) == 0 && f.st_dev == st.st_dev && f.st_ino == st.st_ino;
+}
+}  // namespace
+
+void mark_output_complete() { g_complete = true; }
+bool output_marked_complete() { return g_complete; }
+
+ssize_t OutputFile::write_cb(void* self, const char* buf, size_t n) {
+  auto* o = static_cast<OutputFile*>(self);
+  if (o->errno_) return 0;  // after a failure nothing more is written; a short count marks the stream failed
+  size_t done = 0;
+  while (done < n) {
+    ssize_t w = ::write(o->fd_, buf + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      o->errno_ = w < 0 ? errno : EIO;
+      return 0;
+    }
+    done += static_cast<size_t>(w);
+  }
+  return static_cast<ssize_t>(n);
+}
+
+int OutputFile::close_cb(void* self) {
+  auto* o = static_cast<OutputFile*>(self);
+  if (!o->owns_fd_ && o->fd_ != STDOUT_FILENO) return 0;
+  // stdout itself is closed too, so a late error of the file system (NFS, quotas) is seen here.
+  if (::close(o->fd_) != 0 && errno != EINTR) {
+    if (!o->errno_) o->errno_ = errno;
+    return -1;
+  }
+  return 0;
+}
+
+std::unique_ptr<OutputFile> OutputFile::open(const std::string& path, std::string* error) {
+  std::unique_ptr<OutputFile> o(new OutputFile());
+  o->name_ = path == "-" ? "<stdout>" : path;
+  auto fail = [&](int e) {
+    *error = std::strerror(e);
+    if (o->fd_ >= 0 && o->owns_fd_) ::close(o->fd_);
+    if (!o->temp_.empty()) {
+      ::unlink(o->temp_.c_str());
+      unregister_temp(o->temp_);
+    }
+    o->fd_ = -1;
+    o->temp_.clear();
+    o->closed_ = true;
+    return nullptr;
+  };
+  if (path.empty()) {
+    *error = "empty file name";
+    return nullptr;
+  }
+  struct stat st {};
+  const bool exists = path != "-" && ::stat(path.c_str(), &st) == 0;
+  if (path == "-") {
+    o->fd_ = STDOUT_FILENO;
+    o->owns_fd_ = false;
+  } else if (!exists && errno != ENOENT) {
+    return fail(errno);
+  } else if (exists && S_ISDIR(st.st_mode)) {
+    return fail(EISDIR);
+  } else if (exists && (same_file(st, STDOUT_FILENO) || same_file(st, STDERR_FILENO))) {
+    // /dev/stdout, /dev/fd/2, ...: the descriptor the shell opened (its offset and O_APPEND included).
+    o->fd_ = ::fcntl(same_file(st, STDOUT_FILENO) ? STDOUT_FILENO : STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (o->fd_ < 0) return fail(errno);
+  } else if (struct stat lst {}; exists ? !S_ISREG(st.st_mode) : ::lstat(path.c_str(), &lst) == 0) {
+    // A device, FIFO or socket, or a dangling symlink (which creates its target): written directly.
+    o->fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (exists ? 0 : O_TRUNC), 0666);
+    if (o->fd_ < 0) return fail(errno);
+  } else {
+    // A regular file or a new one: a temporary next to it (next to the target of a symlink).
+    o->target_ = path;
+    if (exists) {
+      char* real = ::realpath(path.c_str(), nullptr);
+      if (!real) return fail(errno);
+      o->target_ = real;
+      std::free(real);
+    }
+    size_t slash = o->target_.rfind('/');
+    std::string dir = slash == std::string::npos ? "" : o->target_.substr(0, slash + 1);
+    std::string base = slash == std::string::npos ? o->target_ : o->target_.substr(slash + 1);
+    std::string tmpl = dir + "." + base + ".tmp-XXXXXX";
+    o->fd_ = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    if (o->fd_ < 0) return fail(errno);
+    o->temp_ = tmpl;
+    register_temp(o->temp_);
+    mode_t mode = 0;
+    if (exists) {
+      mode = st.st_mode & 07777;
+    } else {
+      mode_t mask = ::umask(0);
+      ::umask(mask);
+      mode = 0666 & ~mask;
+    }
+    if (::fchmod(o->fd_, mode) != 0) return fail(errno);
+  }
+  o->stream_ = ::fopencookie(o.get(), "w", cookie_io_functions_t{nullptr, &OutputFile::write_cb, nullptr,
+                                                                   &OutputFile::close_cb});
+  if (!o->stream_) return fail(errno);
+  if (::isatty(o->fd_))
+    std::setvbuf(o->stream_, nullptr, _IOLBF, BUFSIZ);
+  else
+    std::setvbuf(o->stream_, nullptr, _IOFBF, 1 << 16);
+  return o;
+}
+
+bool OutputFile::close_stream() {
+  if (closed_) return errno_ == 0;
+  closed_ = true;
+  if (std::fclose(stream_) != 0 && !errno_) errno_ = errno ? errno : EIO;
+  stream_ = nullptr;
+  return errno_ == 0;
+}
+
+bool OutputFile::commit() {
+  bool ok = close_stream();
+  if (temp_.empty()) return ok;
+  if (ok && ::rename(temp_.c_str(), target_.c_str()) != 0) {
+    errno_ = errno;
+    ok = false;
+  }
+  if (!ok) ::unlink(temp_.c_str());
+  unregister_temp(temp_);
+  temp_.clear();
+  return ok;
+}
+
+bool OutputFile::discard() {
+  bool ok = close_stream();
+  if (!temp_.empty()) {
+    ::unlink(temp_.c_str());
+    unregister_temp(temp_);
+    temp_.clear();
+  }
+  return ok;
+}
+
+OutputFile::~OutputFile() {
+  if (!closed_ || !temp_.empty()) discard();
+}
+
+std::string OutputFile::error() const { return errno_ ? std::strerror(errno_) : ""; }
 
 }  // namespace ptir::tool

@@ -1,11 +1,14 @@
 // Shared helpers of the `ptir` subcommands: argument handling, file loading, exit codes.
 #pragma once
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sys/types.h>
 
 #include "ir/program.h"
 #include "ir/text.h"
@@ -21,6 +24,7 @@ inline constexpr int kExitUsage = 2;
 struct Args {
   std::vector<std::string> positional;
   std::vector<std::pair<std::string, std::string>> options;  ///< --name=value or --name value; flags have ""
+  std::string missing_value;  ///< a value option given last with no value ("--timeout-ms" at the end)
 
   bool has(std::string_view name) const;
   std::optional<std::string> get(std::string_view name) const;
@@ -31,10 +35,12 @@ struct Args {
 /// Splits argv. `value_options` lists the options that take a value (`--x v` or `--x=v`); anything else
 /// starting with `--` is a flag. Unknown options are reported by the caller via `check_known`.
 Args split_args(int argc, char** argv, std::initializer_list<std::string_view> value_options);
-/// Prints "ptir CMD: unknown option --x" and returns false when an option is not in `known`.
+/// Prints "ptir CMD: unknown option --x" and returns false when an option is not in `known`, or
+/// "ptir CMD: --x needs a value" when a value option ended the command line.
 bool check_known(const Args& a, std::string_view cmd, std::initializer_list<std::string_view> known);
 
-/// Reads a whole file ("-" = stdin). On failure prints "ptir: cannot read FILE: reason" and returns nullopt.
+/// Reads a whole file ("-" = stdin). On failure (a folder included) prints "ptir: cannot read FILE: reason"
+/// and returns nullopt.
 std::optional<std::string> read_file(const std::string& path);
 /// Reads, parses and verifies a file; prints the one-line diagnostic on failure.
 struct Loaded {
@@ -105,5 +111,56 @@ std::optional<uint64_t> parse_u64_option(std::string_view cmd, std::string_view 
 /// got 'V'" and returns nullopt otherwise.
 std::optional<uint64_t> parse_ranged_option(std::string_view cmd, std::string_view name, const std::string& v,
                                             uint64_t lo, uint64_t hi);
+
+/// A file a command writes (-o FILE, --json FILE, ...), handled like LLVM's ToolOutputFile:
+///   - "-" is stdout;
+///   - a path naming the same file as stdout or stderr (/dev/stdout, /dev/fd/2, ...) is written through
+///     that descriptor;
+///   - a regular file, or a path that does not exist yet, is written to a temporary file created in the
+///     same folder (".NAME.tmp-XXXXXX", with the old file's permissions, or 0666 minus the umask) and
+///     renamed over the file by commit(): the file is untouched until then, so an output may name an
+///     input and a failing command leaves the old file as it was (a symlink is followed: its target is
+///     replaced, the link stays);
+///   - anything else (/dev/null, /dev/full, a FIFO, a terminal) is opened and written directly.
+/// Every write, the final flush and the close are checked; the first failure is kept for error().
+/// A temporary is removed by discard(), by the destructor, and on SIGINT/SIGTERM/SIGHUP/SIGPIPE.
+class OutputFile {
+ public:
+  /// Opens `path`; returns nullptr with `*error` set (strerror text) when it cannot be written.
+  static std::unique_ptr<OutputFile> open(const std::string& path, std::string* error);
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+  /// The stream to write (buffered; line-buffered on a terminal).
+  FILE* stream() const { return stream_; }
+  /// The path as given, or "<stdout>".
+  const std::string& name() const { return name_; }
+  /// Flushes and closes; a temporary is renamed over the file. False when a write, the flush, the close
+  /// or the rename failed (a temporary is then removed and the file keeps its old content).
+  bool commit();
+  /// Flushes and closes without replacing the file: a temporary is removed; a direct output keeps what was
+  /// written. False when a write, the flush or the close failed.
+  bool discard();
+  /// The reason of the first failure (strerror text), empty while none.
+  std::string error() const;
+
+ private:
+  OutputFile() = default;
+  bool close_stream();
+  static ssize_t write_cb(void* self, const char* buf, size_t n);
+  static int close_cb(void* self);
+  std::string name_, target_, temp_;  ///< temp_ empty for a direct output
+  int fd_ = -1;
+  bool owns_fd_ = true;
+  FILE* stream_ = nullptr;
+  int errno_ = 0;
+  bool closed_ = false;
+};
+
+/// Called by a command whose failing exit code still comes with its complete output, a verdict or a
+/// report (check-equiv REFUTED/UNKNOWN, prove and corpus listing failures): -o FILE is then replaced
+/// too. Without it, -o FILE is replaced only when the command exits 0.
+void mark_output_complete();
+bool output_marked_complete();
 
 }  // namespace ptir::tool
