@@ -9,6 +9,7 @@
 
 #include "ir/text.h"
 #include "patterns/passes.h"
+#include "patterns/seed.h"
 #include "rewriter/greedy.h"
 
 namespace ptir::bench {
@@ -28,6 +29,7 @@ std::string chain_text(bool hit) {
 FrozenPatternSet only(const std::string& name) {
   PatternSet set;
   populate_canonicalization_patterns(set);
+  if (name.rfind("fold_", 0) == 0) populate_seed_patterns(set);  // the C++ twins are not in canonicalize
   PatternFilter f;
   f.enabled_names = {name};
   return std::move(set).freeze(f);

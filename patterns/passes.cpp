@@ -15,7 +15,7 @@ void populate_canonicalization_patterns(PatternSet& set,
                                         const std::vector<std::shared_ptr<const rules::RuleFile>>& extra,
                                         const std::vector<std::shared_ptr<const Plugin>>& plugins) {
   populate_rule_library(set);
-  populate_seed_patterns(set);
+  populate_seed_patterns_without_rule_twins(set);
   populate_slice_concat_patterns(set);
   populate_reduce_dot_patterns(set);
   populate_plugin_patterns(set, plugins);

@@ -123,10 +123,14 @@ class FoldAddNegZero final : public OpRewritePattern<ElementwiseBinaryView> {
 
 }  // namespace
 
-void populate_seed_patterns(PatternSet& set) {
+void populate_seed_patterns_without_rule_twins(PatternSet& set) {
   set.add_with_label<RemoveNoopCast>("seed").add_label("cast");
   set.add_with_label<FuseUnaryThroughBroadcast>("seed").add_label("broadcast");
   set.add_with_label<FoldTransposePair>("seed").add_label("transpose");
+}
+
+void populate_seed_patterns(PatternSet& set) {
+  populate_seed_patterns_without_rule_twins(set);
   set.add_with_label<FoldMulByOne>("seed").add_label("algebraic");
   set.add_with_label<FoldAddNegZero>("seed").add_label("algebraic");
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -286,7 +287,47 @@ TEST(SmtSolver, ProvesRefutesAndTimesOut) {
   }
 }
 
-/// check() returns within its timeout (plus a small slack) and soon after Context::interrupt, even
+/// Budgets are deterministic: the same query under the same budget spends the same Z3 resource units
+/// and gives the same answer, whatever the load (the wall clock is only a safety net).
+TEST(SmtSolver, BudgetsAreResourceUnitsNotWallTime) {
+  const FPFormat f = fp_format(DType::F32);
+  std::vector<uint64_t> units;
+  std::vector<Result> results;
+  for (int k = 0; k < 3; ++k) {
+    Context ctx;
+    const Expr x = Expr::var("x", Sort::floating(f)), y = Expr::var("y", Sort::floating(f)), z = Expr::var("z", Sort::floating(f));
+    Solver s(200);
+    s.add((x * y) * z != x * (y * z));
+    s.add(!(x * y * z).isNaN());
+    results.push_back(s.check());
+    units.push_back(s.units());
+    if (k == 1) {  // load the machine between runs: the answer must not change
+      std::vector<std::thread> hogs;
+      std::atomic<bool> stop{false};
+      for (int h = 0; h < 2; ++h)
+        hogs.emplace_back([&] {
+          volatile uint64_t n = 0;
+          while (!stop.load()) ++n;
+        });
+      Context ctx2;
+      const Expr a = Expr::var("x", Sort::floating(f)), b = Expr::var("y", Sort::floating(f)), c = Expr::var("z", Sort::floating(f));
+      Solver s2(200);
+      s2.add((a * b) * c != a * (b * c));
+      s2.add(!(a * b * c).isNaN());
+      results.push_back(s2.check());
+      units.push_back(s2.units());
+      stop = true;
+      for (auto& t : hogs) t.join();
+    }
+  }
+  for (size_t k = 1; k < results.size(); ++k) EXPECT_EQ(results[k], results[0]) << "run " << k;
+  // Units are counted only when Z3 itself stopped (not abandoned by the wall-clock net).
+  for (size_t k = 1; k < units.size(); ++k)
+    if (units[k] && units[0]) EXPECT_EQ(units[k], units[0]) << "run " << k;
+  EXPECT_LE(units[0], 200 * kRlimitPerMs + kRlimitPerMs);  // never far past the budget
+}
+
+/// check() returns within its wall-clock safety net (plus a small slack) and soon after Context::interrupt, even
 /// when Z3 itself would take longer to stop: a - (-b) == b - (-a) in f64 takes Z3 far longer than this.
 /// A check that Z3 does not stop in time takes its context with it (Context::dead); a new context
 /// works as usual.
@@ -305,7 +346,9 @@ TEST(SmtSolver, ChecksReturnWithinTheirTimeoutAndOnInterrupt) {
     std::printf("[ timeout  ] 300 ms: returned after %.1f ms (%s)%s\n", ms, s.reason_unknown().c_str(),
                 ctx.dead() ? ", abandoned" : "");
     EXPECT_EQ(s.reason_unknown(), "timeout");
-    EXPECT_LT(ms, 300 * 1.1 + 100 + 200);  // the promise is 10% + 100 ms; the rest is room for load
+    // The budget is Z3's resource count (deterministic); the wall-clock safety net is
+    // 300 * kWallFactor + kWallSlackMs, and the promise is that plus 10% + 100 ms; the rest is room for load.
+    EXPECT_LT(ms, (300.0 * kWallFactor + kWallSlackMs) * 1.1 + 100 + 200);
   }
   {
     Context ctx;

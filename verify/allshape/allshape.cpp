@@ -1616,6 +1616,14 @@ std::string outside_fragment(const rules::Rule& r) {
 Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const CanaryFn& canary, const Options& o) {
   const auto start = clock::now();
   Result res;
+  // The whole proof's budget, deterministic like each query's (smt::kRlimitPerMs): Z3 resource units
+  // spent by its queries, with the wall clock only as a safety net (kWallFactor times the budget).
+  uint64_t units = 0;
+  auto over_budget = [&] {
+    const double wall = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+    return units > static_cast<uint64_t>(o.total_ms) * smt::kRlimitPerMs ||
+           wall > static_cast<double>(o.total_ms) * smt::kWallFactor + smt::kWallSlackMs;
+  };
   auto done = [&](Verdict v, std::string why) {
     res.verdict = v;
     res.why = std::move(why);
@@ -1673,7 +1681,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     for (int rk = 1; rk <= 3; ++rk) {
       Chooser ch;
       do {
-        if (std::chrono::duration<double, std::milli>(clock::now() - start).count() > o.total_ms)
+        if (over_budget())
           return done(Verdict::Unknown, "the proof's budget of " + std::to_string(o.total_ms / 1000) +
                                             " s ran out while counting the rank bound");
         ch.start();
@@ -1688,6 +1696,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
             for (const Expr& a : e.assume) s.add(a);
             s.add(e.tgt_ill);
             if (s.check() != smt::Result::Unsat) ill_witness = 1;
+            units += s.units();
           }
         } catch (const Infeasible&) {
         }
@@ -1723,6 +1732,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
       s1.add(c);
       ++res.queries;
       const bool unsat = s1.check() == smt::Result::Unsat;
+      units += s1.units();
       stage1.emplace(c.id(), unsat);
       stage1_keep.push_back(c);
       return unsat;
@@ -1756,25 +1766,30 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
       ++res.queries;
       if (std::getenv("PTIR_ALLSHAPE_SMT2")) std::fprintf(stderr, "; rank %d\n%s\n", rank, s.to_smt2().c_str());
       d.r = s.check();
+      units += s.units();
       if (d.r == smt::Result::Unknown) d.why = "Z3 said unknown (" + s.reason_unknown() + ")";
       if (d.r != smt::Result::Sat) return d;
       // Satisfiable: a model with small sizes if there is one.
       for (const auto& [what, dims] : e.dim_log)
         for (const Expr& x : dims) s.add(x.ile(Expr::intVal(3)));
-      if (s.check() == smt::Result::Sat) {
+      const smt::Result small = s.check();
+      units += s.units();
+      if (small == smt::Result::Sat) {
         d.model = s.model();
         return d;
       }
       smt::Solver s2(o.timeout_ms);
       for (const Expr& a : e.assume) s2.add(a);
       s2.add(bad);
-      if (s2.check() == smt::Result::Sat) d.model = s2.model();
+      const smt::Result any = s2.check();
+      units += s2.units();
+      if (any == smt::Result::Sat) d.model = s2.model();
       return d;
     };
     for (int rank = 0; rank <= bound; ++rank) {
       Chooser ch;
       do {
-        if (std::chrono::duration<double, std::milli>(clock::now() - start).count() > o.total_ms)
+        if (over_budget())
           return done(Verdict::Unknown, "the proof's budget of " + std::to_string(o.total_ms / 1000) + " s ran out after " +
                                             std::to_string(res.configs) + " configurations (at rank " + std::to_string(rank) + ")");
         ch.start();

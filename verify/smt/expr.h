@@ -64,6 +64,7 @@ class Context {
   std::shared_ptr<Host> host_;
   std::atomic<uint64_t> interrupts_{0};  ///< interrupt() calls so far
   std::atomic<bool> dead_{false};
+  uint64_t rlimit_seen_ = 0;  ///< Z3's resource counter of this context after the last check (Solver)
 };
 
 /// Thrown when a term is made in a dead context (see Context).

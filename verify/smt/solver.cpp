@@ -15,6 +15,10 @@
 // numbering (it orders operands and iterates hash tables by term id; +-25% on a corpus query).
 #include "verify/smt/solver.h"
 
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
 #include <z3.h>
 
 #include <atomic>
@@ -208,16 +212,35 @@ Expr Model::eval(const Expr& e) const {
 
 // ---- Solver ----
 
-Solver::Solver(unsigned timeout_ms) {
+Solver::Solver(unsigned budget_ms) {
   s_ = Z3_mk_solver(C());
   Z3_solver_inc_ref(C(), s_);
+  budget_ms_ = budget_ms ? budget_ms : 1;
+  const uint64_t wall = static_cast<uint64_t>(budget_ms_) * kWallFactor + kWallSlackMs;
+  timeout_ms_ = static_cast<unsigned>(std::min<uint64_t>(wall, std::numeric_limits<unsigned>::max()));
+  const uint64_t units = std::min<uint64_t>(budget_ms_ * kRlimitPerMs, std::numeric_limits<unsigned>::max());
   Z3_params p = Z3_mk_params(C());
   Z3_params_inc_ref(C(), p);
-  Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "timeout"), timeout_ms ? timeout_ms : 1);
+  Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "rlimit"), static_cast<unsigned>(units));
+  Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "timeout"), timeout_ms_);
   Z3_solver_set_params(C(), s_, p);
   Z3_params_dec_ref(C(), p);
-  timeout_ms_ = timeout_ms ? timeout_ms : 1;
 }
+
+namespace {
+/// Z3's resource counter of the solver's context (cumulative over its checks).
+uint64_t rlimit_count(Z3_solver s) {
+  Z3_stats st = Z3_solver_get_statistics(C(), s);
+  Z3_stats_inc_ref(C(), st);
+  uint64_t n = 0;
+  for (unsigned i = 0; i < Z3_stats_size(C(), st); ++i)
+    if (std::strcmp(Z3_stats_get_key(C(), st, i), "rlimit count") == 0)
+      n = Z3_stats_is_uint(C(), st, i) ? Z3_stats_get_uint_value(C(), st, i)
+                                       : static_cast<uint64_t>(Z3_stats_get_double_value(C(), st, i));
+  Z3_stats_dec_ref(C(), st);
+  return n;
+}
+}  // namespace
 Expr eliminate(std::span<const Expr> fs) {
   auto tac = [](const char* n) {
     Z3_tactic t = Z3_mk_tactic(C(), n);
@@ -281,18 +304,26 @@ Result Solver::check() {
     if (!done()) Z3_interrupt(h->ctx);
     lk.unlock();
     cx->abandon();
-    reason_ = interrupted ? "canceled" : "timeout";
+    reason_ = interrupted ? "canceled" : "timeout";  // the wall-clock safety net
+    units_ = 0;
     return Result::Unknown;
   }
   h->state = Context::Host::State::Idle;
   const Z3_lbool r = h->result;
   lk.unlock();
+  const uint64_t seen = rlimit_count(s_);
+  units_ = seen >= cx->rlimit_seen_ ? seen - cx->rlimit_seen_ : seen;
+  cx->rlimit_seen_ = seen;
   switch (r) {
     case Z3_L_TRUE: return Result::Sat;
     case Z3_L_FALSE: return Result::Unsat;
     case Z3_L_UNDEF: break;
   }
   reason_ = Z3_solver_get_reason_unknown(C(), s_);
+  // The deterministic budget ran out: the same word as the wall-clock net, callers treat both alike.
+  // Z3 4.8 reports an exhausted rlimit as "canceled" (or "max. resource limit exceeded"); nobody
+  // interrupted this check (that case returned above), so it is the budget or Z3's own wall timeout.
+  if (reason_.find("resource") != std::string::npos || reason_ == "canceled" || reason_ == "timeout") reason_ = "timeout";
   return Result::Unknown;
 }
 

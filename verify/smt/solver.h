@@ -31,11 +31,21 @@ class Model {
 
 enum class Result : uint8_t { Sat, Unsat, Unknown };
 
-/// A solver for one query. `timeout_ms` bounds each check; a timeout is Result::Unknown. Needs a
-/// current smt::Context; the assertions are terms of that context.
+/// Budgets are deterministic: a budget of B ms is Z3's resource limit (`rlimit`) of
+/// B * kRlimitPerMs units, counted by Z3 in its own steps, so the same query gives the same answer on a
+/// loaded CI machine and an idle workstation. kRlimitPerMs is calibrated on this project's queries
+/// (docs/verification.md "Budgets": a typical bit-vector/float query spends 3,000-5,000 units per ms on
+/// the 2-core reference machine). Wall time is only an outer safety net, B * kWallFactor + kWallSlackMs:
+/// Z3 phases that count few units (bit-blasting a huge term) still end.
+inline constexpr uint64_t kRlimitPerMs = 5000;
+inline constexpr unsigned kWallFactor = 3;
+inline constexpr unsigned kWallSlackMs = 1000;
+
+/// A solver for one query. `budget_ms` bounds each check (see kRlimitPerMs); running out is
+/// Result::Unknown. Needs a current smt::Context; the assertions are terms of that context.
 class Solver {
  public:
-  explicit Solver(unsigned timeout_ms);
+  explicit Solver(unsigned budget_ms);
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
   ~Solver();
@@ -47,15 +57,20 @@ class Solver {
   Result check();
   /// The model of the last `Sat` check.
   std::unique_ptr<Model> model() const;
-  /// Why the last check returned Unknown (timeout, canceled, ...).
+  /// Why the last check returned Unknown: "timeout" (its budget of units, or the wall-clock safety
+  /// net), "canceled", or Z3's own reason.
   std::string reason_unknown() const;
+  /// Z3 resource units the last check spent (deterministic, unlike its wall time).
+  uint64_t units() const { return units_; }
   /// The assertions in SMT-LIB 2, followed by (check-sat).
   std::string to_smt2() const;
 
  private:
   Z3_solver s_;
-  unsigned timeout_ms_;
+  unsigned budget_ms_;
+  unsigned timeout_ms_;  ///< the wall-clock safety net
   std::string reason_;
+  uint64_t units_ = 0;
 };
 
 /// The conjunction of `fs` after Z3's simplify, propagate-values, solve-eqs and simplify tactics: an
