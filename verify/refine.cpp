@@ -74,6 +74,10 @@ struct Encoded {
   Expr defined;  ///< the source is defined and every loop finished within the bound
   std::unique_ptr<Precondition> pre;
   std::vector<ZeroSignVar> tgt_signs;  ///< the target's free nsz zero signs (every choice is checked)
+  /// Under nsz, when the source's zero signs are not all free outputs: no governed source op makes a zero
+  /// whose sign it may choose (on such inputs the source has one behaviour, so a difference replays as
+  /// a refutation). True otherwise.
+  Expr src_no_choice = Expr::boolean(true);
 };
 
 std::string element_subject(const TensorType& t, int r, int64_t e) {
@@ -174,7 +178,21 @@ Encoded Checker::encode() const {
   EncodeOptions eo;
   eo.while_unroll = opts_.while_unroll;
   eo.stop = &stop_;
+  std::vector<ZeroChoice> choices;
+  if (!fm_.src_signs_exact) eo.zero_choices = &choices;
   e.src = encode_body(src_, sb_, e.in.tensors, eo);
+  eo.zero_choices = nullptr;
+  if (!choices.empty()) {
+    // A free output's zero compares equal whatever its sign: no choice there.
+    std::vector<InstId> free;
+    const InstId ret = src_.terminator(sb_);
+    for (size_t k = 0; k < fm_.free_zero_result.size(); ++k)
+      if (fm_.free_zero_result[k]) free.push_back(src_.def_inst(src_.operand(ret, static_cast<uint32_t>(k))));
+    std::vector<Expr> none;
+    for (const ZeroChoice& z : choices)
+      if (std::find(free.begin(), free.end(), z.inst) == free.end()) none.push_back(!z.is_zero);
+    e.src_no_choice = Expr::all(none);
+  }
   eo.zero_sign = EncodeOptions::ZeroSign::Any;
   eo.zero_signs = &e.tgt_signs;
   eo.zero_sign_prefix = "nsz.tgt";
@@ -284,6 +302,8 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       "counterexamples did not replay in the interpreter (they depend on uninterpreted functions)";
   std::vector<Expr> blocked;  // inputs whose counterexample did not replay
   std::string why_not;        // why the last one did not (fast-math choices of the source)
+  int unreplayed = 0;         // models that did not replay (uninterpreted functions, rng)
+  int answered = 0;           // models another allowed source behaviour answers (or may answer)
   // One check; a sat answer is replayed: a replayed difference refutes the whole check, any other
   // model is blocked so that the next check looks elsewhere.
   auto attempt = [&](const Expr& f, unsigned budget) -> Try {
@@ -315,8 +335,9 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     ZeroSigns signs;
     for (const ZeroSignVar& z : e.tgt_signs)
       if (!z.in_region) signs[{z.inst, z.element}] = s.model()->eval(z.var).isTrue();
-    if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_, InterpOptions{}.max_while_iterations, &fm_, &signs,
-                          &why_not)) {
+    std::string why;
+    if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_, InterpOptions{}.max_while_iterations, &fm_, &signs, &why,
+                          deadline_)) {
       ref->query = static_cast<int>(j.q);
       ref->query_name = query_name(j.q);
       ref->found_by = "z3";
@@ -328,24 +349,13 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       stop_all();
       return Try::Sat;
     }
-    if (!why_not.empty()) {
-      // A difference under the source's default zero signs or association order that another allowed
-      // choice of the source answers (or may answer): no refutation from this query.
-      o.text = "sat, answered by the source's fast-math choices";
-      o.unknown = why_not;
-      // The check can no longer be PROVED; only another query's refutation could still change the
-      // verdict, and that is not worth the rest of the budget.
-      {
-        std::lock_guard<std::mutex> g(m_);
-        if (fm_unknown_.empty()) {
-          fm_unknown_ = "query " + std::to_string(static_cast<int>(j.q)) + " \"" + query_name(j.q) + "\"";
-          if (j.q == Q::Values)
-            fm_unknown_ += " " + element_subject(src_.type(src_.body(sb_).result_types[j.result]), j.result, j.element);
-          fm_unknown_ += ": " + why_not;
-        }
-      }
-      stop_all();
-      return Try::Unknown;
+    // Not a replayed difference: an uninterpreted function or rng value made it (no why), or another
+    // allowed choice of the source answers it or may answer it (nsz zero signs, reassoc orders). Block
+    // the model; after the first answered one, also ask for inputs where the source chooses no zero sign.
+    if (why.empty()) ++unreplayed;
+    else {
+      if (answered++ == 0 && !e.src_no_choice.isTrue()) blocked.push_back(e.src_no_choice);
+      why_not = why;
     }
     std::vector<Expr> differs;
     for (size_t k = 0; k < in.size(); ++k)
@@ -373,24 +383,51 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       return o;
     }
     blocked.clear();
+    unreplayed = answered = 0;
+    why_not.clear();
     o.unknown.clear();
   }
   const Expr& goal = stages.back();
   o.stage = static_cast<int>(stages.size()) - 1;
-  for (int k = 0; k < std::max(1, opts_.replay_attempts); ++k) {
-    const Try t = attempt(goal, remaining_ms());
-    if (t == Try::Unknown) return o;
-    if (t == Try::Unsat) {
-      // Unsat after blocking non-replaying models is no proof: those counterexamples exist.
-      o.proves = blocked.empty();
-      o.text = o.proves ? "unsat" : "sat, not replayed";
-      if (!o.proves) o.unknown = why_not.empty() ? not_replayed : why_not;
-      return o;
-    }
-    if (stop_) return o;
+  Try t = Try::Sat;
+  while (unreplayed < std::max(1, opts_.replay_attempts) && answered < std::max(1, opts_.fastmath_rounds)) {
+    // Once a model was answered by the source's choices the query cannot be proved: the rounds only look
+    // for a refutation, and get a quarter of what is left each.
+    t = attempt(goal, answered ? std::max(1u, remaining_ms() / 4) : remaining_ms());
+    if (t != Try::Sat || stop_) break;
   }
-  o.unknown = why_not.empty() ? not_replayed : why_not;
-  o.text = "sat, not replayed";
+  if (stop_ || (t == Try::Unknown && answered == 0)) return o;
+  // Unsat after blocking models is no proof: those models exist.
+  o.proves = t == Try::Unsat && blocked.empty();
+  if (o.proves) {
+    o.text = "unsat";
+    return o;
+  }
+  if (why_not.empty()) {
+    o.text = "sat, not replayed";
+    o.unknown = not_replayed;
+    return o;
+  }
+  // Differences under the source's default zero signs or association order that another allowed choice
+  // of the source answers (or may answer): this query cannot be proved, and nothing here refutes it.
+  const std::string then = t == Try::Unsat  ? "then no other model"
+                           : t == Try::Sat  ? "none a counterexample"
+                                            : "then " + o.unknown + " looking for another";
+  o.text = "sat, answered by the source's fast-math choices";
+  o.unknown = why_not + " (" + std::to_string(answered) + (answered == 1 ? " model" : " models") + " of Z3, " +
+              then + ")";
+  {
+    std::lock_guard<std::mutex> g(m_);
+    if (fm_unknown_.empty()) {
+      fm_unknown_ = "query " + std::to_string(static_cast<int>(j.q)) + " \"" + query_name(j.q) + "\"";
+      if (j.q == Q::Values)
+        fm_unknown_ += " " + element_subject(src_.type(src_.body(sb_).result_types[j.result]), j.result, j.element);
+      fm_unknown_ += ": " + o.unknown;
+    }
+  }
+  // The check can no longer be PROVED; only another query's refutation could still change the verdict,
+  // and that is not worth the rest of the budget.
+  stop_all();
   return o;
 }
 
@@ -704,11 +741,15 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     return v;
   }
   bool source_defined = false;
+  // A fast-pass difference that another allowed choice of the source answers (or may answer): the check
+  // can no longer be PROVED, but Z3 may still find a refutation.
+  std::string unconfirmed;
   if (opts.fast_pass_runs > 0) {
     const auto t0 = clock::now();
     FastPass fp = fast_pass(src, sb, tgt, tb, opts, std::min(250.0, opts.timeout_ms / 10.0));
     v.log.push_back({0, "fast pass", "",
-                     (fp.refuted ? "counterexample in " : "no counterexample in ") + std::to_string(fp.runs) + " runs",
+                     (fp.refuted ? "counterexample in " : "no counterexample in ") + std::to_string(fp.runs) + " runs" +
+                         (fp.refuted || fp.unconfirmed.empty() ? "" : " (differences the source's fast-math choices answer or may answer)"),
                      ms_since(t0)});
     if (auto& r = fp.refuted) {
       r->query = r->result < 0 ? 3 : 4;
@@ -718,11 +759,7 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
       return v;
     }
     source_defined = fp.source_defined;
-    if (!fp.unconfirmed.empty()) {  // fast-math: not PROVED, and no refutation found
-      v.v = Unknown{fp.unconfirmed};
-      v.ms = ms_since(start);
-      return v;
-    }
+    unconfirmed = fp.unconfirmed;
   }
   if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
     v.v = Unknown{*why};
@@ -733,6 +770,7 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
   smt::set_memory_limit_mb(opts.memory_mb);
   Checker c(src, sb, tgt, tb, opts, source_defined, start);
   Verdict rest = c.run();
+  if (rest.proved() && !unconfirmed.empty()) rest.v = Unknown{unconfirmed};
   rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());
   rest.ms = ms_since(start);
   return rest;

@@ -29,6 +29,13 @@ struct ZeroSignVar {
   smt::Expr var;
 };
 
+/// Under nsz with EncodeOptions::ZeroSign::Default: where a governed op's float result element is a zero,
+/// whose sign the side may choose (a choice point of its nondeterminism; EncodeOptions::zero_choices).
+struct ZeroChoice {
+  InstId inst;
+  smt::Expr is_zero;
+};
+
 /// Options of the encoding.
 struct EncodeOptions {
   int while_unroll = 16;  ///< iterations of a while loop that are unrolled
@@ -52,6 +59,10 @@ struct EncodeOptions {
   enum class ZeroSign : uint8_t { Default, Any } zero_sign = ZeroSign::Default;
   std::vector<ZeroSignVar>* zero_signs = nullptr;  ///< receives the fresh variables (ZeroSign::Any)
   std::string zero_sign_prefix = "nsz";                    ///< name prefix of those variables
+  /// ZeroSign::Default only: receives, for every float result element of a governed op under nsz (regions
+  /// included, once per encoded run of the region), the condition that it is a zero. Governed ops and
+  /// region ops are then not folded, so that every such zero is a term here.
+  std::vector<ZeroChoice>* zero_choices = nullptr;
 };
 
 
