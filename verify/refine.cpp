@@ -178,6 +178,8 @@ Encoded Checker::encode() const {
   EncodeOptions eo;
   eo.while_unroll = opts_.while_unroll;
   eo.stop = &stop_;
+  eo.fold_deadline = deadline_;
+  eo.fold_max_bytes = opts_.memory_mb << 20;
   std::vector<ZeroChoice> choices;
   if (!fm_.src_signs_exact) eo.zero_choices = &choices;
   e.src = encode_body(src_, sb_, e.in.tensors, eo);

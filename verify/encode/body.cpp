@@ -152,6 +152,8 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
     for (uint32_t k = 0; k < p.num_operands(i); ++k) operands.push_back(*concrete(p.operand(i, k)));
     InterpOptions io;
     io.max_while_iterations = opts.fold_max_while_iterations;
+    io.deadline = opts.fold_deadline;
+    io.max_bytes = opts.fold_max_bytes;
     io.fastmath = fm;
     RunResult run = eval_inst(p, i, operands, io);
     if (run.status != RunStatus::Ok || run.results.size() != p.num_results(i)) return false;

@@ -3,6 +3,7 @@
 // loop would still be running at the unroll bound. It works on the same Program the interpreter runs.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -50,6 +51,10 @@ struct EncodeOptions {
   bool fold_concrete = true;
   int64_t fold_max_elements = 65536;  ///< no folding when an operand or a result has more elements
   int64_t fold_max_while_iterations = 4096;  ///< a folded while that runs longer is encoded as usual
+  /// Budgets of every interpreter run that folding makes (InterpOptions::deadline, max_bytes): nested
+  /// literal loops can run for hours. A run stopped by one is not Ok, so the instruction is encoded.
+  std::chrono::steady_clock::time_point fold_deadline = std::chrono::steady_clock::time_point::max();
+  uint64_t fold_max_bytes = 0;  ///< 0: no cap
   const std::atomic<bool>* stop = nullptr;  ///< when set to true, encoding stops with EncodeStopped
   /// The fast-math flags in force (docs/semantics.md "Fast-math flags"); nullopt: those of the body
   /// encoded (Program::fastmath_of). Regions are encoded with the flags of their caller.
