@@ -141,6 +141,12 @@ class Checker {
   FastMathPlan fm_;  ///< what the fast-math flags of the pair mean for this check
   std::vector<Job> jobs_;
   std::vector<Outcome> out_;
+  /// Elements plan() did not reach by the deadline: (result, first element, last element).
+  struct Unplanned {
+    int result;
+    int64_t first, last;
+  };
+  std::vector<Unplanned> unplanned_;
   std::vector<std::vector<size_t>> groups_;  ///< jobs to solve; a group's jobs are one formula up to renaming
   std::atomic<size_t> next_{0};
   std::mutex retry_m_;
@@ -163,9 +169,18 @@ void Checker::plan() {
   jobs_.push_back({Q::Precondition});
   jobs_.push_back({Q::TargetUB});
   const Body& b = src_.body(sb_);
+  // One job per output element. Planning millions of them takes seconds: it stops at the deadline, and
+  // the elements not planned are undecided (UNKNOWN).
+  bool late = false;
   for (size_t r = 0; r < b.result_types.size(); ++r)
-    for (int64_t i = 0, n = src_.type(b.result_types[r]).num_elements(); i < n; ++i)
+    for (int64_t i = 0, n = src_.type(b.result_types[r]).num_elements(); i < n; ++i) {
+      late = late || ((jobs_.size() & 4095) == 0 && clock::now() > deadline_);
+      if (late) {
+        if (i < n) unplanned_.push_back({static_cast<int>(r), i, n - 1});
+        break;
+      }
       jobs_.push_back({Q::Values, static_cast<int>(r), i});
+    }
   jobs_.push_back({Q::Loops});
   out_.assign(jobs_.size(), Outcome{});
 }
@@ -633,14 +648,38 @@ Verdict Checker::run() {
 
 Verdict Checker::verdict() {
   Verdict v;
+  auto subject = [&](int r, int64_t e) {
+    return element_subject(src_.type(src_.body(sb_).result_types[r]), r, e);
+  };
+  // Consecutive elements never run are one entry (a check of 16M elements stopped by its deadline would
+  // otherwise spend longer writing their log than checking).
+  auto not_run = [&](int r, int64_t first, int64_t last) {
+    QueryLog q{4, query_name(Q::Values), subject(r, first), "not run", 0, last - first + 1};
+    if (last > first) {
+      const std::string to = subject(r, last);
+      q.subject.replace(q.subject.find(" element "), 9, " elements ");
+      q.subject += " to " + to.substr(to.find('['));
+    }
+    v.log.push_back(std::move(q));
+  };
   for (size_t k = 0; k < jobs_.size(); ++k) {
     const Job& j = jobs_[k];
     const Outcome& o = out_[k];
-    const std::string subject =
-        j.q == Q::Values ? element_subject(src_.type(src_.body(sb_).result_types[j.result]), j.result, j.element) : "";
-    v.log.push_back({static_cast<int>(j.q), query_name(j.q), subject, o.text, o.ms});
+    if (j.q == Q::Loops)  // after the planned elements, those plan() did not reach
+      for (const Unplanned& r : unplanned_) not_run(r.result, r.first, r.last);
+    if (j.q == Q::Values && !o.done) {
+      size_t e = k;
+      while (e + 1 < jobs_.size() && jobs_[e + 1].q == Q::Values && jobs_[e + 1].result == j.result &&
+             !out_[e + 1].done)
+        ++e;
+      not_run(j.result, j.element, jobs_[e].element);
+      k = e;
+      continue;
+    }
+    const std::string subj = j.q == Q::Values ? subject(j.result, j.element) : "";
+    v.log.push_back({static_cast<int>(j.q), query_name(j.q), subj, o.text, o.ms});
     if (opts_.emit_smt2 && !o.smt2.empty())
-      v.smt2 += "; query " + std::to_string(static_cast<int>(j.q)) + " " + query_name(j.q) + " " + subject + "\n" +
+      v.smt2 += "; query " + std::to_string(static_cast<int>(j.q)) + " " + query_name(j.q) + " " + subj + "\n" +
                 o.smt2 + "(reset)\n";
   }
   v.solver_calls = solver_calls_;
@@ -666,15 +705,21 @@ Verdict Checker::verdict() {
     v.v = Proved{"the source has undefined behaviour on every input (refinement holds vacuously)"};
     return v;
   }
+  const std::string out_of_time = "time budget of " + std::to_string(opts_.timeout_ms) + " ms exhausted";
   for (size_t k = 1; k < jobs_.size(); ++k) {
     const Outcome& o = out_[k];
     if (o.done && o.proves) continue;
     std::string what = "query " + std::to_string(static_cast<int>(jobs_[k].q)) + " \"" + query_name(jobs_[k].q) + "\"";
-    if (!v.log[k].subject.empty()) what += " " + v.log[k].subject;
-    const std::string why = !o.unknown.empty() ? o.unknown
-                            : out_of_time_     ? "time budget of " + std::to_string(opts_.timeout_ms) + " ms exhausted"
-                                               : std::string("not decided");
+    if (jobs_[k].q == Q::Values) what += " " + subject(jobs_[k].result, jobs_[k].element);
+    const std::string why = !o.unknown.empty() ? o.unknown : out_of_time_ ? out_of_time : std::string("not decided");
     v.v = Unknown{what + ": " + why};
+    return v;
+  }
+  if (!unplanned_.empty()) {
+    int64_t n = 0;
+    for (const Unplanned& r : unplanned_) n += r.last - r.first + 1;
+    v.v = Unknown{"query 4 \"" + std::string(query_name(Q::Values)) + "\" " + subject(unplanned_[0].result, unplanned_[0].first) +
+                  ": " + out_of_time + " (" + std::to_string(n) + " element queries not even planned)"};
     return v;
   }
   if (!fm_.no_proof.empty()) {

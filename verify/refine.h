@@ -51,6 +51,10 @@ struct QueryLog {
   std::string subject;  ///< e.g. "result 0 element [1, 2]"; empty for whole-program queries
   std::string outcome;  ///< "unsat", "unsat (same term)", "sat", "sat, replayed", "timeout", ...
   double ms = 0;
+  /// Element queries this entry stands for: consecutive elements of query 4 that were never run (or never
+  /// planned: a check with millions of elements stops planning at its deadline) are one entry, whose
+  /// subject names the first and the last.
+  int64_t count = 1;
 };
 
 /// The target refines the source for every input of the given shapes.
