@@ -147,7 +147,9 @@ class FunctionHoister {
     }
     std::vector<TypeId> types;
     for (ValueId v : boundary_) types.push_back(p_.type_id(v));
-    const BodyId g = rw_.add_function(rec.prologue, types);
+    // The hoisted instructions keep the flags they ran under: the prologue is the function's flags, so
+    // "prologue then function" (compose_prologues) is exactly the program printed.
+    const BodyId g = rw_.add_function(rec.prologue, types, p_.body(b_).fastmath);
     std::unordered_map<ValueId, ValueId> map;
     for (size_t k = 0; k < params_.size(); ++k)
       if (read[k]) {

@@ -26,6 +26,7 @@ class Composer {
       const Body& body = from_.body(b);
       if (!body.is_region && prologues.count(body.name)) continue;
       body_map_[b] = to_->add_body(body.name, body.is_region);
+      to_->body(body_map_[b]).fastmath = body.fastmath;  // a function's attributes: its fast-math flags
       for (TypeId t : body.result_types) to_->body(body_map_[b]).result_types.push_back(type(t));
     }
     map_.assign(from_.num_values(), kNone);
@@ -96,6 +97,10 @@ class Composer {
       if (r->num_params_before != have || pro.params.size() != r->args.size() ||
           have + pro.result_types.size() > body.params.size())
         return "the hoisting of @" + body.name + " into @" + r->prologue + " does not fit the program";
+      // The prologue is inlined under the function's flags: only the same flags give the program printed.
+      if (pro.fastmath != body.fastmath)
+        return "@" + r->prologue + " has other fast-math flags than @" + body.name + " (it is inlined under @" +
+               body.name + "'s)";
       for (size_t k = 0; k < r->args.size(); ++k) {
         if (r->args[k] >= have || from_.type_id(pro.params[k]) != from_.type_id(body.params[r->args[k]]))
           return "@" + r->prologue + " parameter " + std::to_string(k) + " does not match @" + body.name;

@@ -70,9 +70,10 @@ InstId ProgramRewriter::created(BodyId b, InstId i, std::span<const ValueId> ope
   return i;
 }
 
-BodyId ProgramRewriter::add_function(std::string name, std::span<const TypeId> result_types) {
+BodyId ProgramRewriter::add_function(std::string name, std::span<const TypeId> result_types, FastMath fastmath) {
   const BodyId b = p_.add_body(std::move(name), /*is_region=*/false);
   p_.body(b).result_types.assign(result_types.begin(), result_types.end());
+  p_.body(b).fastmath = fastmath;
   grow();
   ++mutations_;
   return b;

@@ -164,9 +164,9 @@ class ProgramRewriter {
   }
 
   // ---- structural edits: functions and signatures (used by hoist-params) ----
-  /// Appends a new function named `name` returning `result_types`, empty until `append_inst` and
-  /// `set_return` fill it. The caller picks a name no other function has.
-  BodyId add_function(std::string name, std::span<const TypeId> result_types);
+  /// Appends a new function named `name` returning `result_types`, with the fast-math flags `fastmath`,
+  /// empty until `append_inst` and `set_return` fill it. The caller picks a name no other function has.
+  BodyId add_function(std::string name, std::span<const TypeId> result_types, FastMath fastmath = {});
   /// Appends a parameter to body `b`: its signature changes (nothing in a program calls a function, so
   /// the caller only keeps its own records consistent).
   ValueId add_param(BodyId b, TypeId type, std::string_view name = {});

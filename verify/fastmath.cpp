@@ -2,7 +2,9 @@
 // the enumeration of association orders that confirms or dismisses a counterexample, and the campaign.
 #include "verify/fastmath.h"
 
+#include <algorithm>
 #include <array>
+#include <unordered_map>
 
 namespace ptir::verify {
 namespace {
@@ -116,11 +118,160 @@ bool same_results(const FastMathPlan& plan, const std::vector<Tensor>& a, const 
   return true;
 }
 
+/// A region op whose regions (or theirs) hold a governed float op: its zero signs under nsz are not
+/// enumerated (the interpreter keeps the IEEE default sign inside regions).
+bool region_with_governed(const Program& p, InstId i) {
+  if (!has_trait(p.op(i), OpTrait::Regions)) return false;
+  for (const Attr& a : p.attrs_of(i).attrs) {
+    if (a.value.kind != AttrKind::Region || a.value.ints.empty() || a.value.ints[0] < 0 ||
+        static_cast<uint64_t>(a.value.ints[0]) >= p.num_bodies())
+      continue;
+    bool governed = false;
+    for (BodyId body : reachable_bodies(p, static_cast<BodyId>(a.value.ints[0])))
+      p.for_each_inst(body, [&](InstId j) { governed = governed || (fastmath_governs(p.op(j)) && float_result(p, j)); });
+    if (governed) return true;
+  }
+  return false;
+}
+
+/// The source's nsz behaviours on one input: body `sb` of `q` run one instruction at a time, and at each
+/// governed op of the function body whose float result has zero elements (not a free output: those
+/// compare equal anyway), every choice of their signs explored, later instructions seeing the chosen
+/// signs (a sign can change what follows: 1 / -0 = -inf). Finds whether some choice has UB or gives
+/// the target's results; at most kMaxCombinations runs to the end.
+class SignSearch {
+ public:
+  SignSearch(const FastMathPlan& plan, const Program& q, BodyId sb, const RunResult& tgt, const InterpOptions& io)
+      : plan_(plan), q_(q), sb_(sb), tgt_(tgt), io_(io) {
+    io_.zero_signs = nullptr;
+    io_.fastmath = q.fastmath_of(sb);
+    q.for_each_inst(sb, [&](InstId i) {
+      if (q.op(i) != OpCode::Return) order_.push_back(i);
+    });
+    const InstId ret = q.terminator(sb);
+    for (uint32_t k = 0; ret != kNone && k < q.num_operands(ret); ++k)
+      if (k < plan.free_zero_result.size() && plan.free_zero_result[k]) free_.push_back(q.def_inst(q.operand(ret, k)));
+  }
+
+  /// Allowed (with the reason), Refutes, or Undecided (with the reason) when the choices could not all be run.
+  Confirm run(const std::vector<Tensor>& inputs, std::string* why) {
+    std::unordered_map<ValueId, Tensor> env;
+    const Body& b = q_.body(sb_);
+    for (size_t k = 0; k < b.params.size() && k < inputs.size(); ++k) env[b.params[k]] = inputs[k];
+    explore(0, std::move(env));
+    if (why) *why = why_;
+    return result_;
+  }
+
+ private:
+  const Tensor& value(const std::unordered_map<ValueId, Tensor>& env, ValueId v) const {
+    if (q_.value(v).kind == ValueKind::Literal) return q_.literal(q_.value(v).def);
+    return env.at(v);
+  }
+
+  /// Runs instructions from order_[step] on; false when the search is over (a verdict other than Refutes).
+  bool explore(size_t step, std::unordered_map<ValueId, Tensor> env) {
+    for (; step < order_.size(); ++step) {
+      const InstId i = order_[step];
+      if (region_with_governed(q_, i)) return undecided("a zero sign inside the regions of " +
+                                                        std::string(mnemonic(q_.op(i))) + " is not enumerated");
+      std::vector<Tensor> ops;
+      for (uint32_t k = 0; k < q_.num_operands(i); ++k) ops.push_back(value(env, q_.operand(i, k)));
+      RunResult r = eval_inst(q_, i, ops, io_);
+      if (r.status == RunStatus::UB) {
+        result_ = Confirm::Allowed;
+        why_ = "the source has undefined behaviour under another choice of zero signs";
+        return false;
+      }
+      if (r.status != RunStatus::Ok || r.results.size() != q_.num_results(i))
+        return undecided("a choice of zero signs of the source did not run: " + r.message);
+      std::vector<int64_t> zeros;
+      if (chooses_signs(i))
+        for (int64_t e = 0, n = r.results[0].size(); e < n; ++e)
+          if (float_is_zero(r.results[0].dtype(), r.results[0].bits(e))) zeros.push_back(e);
+      if (zeros.empty()) {
+        for (uint32_t k = 0; k < q_.num_results(i); ++k) env[q_.result(i, k)] = std::move(r.results[k]);
+        continue;
+      }
+      if (zeros.size() > 12 || (uint64_t{1} << zeros.size()) > kMaxCombinations)
+        return undecided(std::to_string(zeros.size()) + " zero results of " + std::string(mnemonic(q_.op(i))) +
+                         " may take either sign (choices are enumerated up to " + std::to_string(kMaxCombinations) + ")");
+      Tensor t = std::move(r.results[0]);
+      t.expand();
+      const uint64_t sign = sign_mask(t.dtype());
+      for (uint64_t m = 0; m < (uint64_t{1} << zeros.size()); ++m) {
+        for (size_t z = 0; z < zeros.size(); ++z) t.set_bits(zeros[z], ((m >> z) & 1) ? sign : 0);
+        auto next = env;
+        next[q_.result(i, 0)] = t;
+        if (!explore(step + 1, std::move(next))) return false;
+      }
+      return true;
+    }
+    if (++runs_ > kMaxCombinations)
+      return undecided("more than " + std::to_string(kMaxCombinations) + " choices of zero signs");
+    const InstId ret = q_.terminator(sb_);
+    std::vector<Tensor> results;
+    for (uint32_t k = 0; ret != kNone && k < q_.num_operands(ret); ++k) results.push_back(value(env, q_.operand(ret, k)));
+    if (tgt_.status == RunStatus::Ok && same_results(plan_, results, tgt_.results)) {
+      result_ = Confirm::Allowed;
+      why_ = "the target's result is the source's under another choice of zero signs";
+      return false;
+    }
+    return true;
+  }
+
+  /// A governed op with one float result, under nsz, whose zeros are no free output.
+  bool chooses_signs(InstId i) const {
+    return io_.fastmath->has(FastMathFlag::NSZ) && fastmath_governs(q_.op(i)) && float_result(q_, i) &&
+           std::find(free_.begin(), free_.end(), i) == free_.end();
+  }
+
+  bool undecided(std::string why) {
+    result_ = Confirm::Undecided;
+    why_ = "counterexample holds for the source's default zero signs only (fastmath nsz): " + why;
+    return false;
+  }
+
+  const FastMathPlan& plan_;
+  const Program& q_;
+  BodyId sb_;
+  const RunResult& tgt_;
+  InterpOptions io_;
+  std::vector<InstId> order_;
+  std::vector<InstId> free_;
+  uint64_t runs_ = 0;
+  Confirm result_ = Confirm::Refutes;
+  std::string why_;
+};
+
 uint64_t mix(uint64_t x) {
   uint64_t z = x + 0x9E3779B97F4A7C15ULL;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+/// Whether program q (the source in one association order) has, on `inputs`, a behaviour that is the
+/// target's: its zero-sign choices under nsz (SignSearch), else its one run.
+Confirm one_order(const FastMathPlan& plan, const Program& q, BodyId sb, const std::vector<Tensor>& inputs,
+                  const RunResult& tgt, const InterpOptions& io, std::string* why) {
+  if (!plan.src_signs_exact) return SignSearch(plan, q, sb, tgt, io).run(inputs, why);
+  InterpOptions o = io;
+  o.zero_signs = nullptr;
+  const RunResult r = run_body(q, sb, inputs, o);
+  if (r.status == RunStatus::UB) {
+    *why = "the source has undefined behaviour";
+    return Confirm::Allowed;
+  }
+  if (r.status != RunStatus::Ok) {
+    *why = "an association order of the source did not run: " + r.message;
+    return Confirm::Undecided;
+  }
+  if (tgt.status == RunStatus::Ok && same_results(plan, r.results, tgt.results)) {
+    *why = "the target's result is the source's";
+    return Confirm::Allowed;
+  }
+  return Confirm::Refutes;
 }
 
 }  // namespace
@@ -206,9 +357,8 @@ Confirm confirm_difference(const FastMathPlan& plan, const Program& src, BodyId 
     return Confirm::Undecided;
   };
   if (!plan.no_refute.empty()) return undecided("counterexample holds for the source's default order only: " + plan.no_refute);
-  if (!plan.src_signs_exact)
-    return undecided("counterexample holds for the source's default zero signs only (fastmath nsz)");
-  if (plan.src_trees.empty()) return Confirm::Refutes;
+  if (plan.src_trees.empty())
+    return plan.src_signs_exact ? Confirm::Refutes : SignSearch(plan, src, sb, tgt, io).run(inputs, why);
   uint64_t combos = 1;
   for (const ReassocTree& t : plan.src_trees) {
     if (t.leaves.size() > kMaxTreeLeaves)
@@ -226,17 +376,10 @@ Confirm confirm_difference(const FastMathPlan& plan, const Program& src, BodyId 
   for (uint64_t c = 0; c < combos; ++c) {
     Program q = src;
     for (size_t k = 0; k < all.size(); ++k) rebuild(q, plan.src_trees[k], all[k][pick[k]]);
-    InterpOptions o = io;
-    o.zero_signs = nullptr;
-    const RunResult r = run_body(q, sb, inputs, o);
-    if (r.status == RunStatus::UB) {
-      if (why) *why = "the source has undefined behaviour under another association order";
-      return Confirm::Allowed;
-    }
-    if (r.status != RunStatus::Ok) return undecided("an association order of the source did not run: " + r.message);
-    if (tgt.status == RunStatus::Ok && same_results(plan, r.results, tgt.results)) {
-      if (why) *why = "the target's result is the source's under another association order";
-      return Confirm::Allowed;
+    std::string w;
+    if (const Confirm r = one_order(plan, q, sb, inputs, tgt, io, &w); r != Confirm::Refutes) {
+      if (why) *why = r == Confirm::Undecided ? w : w + (plan.src_signs_exact ? " under" : ", and") + " another association order";
+      return r;
     }
     for (size_t k = 0; k < pick.size(); ++k) {  // next combination
       if (++pick[k] < all[k].size()) break;

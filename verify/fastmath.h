@@ -54,13 +54,15 @@ bool same_output(const FastMathPlan& plan, size_t result, const Tensor& a, const
 enum class Confirm : uint8_t {
   Refutes,     ///< no allowed source behaviour is the target's: a real counterexample
   Allowed,     ///< some allowed source behaviour (an association order, or source UB) matches
-  Undecided,   ///< the source's choices could not be enumerated (too many, in a region, signs)
+  Undecided,   ///< the source's choices could not be enumerated (too many, in a region, a run stopped)
 };
 
 /// Decides a difference between the source and `tgt` (UB, or results differing per same_output) on
 /// `inputs` under the source's nsz/reassoc nondeterminism; `why` receives the reason when not Refutes.
 /// Enumerates every association order of every source tree (at most 6 leaves per tree and 4096
-/// combinations in all).
+/// combinations in all) and, under nsz, every sign of every zero a governed op of the function body that
+/// is not a free output makes on `inputs` (instruction by instruction, up to 4096 runs; a governed op in a
+/// region is not enumerated: Undecided). A choice with UB, or with the target's results, is Allowed.
 Confirm confirm_difference(const FastMathPlan& plan, const Program& src, BodyId sb, const std::vector<Tensor>& inputs,
                            const RunResult& tgt, const InterpOptions& io, std::string* why);
 

@@ -74,6 +74,10 @@ struct Encoded {
   Expr defined;  ///< the source is defined and every loop finished within the bound
   std::unique_ptr<Precondition> pre;
   std::vector<ZeroSignVar> tgt_signs;  ///< the target's free nsz zero signs (every choice is checked)
+  /// Under nsz, when the source's zero signs are not all free outputs: no governed source op makes a zero
+  /// whose sign it may choose (on such inputs the source has one behaviour, so a difference replays as
+  /// a refutation). True otherwise.
+  Expr src_no_choice = Expr::boolean(true);
 };
 
 std::string element_subject(const TensorType& t, int r, int64_t e) {
@@ -137,6 +141,12 @@ class Checker {
   FastMathPlan fm_;  ///< what the fast-math flags of the pair mean for this check
   std::vector<Job> jobs_;
   std::vector<Outcome> out_;
+  /// Elements plan() did not reach by the deadline: (result, first element, last element).
+  struct Unplanned {
+    int result;
+    int64_t first, last;
+  };
+  std::vector<Unplanned> unplanned_;
   std::vector<std::vector<size_t>> groups_;  ///< jobs to solve; a group's jobs are one formula up to renaming
   std::atomic<size_t> next_{0};
   std::mutex retry_m_;
@@ -159,9 +169,18 @@ void Checker::plan() {
   jobs_.push_back({Q::Precondition});
   jobs_.push_back({Q::TargetUB});
   const Body& b = src_.body(sb_);
+  // One job per output element. Planning millions of them takes seconds: it stops at the deadline, and
+  // the elements not planned are undecided (UNKNOWN).
+  bool late = false;
   for (size_t r = 0; r < b.result_types.size(); ++r)
-    for (int64_t i = 0, n = src_.type(b.result_types[r]).num_elements(); i < n; ++i)
+    for (int64_t i = 0, n = src_.type(b.result_types[r]).num_elements(); i < n; ++i) {
+      late = late || ((jobs_.size() & 4095) == 0 && clock::now() > deadline_);
+      if (late) {
+        if (i < n) unplanned_.push_back({static_cast<int>(r), i, n - 1});
+        break;
+      }
       jobs_.push_back({Q::Values, static_cast<int>(r), i});
+    }
   jobs_.push_back({Q::Loops});
   out_.assign(jobs_.size(), Outcome{});
 }
@@ -174,7 +193,23 @@ Encoded Checker::encode() const {
   EncodeOptions eo;
   eo.while_unroll = opts_.while_unroll;
   eo.stop = &stop_;
+  eo.fold_deadline = deadline_;
+  eo.fold_max_bytes = opts_.memory_mb << 20;
+  std::vector<ZeroChoice> choices;
+  if (!fm_.src_signs_exact) eo.zero_choices = &choices;
   e.src = encode_body(src_, sb_, e.in.tensors, eo);
+  eo.zero_choices = nullptr;
+  if (!choices.empty()) {
+    // A free output's zero compares equal whatever its sign: no choice there.
+    std::vector<InstId> free;
+    const InstId ret = src_.terminator(sb_);
+    for (size_t k = 0; k < fm_.free_zero_result.size(); ++k)
+      if (fm_.free_zero_result[k]) free.push_back(src_.def_inst(src_.operand(ret, static_cast<uint32_t>(k))));
+    std::vector<Expr> none;
+    for (const ZeroChoice& z : choices)
+      if (std::find(free.begin(), free.end(), z.inst) == free.end()) none.push_back(!z.is_zero);
+    e.src_no_choice = Expr::all(none);
+  }
   eo.zero_sign = EncodeOptions::ZeroSign::Any;
   eo.zero_signs = &e.tgt_signs;
   eo.zero_sign_prefix = "nsz.tgt";
@@ -284,6 +319,8 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       "counterexamples did not replay in the interpreter (they depend on uninterpreted functions)";
   std::vector<Expr> blocked;  // inputs whose counterexample did not replay
   std::string why_not;        // why the last one did not (fast-math choices of the source)
+  int unreplayed = 0;         // models that did not replay (uninterpreted functions, rng)
+  int answered = 0;           // models another allowed source behaviour answers (or may answer)
   // One check; a sat answer is replayed: a replayed difference refutes the whole check, any other
   // model is blocked so that the next check looks elsewhere.
   auto attempt = [&](const Expr& f, unsigned budget) -> Try {
@@ -315,8 +352,9 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     ZeroSigns signs;
     for (const ZeroSignVar& z : e.tgt_signs)
       if (!z.in_region) signs[{z.inst, z.element}] = s.model()->eval(z.var).isTrue();
-    if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_, InterpOptions{}.max_while_iterations, &fm_, &signs,
-                          &why_not)) {
+    std::string why;
+    if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_, InterpOptions{}.max_while_iterations, &fm_, &signs, &why,
+                          deadline_)) {
       ref->query = static_cast<int>(j.q);
       ref->query_name = query_name(j.q);
       ref->found_by = "z3";
@@ -328,24 +366,13 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       stop_all();
       return Try::Sat;
     }
-    if (!why_not.empty()) {
-      // A difference under the source's default zero signs or association order that another allowed
-      // choice of the source answers (or may answer): no refutation from this query.
-      o.text = "sat, answered by the source's fast-math choices";
-      o.unknown = why_not;
-      // The check can no longer be PROVED; only another query's refutation could still change the
-      // verdict, and that is not worth the rest of the budget.
-      {
-        std::lock_guard<std::mutex> g(m_);
-        if (fm_unknown_.empty()) {
-          fm_unknown_ = "query " + std::to_string(static_cast<int>(j.q)) + " \"" + query_name(j.q) + "\"";
-          if (j.q == Q::Values)
-            fm_unknown_ += " " + element_subject(src_.type(src_.body(sb_).result_types[j.result]), j.result, j.element);
-          fm_unknown_ += ": " + why_not;
-        }
-      }
-      stop_all();
-      return Try::Unknown;
+    // Not a replayed difference: an uninterpreted function or rng value made it (no why), or another
+    // allowed choice of the source answers it or may answer it (nsz zero signs, reassoc orders). Block
+    // the model; after the first answered one, also ask for inputs where the source chooses no zero sign.
+    if (why.empty()) ++unreplayed;
+    else {
+      if (answered++ == 0 && !e.src_no_choice.isTrue()) blocked.push_back(e.src_no_choice);
+      why_not = why;
     }
     std::vector<Expr> differs;
     for (size_t k = 0; k < in.size(); ++k)
@@ -373,24 +400,51 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
       return o;
     }
     blocked.clear();
+    unreplayed = answered = 0;
+    why_not.clear();
     o.unknown.clear();
   }
   const Expr& goal = stages.back();
   o.stage = static_cast<int>(stages.size()) - 1;
-  for (int k = 0; k < std::max(1, opts_.replay_attempts); ++k) {
-    const Try t = attempt(goal, remaining_ms());
-    if (t == Try::Unknown) return o;
-    if (t == Try::Unsat) {
-      // Unsat after blocking non-replaying models is no proof: those counterexamples exist.
-      o.proves = blocked.empty();
-      o.text = o.proves ? "unsat" : "sat, not replayed";
-      if (!o.proves) o.unknown = why_not.empty() ? not_replayed : why_not;
-      return o;
-    }
-    if (stop_) return o;
+  Try t = Try::Sat;
+  while (unreplayed < std::max(1, opts_.replay_attempts) && answered < std::max(1, opts_.fastmath_rounds)) {
+    // Once a model was answered by the source's choices the query cannot be proved: the rounds only look
+    // for a refutation, and get a quarter of what is left each.
+    t = attempt(goal, answered ? std::max(1u, remaining_ms() / 4) : remaining_ms());
+    if (t != Try::Sat || stop_) break;
   }
-  o.unknown = why_not.empty() ? not_replayed : why_not;
-  o.text = "sat, not replayed";
+  if (stop_ || (t == Try::Unknown && answered == 0)) return o;
+  // Unsat after blocking models is no proof: those models exist.
+  o.proves = t == Try::Unsat && blocked.empty();
+  if (o.proves) {
+    o.text = "unsat";
+    return o;
+  }
+  if (why_not.empty()) {
+    o.text = "sat, not replayed";
+    o.unknown = not_replayed;
+    return o;
+  }
+  // Differences under the source's default zero signs or association order that another allowed choice
+  // of the source answers (or may answer): this query cannot be proved, and nothing here refutes it.
+  const std::string then = t == Try::Unsat  ? "then no other model"
+                           : t == Try::Sat  ? "none a counterexample"
+                                            : "then " + o.unknown + " looking for another";
+  o.text = "sat, answered by the source's fast-math choices";
+  o.unknown = why_not + " (" + std::to_string(answered) + (answered == 1 ? " model" : " models") + " of Z3, " +
+              then + ")";
+  {
+    std::lock_guard<std::mutex> g(m_);
+    if (fm_unknown_.empty()) {
+      fm_unknown_ = "query " + std::to_string(static_cast<int>(j.q)) + " \"" + query_name(j.q) + "\"";
+      if (j.q == Q::Values)
+        fm_unknown_ += " " + element_subject(src_.type(src_.body(sb_).result_types[j.result]), j.result, j.element);
+      fm_unknown_ += ": " + o.unknown;
+    }
+  }
+  // The check can no longer be PROVED; only another query's refutation could still change the verdict,
+  // and that is not worth the rest of the budget.
+  stop_all();
   return o;
 }
 
@@ -594,14 +648,38 @@ Verdict Checker::run() {
 
 Verdict Checker::verdict() {
   Verdict v;
+  auto subject = [&](int r, int64_t e) {
+    return element_subject(src_.type(src_.body(sb_).result_types[r]), r, e);
+  };
+  // Consecutive elements never run are one entry (a check of 16M elements stopped by its deadline would
+  // otherwise spend longer writing their log than checking).
+  auto not_run = [&](int r, int64_t first, int64_t last) {
+    QueryLog q{4, query_name(Q::Values), subject(r, first), "not run", 0, last - first + 1};
+    if (last > first) {
+      const std::string to = subject(r, last);
+      q.subject.replace(q.subject.find(" element "), 9, " elements ");
+      q.subject += " to " + to.substr(to.find('['));
+    }
+    v.log.push_back(std::move(q));
+  };
   for (size_t k = 0; k < jobs_.size(); ++k) {
     const Job& j = jobs_[k];
     const Outcome& o = out_[k];
-    const std::string subject =
-        j.q == Q::Values ? element_subject(src_.type(src_.body(sb_).result_types[j.result]), j.result, j.element) : "";
-    v.log.push_back({static_cast<int>(j.q), query_name(j.q), subject, o.text, o.ms});
+    if (j.q == Q::Loops)  // after the planned elements, those plan() did not reach
+      for (const Unplanned& r : unplanned_) not_run(r.result, r.first, r.last);
+    if (j.q == Q::Values && !o.done) {
+      size_t e = k;
+      while (e + 1 < jobs_.size() && jobs_[e + 1].q == Q::Values && jobs_[e + 1].result == j.result &&
+             !out_[e + 1].done)
+        ++e;
+      not_run(j.result, j.element, jobs_[e].element);
+      k = e;
+      continue;
+    }
+    const std::string subj = j.q == Q::Values ? subject(j.result, j.element) : "";
+    v.log.push_back({static_cast<int>(j.q), query_name(j.q), subj, o.text, o.ms});
     if (opts_.emit_smt2 && !o.smt2.empty())
-      v.smt2 += "; query " + std::to_string(static_cast<int>(j.q)) + " " + query_name(j.q) + " " + subject + "\n" +
+      v.smt2 += "; query " + std::to_string(static_cast<int>(j.q)) + " " + query_name(j.q) + " " + subj + "\n" +
                 o.smt2 + "(reset)\n";
   }
   v.solver_calls = solver_calls_;
@@ -627,15 +705,21 @@ Verdict Checker::verdict() {
     v.v = Proved{"the source has undefined behaviour on every input (refinement holds vacuously)"};
     return v;
   }
+  const std::string out_of_time = "time budget of " + std::to_string(opts_.timeout_ms) + " ms exhausted";
   for (size_t k = 1; k < jobs_.size(); ++k) {
     const Outcome& o = out_[k];
     if (o.done && o.proves) continue;
     std::string what = "query " + std::to_string(static_cast<int>(jobs_[k].q)) + " \"" + query_name(jobs_[k].q) + "\"";
-    if (!v.log[k].subject.empty()) what += " " + v.log[k].subject;
-    const std::string why = !o.unknown.empty() ? o.unknown
-                            : out_of_time_     ? "time budget of " + std::to_string(opts_.timeout_ms) + " ms exhausted"
-                                               : std::string("not decided");
+    if (jobs_[k].q == Q::Values) what += " " + subject(jobs_[k].result, jobs_[k].element);
+    const std::string why = !o.unknown.empty() ? o.unknown : out_of_time_ ? out_of_time : std::string("not decided");
     v.v = Unknown{what + ": " + why};
+    return v;
+  }
+  if (!unplanned_.empty()) {
+    int64_t n = 0;
+    for (const Unplanned& r : unplanned_) n += r.last - r.first + 1;
+    v.v = Unknown{"query 4 \"" + std::string(query_name(Q::Values)) + "\" " + subject(unplanned_[0].result, unplanned_[0].first) +
+                  ": " + out_of_time + " (" + std::to_string(n) + " element queries not even planned)"};
     return v;
   }
   if (!fm_.no_proof.empty()) {
@@ -704,11 +788,15 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     return v;
   }
   bool source_defined = false;
+  // A fast-pass difference that another allowed choice of the source answers (or may answer): the check
+  // can no longer be PROVED, but Z3 may still find a refutation.
+  std::string unconfirmed;
   if (opts.fast_pass_runs > 0) {
     const auto t0 = clock::now();
     FastPass fp = fast_pass(src, sb, tgt, tb, opts, std::min(250.0, opts.timeout_ms / 10.0));
     v.log.push_back({0, "fast pass", "",
-                     (fp.refuted ? "counterexample in " : "no counterexample in ") + std::to_string(fp.runs) + " runs",
+                     (fp.refuted ? "counterexample in " : "no counterexample in ") + std::to_string(fp.runs) + " runs" +
+                         (fp.refuted || fp.unconfirmed.empty() ? "" : " (differences the source's fast-math choices answer or may answer)"),
                      ms_since(t0)});
     if (auto& r = fp.refuted) {
       r->query = r->result < 0 ? 3 : 4;
@@ -718,11 +806,7 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
       return v;
     }
     source_defined = fp.source_defined;
-    if (!fp.unconfirmed.empty()) {  // fast-math: not PROVED, and no refutation found
-      v.v = Unknown{fp.unconfirmed};
-      v.ms = ms_since(start);
-      return v;
-    }
+    unconfirmed = fp.unconfirmed;
   }
   if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
     v.v = Unknown{*why};
@@ -733,6 +817,7 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
   smt::set_memory_limit_mb(opts.memory_mb);
   Checker c(src, sb, tgt, tb, opts, source_defined, start);
   Verdict rest = c.run();
+  if (rest.proved() && !unconfirmed.empty()) rest.v = Unknown{unconfirmed};
   rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());
   rest.ms = ms_since(start);
   return rest;

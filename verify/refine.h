@@ -36,6 +36,10 @@ struct CheckOptions {
   int fast_pass_runs = 64;             ///< interpreter runs on edge/random inputs before Z3 (0: skip)
   uint64_t seed = 1;                   ///< seed of the fast pass inputs
   int replay_attempts = 4;             ///< models tried for a query whose counterexample does not replay
+  /// Models tried for a query whose counterexamples another allowed behaviour of the source answers (or
+  /// may answer): its nsz zero signs or reassoc orders. Each is blocked and Z3 asked again, after the
+  /// first with "the source chooses no zero sign" added; then the query is UNKNOWN with the reason.
+  int fastmath_rounds = 8;
   const KernelRegistry* kernels = nullptr;  ///< kernels for opaque ops when replaying
   bool emit_smt2 = false;              ///< keep every solver query as SMT-LIB 2 text in Verdict::smt2
 };
@@ -47,6 +51,10 @@ struct QueryLog {
   std::string subject;  ///< e.g. "result 0 element [1, 2]"; empty for whole-program queries
   std::string outcome;  ///< "unsat", "unsat (same term)", "sat", "sat, replayed", "timeout", ...
   double ms = 0;
+  /// Element queries this entry stands for: consecutive elements of query 4 that were never run (or never
+  /// planned: a check with millions of elements stops planning at its deadline) are one entry, whose
+  /// subject names the first and the last.
+  int64_t count = 1;
 };
 
 /// The target refines the source for every input of the given shapes.

@@ -90,10 +90,11 @@ std::optional<Refuted> replay_counting(const Program& src, BodyId sb, const Prog
 
 std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
                               std::vector<Tensor> inputs, const CheckOptions& opts, int64_t max_while_iterations,
-                              const FastMathPlan* plan, const ZeroSigns* tgt_signs, std::string* why_not) {
+                              const FastMathPlan* plan, const ZeroSigns* tgt_signs, std::string* why_not,
+                              std::chrono::steady_clock::time_point deadline) {
   const FastMathPlan own = plan ? FastMathPlan{} : plan_fastmath(src, sb, tgt, tb);
   return replay_counting(src, sb, tgt, tb, std::move(inputs), opts, max_while_iterations, nullptr,
-                         plan ? *plan : own, tgt_signs, why_not);
+                         plan ? *plan : own, tgt_signs, why_not, deadline);
 }
 
 FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts,

@@ -1,6 +1,7 @@
 // Z3-free half of the refinement check: replaying an input in the reference interpreter, and the fast
 // pass that looks for a counterexample on edge and random inputs before any solver runs.
 #pragma once
+#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -13,12 +14,15 @@ namespace ptir::verify {
 /// the target has UB or a different result; nullopt otherwise (source UB, loop bound, no kernel, equal).
 /// Under fast-math flags (`plan`, docs/semantics.md "Fast-math flags"): the target runs with the zero
 /// signs `tgt_signs`, free output zeros compare equal, and a difference refutes only when
-/// confirm_difference says so (else nullopt, with the reason in `why_not`).
+/// confirm_difference says so (else nullopt, with the reason in `why_not`). Every run stops at `deadline`
+/// and at the memory budget (CheckOptions::memory_mb); a run stopped so is no verdict (nullopt).
 std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
                               std::vector<Tensor> inputs, const CheckOptions& opts,
                               int64_t max_while_iterations = InterpOptions{}.max_while_iterations,
                               const FastMathPlan* plan = nullptr, const ZeroSigns* tgt_signs = nullptr,
-                              std::string* why_not = nullptr);
+                              std::string* why_not = nullptr,
+                              std::chrono::steady_clock::time_point deadline =
+                                  std::chrono::steady_clock::time_point::max());
 
 /// What the fast pass found.
 struct FastPass {

@@ -55,9 +55,9 @@ std::string input_name(const Program& p, BodyId b, size_t k) {
 /// The query log, with the per-element queries of query 4 folded into one line.
 std::string format_log(const Verdict& v) {
   std::string s;
-  std::map<std::string, int> counts;
+  std::map<std::string, int64_t> counts;
   double ms4 = 0;
-  int n4 = 0;
+  int64_t n4 = 0;
   bool printed4 = false;
   auto flush4 = [&] {
     if (!n4 || printed4) return;
@@ -69,7 +69,7 @@ std::string format_log(const Verdict& v) {
   };
   for (const QueryLog& q : v.log) {
     if (q.number == 4) {
-      ++n4, ++counts[q.outcome], ms4 += q.ms;
+      n4 += q.count, counts[q.outcome] += q.count, ms4 += q.ms;
       continue;
     }
     if (q.number == 5) flush4();
@@ -231,7 +231,8 @@ std::string format_json(const Verdict& v, const Program& src, BodyId sb, const R
     const QueryLog& q = v.log[k];
     std::snprintf(b, sizeof b, "%.3f", q.ms);
     s += std::string(k ? ", " : "") + "{\"number\": " + std::to_string(q.number) + ", \"name\": " + json_str(q.name) +
-         ", \"subject\": " + json_str(q.subject) + ", \"outcome\": " + json_str(q.outcome) + ", \"ms\": " + b + "}";
+         ", \"subject\": " + json_str(q.subject) + ", \"outcome\": " + json_str(q.outcome) + ", \"ms\": " + b +
+         (q.count != 1 ? ", \"count\": " + std::to_string(q.count) : std::string()) + "}";
   }
   return s + "]}\n";
 }

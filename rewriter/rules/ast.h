@@ -20,10 +20,19 @@ struct Loc {
   uint32_t line = 0, col = 0;
 };
 
+/// The value of a number written in a rule: its text, which number_bits reads exactly (a 64-bit integer
+/// or a decimal past double precision keeps every digit), and the nearest double, for code that only
+/// needs an approximation (a NaN test, the termination check's comparison).
+struct NumberValue {
+  std::string text;  ///< e.g. "9223372036854775807", "-0.0", "1e3", "inf", "-nan"
+  double approx = 0;
+  operator double() const { return approx; }
+};
+
 /// A number written in a rule (`1`, `-0.0`, `0.5`, `inf`, `nan`). `is_float` is true when it was
 /// written with a `.`, an exponent, or as inf/nan: such a number matches only float dtypes.
 struct Number {
-  double value = 0;
+  NumberValue value;
   bool is_float = false;
   std::string text;  ///< as written, for messages
 };

@@ -3,6 +3,8 @@
 #include "rewriter/rules/natives.h"
 
 #include <cmath>
+#include <cstdio>
+#include <string_view>
 
 namespace ptir::rules {
 
@@ -11,26 +13,45 @@ const TensorType& arg_type(const Program& p, const Captures& c, const Arg& a) {
   return p.type_of(c.value[a.slot]);
 }
 
-std::optional<uint64_t> number_bits(DType d, double v, bool is_float) {
+namespace {
+
+/// Whether the integer written `text` (a sign, digits) is exactly the double x, compared digit by digit
+/// (glibc prints an integral double's exact decimal expansion).
+bool same_integer(std::string_view text, double x) {
+  if (!std::isfinite(x) || x != std::floor(x)) return false;
+  const bool neg = !text.empty() && text[0] == '-';
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
+  while (text.size() > 1 && text[0] == '0') text.remove_prefix(1);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%.0f", std::fabs(x));
+  return text == buf && neg == std::signbit(x);
+}
+
+}  // namespace
+
+std::optional<uint64_t> number_bits(DType d, const NumberValue& v, bool is_float) {
   if (ptir::is_float(d)) {
-    if (std::isnan(v)) return canonical_nan(d);
-    const uint64_t b = double_to_float(d, v);
-    if (float_to_double(d, b) != v || std::signbit(float_to_double(d, b)) != std::signbit(v)) return std::nullopt;
+    if (std::isnan(v.approx)) return canonical_nan(d);
+    if (!is_float) {
+      // An integer is its exact value: rounded to d as `dense<N>` is read, it must not have moved.
+      const std::optional<uint64_t> b = parse_float_elem(v.text, d, nullptr);
+      if (!b || !same_integer(v.text, float_to_double(d, *b))) return std::nullopt;
+      return b;
+    }
+    // A decimal is the double nearest it (strtod, as `dense<N> : tensor<f64>` is read); d must hold that
+    // double exactly, with its sign.
+    const uint64_t b = double_to_float(d, v.approx);
+    const double x = float_to_double(d, b);
+    if (x != v.approx || std::signbit(x) != std::signbit(v.approx)) return std::nullopt;
     return b;
   }
-  if (is_float || !std::isfinite(v) || v != std::floor(v)) return std::nullopt;
-  if (d == DType::I1) {
-    if (v != 0 && v != 1) return std::nullopt;
-    return static_cast<uint64_t>(v);
+  if (is_float) return std::nullopt;
+  if (d == DType::I1) {  // 0 or 1, written as any integer of that value (-0, 01)
+    const std::optional<uint64_t> b = parse_int_elem(v.text, DType::SI64, nullptr);
+    if (!b || *b > 1) return std::nullopt;
+    return b;
   }
-  const int bits = dtype_bits(d);
-  if (is_signed_int(d)) {
-    const double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
-    if (v < lo || v > hi) return std::nullopt;
-    return static_cast<uint64_t>(static_cast<int64_t>(v)) & bits_mask(d);
-  }
-  if (v < 0 || v > std::ldexp(1.0, bits) - 1) return std::nullopt;
-  return static_cast<uint64_t>(v);
+  return parse_int_elem(v.text, d, nullptr);  // exact, every digit; nullopt when out of range for d
 }
 
 bool widens_exactly(DType from, DType to) {

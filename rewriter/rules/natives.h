@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/program.h"
+#include "rewriter/rules/ast.h"
 
 namespace ptir::rules {
 
@@ -86,8 +87,10 @@ std::span<const LitHelperSpec> all_lit_helpers();
 /// from -> to -> from is the identity on every bit pattern, NaN payloads aside).
 bool widens_exactly(DType from, DType to);
 
-/// The bits of number `v` in dtype `d` when exactly representable: floats take any written number
-/// (inf/nan included, -0.0 distinct); integer and i1 dtypes only integers (`is_float` numbers never).
-std::optional<uint64_t> number_bits(DType d, double v, bool is_float);
+/// The bits of number `v` in dtype `d` when it is a value of `d` (docs/rules.md "Numbers"): an integer
+/// is read exactly, every digit (parse_int_elem for integer dtypes, in range only; i1 only 0 and 1; a
+/// float dtype when parse_float_elem's rounding of it is exact); a decimal (`is_float`) only in float
+/// dtypes, as the double nearest it, which `d` must hold exactly (inf, nan and -0.0 included).
+std::optional<uint64_t> number_bits(DType d, const NumberValue& v, bool is_float);
 
 }  // namespace ptir::rules

@@ -165,8 +165,8 @@ class Parser {
       const bool inf = s_[pos_] == 'i';
       pos_ += 3;
       n.is_float = true;
-      n.value = inf ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
-      if (s_[b] == '-') n.value = -n.value;
+      n.value.approx = inf ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+      if (s_[b] == '-') n.value.approx = -n.value.approx;
     } else {
       size_t digits = 0;
       while (!at_end() && (std::isdigit(static_cast<unsigned char>(cur())) || cur() == '.' || cur() == 'e' ||
@@ -178,10 +178,11 @@ class Parser {
       if (digits == 0) throw Fail{at, "expected a number, found " + found()};
       const std::string text(s_.substr(b, pos_ - b));
       char* end = nullptr;
-      n.value = std::strtod(text.c_str(), &end);
+      n.value.approx = std::strtod(text.c_str(), &end);
       if (end != text.c_str() + text.size()) throw Fail{at, "malformed number '" + text + "'"};
     }
     n.text = std::string(s_.substr(b, pos_ - b));
+    n.value.text = n.text;
     return n;
   }
   bool peek_raw_word(std::string_view w) const {

@@ -3,10 +3,13 @@
 // result building (derived types, helpers, literals), and the built-in library and C++ templates load.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "patterns/templates.h"
 #include "patterns/library.h"
 #include "patterns/passes.h"
 #include "rewriter/greedy.h"
+#include "rewriter/rules/natives.h"
 #include "rewriter/rules/rules.h"
 #include "tests/rewriter/helpers.h"
 
@@ -198,6 +201,37 @@ func @main(%a: tensor<f32, 2>, %b: tensor<f64, 2>) -> (tensor<f32, 2>, tensor<f3
       if (rp->matches(*p, testing::inst_named(*p, n))) matched.push_back(std::string(rp->rule().name) + ":" + n);
   }
   EXPECT_EQ(matched, (std::vector<std::string>{"z:z1", "p:p2", "k:k2", "c:c2"}));
+}
+
+TEST(RuleMatching, NumbersAreReadExactly) {
+  // docs/rules.md "Numbers": an integer keeps every digit (it was read through a double: 2^63 - 1 became
+  // si64 MIN, 2^64 - 1 became 0 in ui64); out of range for the dtype means no value; in a float dtype
+  // it must be exactly a value; a decimal is the double nearest it, which the dtype must hold exactly.
+  auto bits = [](DType d, const std::string& text) {
+    const bool is_float = text.find_first_of(".eEin") != std::string::npos;  // inf, nan too
+    return rules::number_bits(d, rules::NumberValue{text, std::strtod(text.c_str(), nullptr)}, is_float);
+  };
+  EXPECT_EQ(bits(DType::SI64, "9223372036854775807"), std::optional<uint64_t>(0x7FFFFFFFFFFFFFFFull));
+  EXPECT_EQ(bits(DType::SI64, "-9223372036854775808"), std::optional<uint64_t>(0x8000000000000000ull));
+  EXPECT_EQ(bits(DType::SI64, "9223372036854775808"), std::nullopt);
+  EXPECT_EQ(bits(DType::UI64, "9223372036854775808"), std::optional<uint64_t>(0x8000000000000000ull));
+  EXPECT_EQ(bits(DType::UI64, "18446744073709551615"), std::optional<uint64_t>(~0ull));
+  EXPECT_EQ(bits(DType::UI64, "18446744073709551616"), std::nullopt);
+  EXPECT_EQ(bits(DType::UI8, "-1"), std::nullopt);
+  EXPECT_EQ(bits(DType::SI8, "-128"), std::optional<uint64_t>(0x80));
+  EXPECT_EQ(bits(DType::I1, "1"), std::optional<uint64_t>(1));
+  EXPECT_EQ(bits(DType::I1, "2"), std::nullopt);
+  EXPECT_EQ(bits(DType::F32, "16777216"), std::optional<uint64_t>(0x4B800000));
+  EXPECT_EQ(bits(DType::F32, "16777217"), std::nullopt);  // rounds to 2^24: not that value
+  EXPECT_EQ(bits(DType::F64, "9007199254740993"), std::nullopt);
+  EXPECT_EQ(bits(DType::F32, "1267650600228229401496703205376"), std::optional<uint64_t>(0x71800000));  // 2^100
+  EXPECT_EQ(bits(DType::F32, "-0"), std::optional<uint64_t>(0x80000000));
+  EXPECT_EQ(bits(DType::SI32, "1.0"), std::nullopt);
+  EXPECT_EQ(bits(DType::F32, "0.1"), std::nullopt);
+  EXPECT_EQ(bits(DType::F64, "0.1"), std::optional<uint64_t>(0x3FB999999999999Aull));
+  EXPECT_EQ(bits(DType::F16, "65504.0"), std::optional<uint64_t>(0x7BFF));
+  EXPECT_EQ(bits(DType::F16, "65505.0"), std::nullopt);
+  EXPECT_EQ(bits(DType::BF16, "-inf"), std::optional<uint64_t>(0xFF80));
 }
 
 TEST(RuleMatching, AttributesAndConstraints) {

@@ -63,5 +63,39 @@ TEST(HoistValidate, AMiswiredPrologueIsRefuted) {
   EXPECT_EQ(v.kind(), 1) << verdict_word(v);
 }
 
+/// Every function keeps its fast-math flags through hoisting and composition: the prologue gets its
+/// function's, and the composed program (what --validate checks) has the same flags as the program
+/// printed. The composition used to drop them all, so a rewrite adding UB under nnan was PROVED.
+TEST(HoistValidate, FastMathFlagsSurviveHoistingAndComposition) {
+  auto p = parse(R"(
+func @main(%x: tensor<f32, 3>, %w: tensor<f32, 3>) -> tensor<f32, 3> attributes[fastmath[nnan, reassoc]] {
+  %a = abs %w -> tensor<f32, 3>
+  %r = add %x, %a -> tensor<f32, 3>
+  return %r
+}
+func @other(%y: tensor<f32, 2>) -> tensor<f32, 2> attributes[fastmath[ninf]] {
+  %n = neg %y -> tensor<f32, 2>
+  return %n
+}
+)");
+  const Program before = *p;
+  HoistLog log;
+  ProgramRewriter rw(*p);
+  ASSERT_EQ(hoist_params(rw, HoistOptions{.params = {"w"}}, &log).records.size(), 1u);
+  const FastMath main_flags = p->body(p->find_body("main", false)).fastmath;
+  EXPECT_EQ(p->body(p->find_body("main_prologue", false)).fastmath, main_flags);
+  std::string err;
+  auto composed = compose_prologues(*p, log.records, &err);
+  ASSERT_TRUE(composed) << err;
+  EXPECT_EQ(composed->body(composed->find_body("main", false)).fastmath, main_flags);
+  EXPECT_EQ(composed->body(composed->find_body("other", false)).fastmath,
+            before.body(before.find_body("other", false)).fastmath);
+  EXPECT_TRUE(check_program_refinement(before, *composed).proved());
+  // A prologue whose flags differ from its function's cannot be inlined as the program printed.
+  p->body(p->find_body("main_prologue", false)).fastmath = FastMath{};
+  EXPECT_EQ(compose_prologues(*p, log.records, &err), nullptr);
+  EXPECT_NE(err.find("other fast-math flags"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace ptir::verify

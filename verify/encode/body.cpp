@@ -110,7 +110,8 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
   EncodeOptions opts = caller_opts;
   if (!opts.fastmath) opts.fastmath = p.fastmath_of(b);
   const FastMath fm = *opts.fastmath;
-  const bool free_signs = fm.has(FastMathFlag::NSZ) && opts.zero_sign == EncodeOptions::ZeroSign::Any;
+  const bool free_signs = fm.has(FastMathFlag::NSZ) &&
+                          (opts.zero_sign == EncodeOptions::ZeroSign::Any || opts.zero_choices != nullptr);
   const Body& body = p.body(b);
   if (inputs.size() != body.params.size()) throw EncodeError("@" + body.name + ": wrong number of inputs");
   std::unordered_map<ValueId, SymTensor> vals;
@@ -145,11 +146,14 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
     for (uint32_t r = 0; r < p.num_results(i); ++r)
       if (p.type_of(p.result(i, r)).num_elements() > opts.fold_max_elements) return false;
     if (!interpreted_inst(p, i, 0)) return false;
-    // A governed op whose zero results may take either sign is not one concrete value.
+    // A governed op whose zero results may take either sign is not one concrete value (nor, when its
+    // zeros are recorded as choice points, a value without a term).
     if (free_signs && (fastmath_governs(p.op(i)) || has_trait(p.op(i), Regions))) return false;
     for (uint32_t k = 0; k < p.num_operands(i); ++k) operands.push_back(*concrete(p.operand(i, k)));
     InterpOptions io;
     io.max_while_iterations = opts.fold_max_while_iterations;
+    io.deadline = opts.fold_deadline;
+    io.max_bytes = opts.fold_max_bytes;
     io.fastmath = fm;
     RunResult run = eval_inst(p, i, operands, io);
     if (run.status != RunStatus::Ok || run.results.size() != p.num_results(i)) return false;

@@ -3,6 +3,7 @@
 // loop would still be running at the unroll bound. It works on the same Program the interpreter runs.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -29,6 +30,13 @@ struct ZeroSignVar {
   smt::Expr var;
 };
 
+/// Under nsz with EncodeOptions::ZeroSign::Default: where a governed op's float result element is a zero,
+/// whose sign the side may choose (a choice point of its nondeterminism; EncodeOptions::zero_choices).
+struct ZeroChoice {
+  InstId inst;
+  smt::Expr is_zero;
+};
+
 /// Options of the encoding.
 struct EncodeOptions {
   int while_unroll = 16;  ///< iterations of a while loop that are unrolled
@@ -43,6 +51,10 @@ struct EncodeOptions {
   bool fold_concrete = true;
   int64_t fold_max_elements = 65536;  ///< no folding when an operand or a result has more elements
   int64_t fold_max_while_iterations = 4096;  ///< a folded while that runs longer is encoded as usual
+  /// Budgets of every interpreter run that folding makes (InterpOptions::deadline, max_bytes): nested
+  /// literal loops can run for hours. A run stopped by one is not Ok, so the instruction is encoded.
+  std::chrono::steady_clock::time_point fold_deadline = std::chrono::steady_clock::time_point::max();
+  uint64_t fold_max_bytes = 0;  ///< 0: no cap
   const std::atomic<bool>* stop = nullptr;  ///< when set to true, encoding stops with EncodeStopped
   /// The fast-math flags in force (docs/semantics.md "Fast-math flags"); nullopt: those of the body
   /// encoded (Program::fastmath_of). Regions are encoded with the flags of their caller.
@@ -52,6 +64,10 @@ struct EncodeOptions {
   enum class ZeroSign : uint8_t { Default, Any } zero_sign = ZeroSign::Default;
   std::vector<ZeroSignVar>* zero_signs = nullptr;  ///< receives the fresh variables (ZeroSign::Any)
   std::string zero_sign_prefix = "nsz";                    ///< name prefix of those variables
+  /// ZeroSign::Default only: receives, for every float result element of a governed op under nsz (regions
+  /// included, once per encoded run of the region), the condition that it is a zero. Governed ops and
+  /// region ops are then not folded, so that every such zero is a term here.
+  std::vector<ZeroChoice>* zero_choices = nullptr;
 };
 
 

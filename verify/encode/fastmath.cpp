@@ -19,9 +19,12 @@ void apply_fastmath(const Program& p, InstId i, FastMath fm, std::span<const Sym
     for (const SymTensor& a : args) check(a);
     for (const SymTensor& r : results) check(r);
   }
-  if (!fm.has(FastMathFlag::NSZ) || opts.zero_sign != EncodeOptions::ZeroSign::Any || results.size() != 1 ||
-      !is_float(results[0].type.dtype))
+  if (!fm.has(FastMathFlag::NSZ) || results.size() != 1 || !is_float(results[0].type.dtype)) return;
+  if (opts.zero_sign == EncodeOptions::ZeroSign::Default) {
+    if (opts.zero_choices)
+      for (const smt::Expr& x : results[0].elems) opts.zero_choices->push_back({i, x.isZero()});
     return;
+  }
   if (!opts.zero_signs) throw EncodeError("nsz: no place for the zero-sign variables");
   SymTensor& r = results[0];
   const smt::FPFormat f = sem::fp_format(r.type.dtype);
