@@ -357,9 +357,9 @@ int cmd_prove(int argc, char** argv) {
       std::printf("%-34s %-14s %9s %11s %9s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status), f, n, c,
                   r.ms / 1000, r.origin.c_str());
   }
-  std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d PARTIAL, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN; "
+  std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN, %d PARTIAL; "
               "%d instances (%d fired, %d near misses of which %d fired); %.1f s\n",
-              reports.size(), counts[0], counts[1], counts[6], counts[2], counts[3], counts[4], counts[5], instances, fired,
+              reports.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], instances, fired,
               near, near_fired, secs);
   std::printf("coverage: %d of %d reachable classes fired; %d of %zu patterns fired every reachable class "
               "(--coverage lists them per pattern)\n",

@@ -677,6 +677,15 @@ class Planner {
                              }});
         }
       }
+      if (c.pred == "has_attr" && c.args.size() == 2) {
+        const std::string w = c.args[1].name;
+        for (int i : nodes_of(c.args[0])) {
+          if (w == "accum" && s_.accum_var.count(i))
+            filter(s_.accum_var[i], [&](int x) { return (x >= 0) != neg; }, t + " excludes it");
+          if (w == "keepdims" && s_.keep_var.count(i))
+            filter(s_.keep_var[i], [&](int x) { return (x > 0) != neg; }, t + " excludes it");
+        }
+      }
       if (c.pred == "attr_is" && c.args.size() == 2) {
         auto it = k_.attrs.find(c.args[0].name);
         if (it == k_.attrs.end()) continue;
@@ -831,6 +840,10 @@ class Planner {
           if (!literal_attr(x, "interior")) {
             add(p, node_class(n_interior(k_, i, false), i, &NodeSteer::interior, 0));
             CoverageClass c = node_class(n_interior(k_, i, true), i, &NodeSteer::interior, 1);
+            for (const Constraint& k : where_)
+              if (k.pred == "has_attr" && k.negated && k.args.size() == 2 && k.args[1].name == "interior" &&
+                  !x.as_name.empty() && k.args[0].name == x.as_name)
+                unreach(c, constraint_text(k) + " excludes it");
             needs_rank(c, i, 1);
             add(p, std::move(c));
           }

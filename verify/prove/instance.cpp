@@ -120,7 +120,16 @@ class Generator {
   /// The dtype drawn for node `n` (the root, a cast's or a compare's operand): steered, else random.
   DType steered_dtype(const Node& n) {
     const int d = steer_of(n, &NodeSteer::dtype);
-    return d != kAny ? static_cast<DType>(d) : random_dtype(r_);
+    if (d != kAny) return static_cast<DType>(d);
+    // Unsteered under a steer: a third of the time one of the steered dtypes, so a cast of a steered
+    // operand to the same dtype (a no-op cast) and other coincidences come up.
+    if (o_.steer && coin(r_, 0.33)) {
+      std::vector<int> ds;
+      for (const NodeSteer& x : o_.steer->nodes)
+        if (x.dtype != kAny) ds.push_back(x.dtype);
+      if (!ds.empty()) return static_cast<DType>(ds[pick(r_, 0, static_cast<int>(ds.size()) - 1)]);
+    }
+    return random_dtype(r_);
   }
   /// A dim in lo..hi, biased by the steered size class (some axis 0, every axis 1, some axis >= 2).
   int64_t draw_dim(int lo, int hi) {
@@ -302,7 +311,9 @@ class Generator {
       }
       case OpCode::Cast: {
         TensorType o = want;
-        o.dtype = forced_dtype(n, steered_dtype(*n.operands[0]));
+        // A quarter of the unsteered casts are to their own dtype (a no-op cast is an edge case).
+        const bool same = steer_of(*n.operands[0], &NodeSteer::dtype) == kAny && coin(r_, 0.25);
+        o.dtype = forced_dtype(n, same ? want.dtype : steered_dtype(*n.operands[0]));
         in = {o};
         break;
       }
@@ -371,9 +382,13 @@ class Generator {
         for (int64_t& d : o.dims) {
           const int axis = static_cast<int>(&d - o.dims.data());
           int64_t l = 0, h = 0, x = -1;
+          const bool unit = o_.steer && o_.steer->sizes == 1;
           for (int t = 0; t < 24 && x < 0; ++t) {
-            l = pick(r_, -2, 2), h = pick(r_, -2, 2);
+            // An axis without padding now and then (a window may then read the operand alone).
+            if (coin(r_, 0.15) && sn != 1) l = h = 0;
+            else l = pick(r_, -2, 2), h = pick(r_, -2, 2);
             if (sn == 0 && (l < 0 || h < 0)) continue;
+            if (unit && t < 12 && d - l - h != 1) continue;  // operand axis 1 (m = 1 whatever the interior)
             if (axis == neg_axis && l >= 0 && h >= 0) continue;
             const int64_t m = d - l - h;
             if (m < 0) continue;
@@ -428,10 +443,15 @@ class Generator {
           int64_t rep = 1;
           if (!divs.empty() && sr != 0 && (sr == 2 || coin(r_)))
             rep = divs[pick(r_, 0, static_cast<int>(divs.size()) - 1)];
-          if (d == 0 && sr != 0 && (sr == 1 || coin(r_, 0.75))) {
+          if (d == 0 && sr != 0 && coin(r_, sr == 1 ? 0.5 : 0.75)) {
             rep = 0;  // an empty result from a non-empty operand: its elements are computed, never read
             reps.push_back(rep);
             d = pick(r_, 1, 2);
+            continue;
+          }
+          if (d == 0 && sr != 0 && coin(r_)) {
+            // An empty operand axis stays empty whatever the repeat (0, 2 or 3): the shape is kept.
+            reps.push_back(sr == 1 ? 0 : pick(r_, 2, 3));
             continue;
           }
           reps.push_back(rep);
@@ -635,7 +655,13 @@ AttrSet attrs_of(std::initializer_list<std::pair<const char*, std::vector<int64_
 bool accepts(OpCode op, DType d) {
   const TensorType s{d, {}}, v{d, {1}};
   switch (op) {
-    case OpCode::Compare: return verifies(op, {s, s}, TensorType{DType::I1, {}}, {});
+    case OpCode::Compare: {
+      AttrSet a;
+      AttrValue dir;
+      dir.kind = AttrKind::Word, dir.text = "eq";
+      a.attrs.push_back(Attr{"dir", dir});
+      return verifies(op, {s, s}, TensorType{DType::I1, {}}, a);
+    }
     case OpCode::Select: return verifies(op, {TensorType{DType::I1, {}}, s, s}, s, {});
     case OpCode::Cast: return verifies(op, {s}, s, {});
     case OpCode::Transpose: return verifies(op, {v}, v, attrs_of({{"perm", {0}}}));

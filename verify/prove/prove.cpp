@@ -184,8 +184,10 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
   for (int k = 0; k < 200; ++k) {
     const uint8_t extra = extra_flags(s, target, i, pert, rng);
     // Flagged instances stay small (rank <= 1, or the lowest reachable rank; dims <= 2): UB queries
-    // under nnan/ninf cost more.
-    InstanceOptions io{.rank = extra ? std::max(std::min(rank, 1), std::min(rank, lowest)) : rank,
+    // under nnan/ninf cost more. Aimed at a flags class, the rank is the one asked for (a pattern may
+    // fire only at higher ranks).
+    const bool capped = extra && !(target && target->flags > 0);
+    InstanceOptions io{.rank = capped ? std::max(std::min(rank, 1), std::min(rank, lowest)) : rank,
                        .max_dim = extra ? std::min(dim, 2) : dim,
                        .perturb = pert,
                        .fastmath = static_cast<uint8_t>(s.assumes | extra),
@@ -417,7 +419,8 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     std::vector<int> ok;
     for (int r : p.ranks)
       if (!c || r >= c->min_rank) ok.push_back(r);
-    return ok.empty() ? i % (o.max_rank + 1) : ok[i % ok.size()];
+    // (i + i / 4): the near misses (every fourth instance) get every rank too.
+    return ok.empty() ? i % (o.max_rank + 1) : ok[(i + i / 4) % ok.size()];
   };
 
   std::string why;
@@ -465,11 +468,13 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
   // The main loop: each instance aimed at a class that has not fired yet (random where none is left).
   for (int i = 0; i < o.instances && !refuted; ++i) {
     const int t = i % T;
-    const int ci = target(t, i);
+    const Perturb pert = perturbation(i);
+    // Near misses are not steered: they keep the random draws (mostly non-empty tensors), where a
+    // perturbation that the pattern must notice shows up.
+    const int ci = pert == Perturb::None ? target(t, i) : -1;
     const CoverageClass* c = ci >= 0 ? &plans[t].classes[ci] : nullptr;
     if (ci >= 0) ++directed[t][ci];
     const int rank = pick_rank(plans[t], c, i);
-    const Perturb pert = perturbation(i);
     Attempt a = generate(s, matchers[t], o, i, t, rank, o.max_dim, pert, &why, &plans[t], c, &stats);
     if (!a.inst.program) continue;
     run(a, i, t, rank, pert);
@@ -486,13 +491,23 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
         run(a, i, t, rank, Perturb::None);
       }
     }
+  std::string contradiction;
   for (const auto& p : plans)
     for (const auto& c : p.classes) {
       auto it = fired_classes.find(c.name);
       rep.coverage.push_back({c.name, c.reachable, c.why, it == fired_classes.end() ? 0 : it->second});
+      if (!c.reachable && it != fired_classes.end() && contradiction.empty())
+        contradiction = c.name + " fired although the coverage analysis says it is unreachable (" + c.why + ")";
     }
   rep.ms = ms_since(start);
   if (refuted) return rep;
+  // A class claimed unreachable that fired: the reachability rule is wrong, and the classes it removed
+  // from the requirement cannot be trusted either. A bug in ptir, never a pass.
+  if (!contradiction.empty()) {
+    rep.status = Status::Error;
+    rep.detail = "internal error: " + contradiction + "\n";
+    return rep;
+  }
   if (rep.fired == 0) {
     rep.status = rep.instances == 0 ? Status::Error : Status::NotExercised;
     if (rep.instances == 0) {
