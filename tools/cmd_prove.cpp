@@ -107,7 +107,7 @@ std::string coverage_text(const prove::Report& r) {
   std::string fired, missed, unreachable;
   for (const auto& c : r.coverage) {
     if (!c.reachable) unreachable += "    " + c.name + ": " + c.why + "\n";
-    else if (c.fired == 0) missed += "    " + c.name + "\n";
+    else if (c.fired == 0) missed += "    " + c.name + (c.hint.empty() ? "" : " (" + c.hint + ")") + "\n";
     else fired += (fired.empty() ? "    " : ", ") + c.name + " (" + std::to_string(c.fired) + ")";
   }
   std::string s = "coverage: " + std::to_string(r.classes_fired()) + " of " + std::to_string(r.classes_reachable()) +

@@ -305,8 +305,8 @@ struct Search {
 
 class Planner {
  public:
-  Planner(const Node& source, const std::vector<Constraint>& where, uint8_t assumes, int max_rank)
-      : k_(analyse(source, assumes)), where_(where), max_rank_(max_rank) {}
+  Planner(const Node& source, const std::vector<Constraint>& where, uint8_t assumes, int max_rank, int max_dim)
+      : k_(analyse(source, assumes)), where_(where), max_rank_(max_rank), max_dim_(max_dim) {}
 
   CoveragePlan plan(std::string prefix) {
     CoveragePlan p;
@@ -337,6 +337,7 @@ class Planner {
       c.name = n_rank(r);
       c.rank = r;
       unreach(c, rank_block_[r]);
+      c.hint = dims_hint(r);
       add(p, std::move(c));
     }
     // Dtype-level classes: every value of every search variable with a witness assignment.
@@ -494,6 +495,33 @@ class Planner {
       }
     }
   }
+  /// Whether n elements fit rank r with every dim in 0..d.
+  static bool fits(int64_t n, int r, int d) {
+    if (r == 0) return n == 1;
+    if (n == 0) return true;
+    for (int64_t x = 1; x <= d; ++x)
+      if (n % x == 0 && fits(n / x, r - 1, d)) return true;
+    return false;
+  }
+  /// Constraints on a root-shaped value (rank and dims of the root: dims at most --max-dim) that no
+  /// root of rank r meets: why rank r may never fire although nothing excludes it.
+  std::string dims_hint(int r) const {
+    std::string h;
+    for (const Constraint& c : where_) {
+      if (c.negated || c.args.size() < 2) continue;
+      const int i = best(nodes_of(c.args[0]));
+      if (i < 0 || k_.rel[i] != Rel::Same) continue;
+      const int64_t n = c.args.back().i;
+      if (c.pred == "num_elements_is" && !fits(n, r, max_dim_))
+        h += (h.empty() ? "" : "; ") + constraint_text(c) + " needs dims above --max-dim " + std::to_string(max_dim_) +
+             " at rank " + std::to_string(r);
+      if ((c.pred == "some_axis_size" || c.pred == "axes_all_size") && n > max_dim_ && r > 0)
+        h += (h.empty() ? "" : "; ") + constraint_text(c) + " needs an axis of size " + std::to_string(n) +
+             ", above --max-dim " + std::to_string(max_dim_);
+    }
+    return h;
+  }
+
   /// The smallest reachable root rank at which node i can have rank >= k, or -1.
   int min_root_for(int i, int k) const {
     if (k_.rel[i] == Rel::AtLeast || k_.rel[i] == Rel::Free) {
@@ -795,12 +823,12 @@ class Planner {
           CoverageClass ni = node_class(n_perm(k_, i, 1), i, &NodeSteer::perm, 1);
           if (forced_id) unreach(ni, "is_identity_perm($" + cap + ") excludes it");
           needs_rank(ni, i, 2);
-          ni.steer.square = true;
+          ni.steer.square = 1;
           add(p, std::move(ni));
           if (transposes.size() < 2) break;
           CoverageClass nc = node_class(n_perm(k_, i, 2), i, &NodeSteer::perm, 2);
           for (int j : transposes) nc.steer.nodes[j].perm = 2;
-          nc.steer.square = true;
+          nc.steer.square = 2;
           std::string why = forced_id ? "is_identity_perm($" + cap + ") excludes it" : "";
           bool partner = false;
           for (int j : transposes) {
@@ -991,11 +1019,24 @@ class Planner {
 
   Skeleton k_;
   const std::vector<Constraint>& where_;
-  int max_rank_;
+  int max_rank_, max_dim_;
   std::vector<std::string> rank_block_;
   Search s_;
   std::vector<std::map<int, std::string>> dom_why_;
 };
+
+/// Whether transposing x by `a` and by `b` moves the elements alike: x is empty, or the axes of size
+/// >= 2 come out in the same order (size-1 axes do not change the element order).
+bool same_map(const std::vector<int64_t>& a, const std::vector<int64_t>& b, const TensorType& x) {
+  if (x.num_elements() == 0) return true;
+  auto order = [&](const std::vector<int64_t>& r) {
+    std::vector<int64_t> o;
+    for (int64_t m : r)
+      if (m >= 0 && m < x.rank() && x.dims[m] >= 2) o.push_back(m);
+    return o;
+  };
+  return order(a) == order(b);
+}
 
 bool commute(const std::vector<int64_t>& p, const std::vector<int64_t>& q) {
   if (p.size() != q.size()) return true;
@@ -1009,8 +1050,8 @@ bool commute(const std::vector<int64_t>& p, const std::vector<int64_t>& q) {
 }  // namespace
 
 CoveragePlan plan_coverage(const Node& source, const std::vector<Constraint>& where, uint8_t assumes, int max_rank,
-                           std::string prefix) {
-  Planner pl(source, where, assumes, max_rank);
+                           int max_dim, std::string prefix) {
+  Planner pl(source, where, assumes, max_rank, max_dim);
   CoveragePlan p = pl.plan(std::move(prefix));
   for (auto& c : p.classes) c.name = p.prefix + c.name;
   return p;
@@ -1058,10 +1099,13 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
     const auto any = [](const std::vector<int64_t>& v, auto pred) { return std::any_of(v.begin(), v.end(), pred); };
     switch (x.op) {
       case OpCode::Transpose: {
+        // As a map on this instance's data: a permutation that only moves axes of size 1, or acts on
+        // an empty tensor, moves no element (the identity class).
         const std::vector<int64_t>& pm = a.ints("perm");
-        bool id = true;
-        for (size_t j = 0; j < pm.size(); ++j) id = id && pm[j] == static_cast<int64_t>(j);
-        put(n_perm(k, i, id ? 0 : 1));
+        const TensorType& x = p.type_of(p.operand(d, 0));
+        std::vector<int64_t> id(pm.size());
+        for (size_t j = 0; j < pm.size(); ++j) id[j] = static_cast<int64_t>(j);
+        put(n_perm(k, i, same_map(pm, id, x) ? 0 : 1));
         perms.push_back({i, pm});
         break;
       }
@@ -1090,9 +1134,24 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
       default: break;
     }
   }
+  // Two permutations that do not commute as maps on the data: p then q and q then p read different
+  // elements of the tensor the first one transposes (in a chain transpose(transpose(x, p), q), x).
   for (const auto& [i, pm] : perms)
-    for (const auto& [j, q] : perms)
-      if (i != j && !commute(pm, q)) put(n_perm(k, i, 2));
+    for (const auto& [j, q] : perms) {
+      if (i == j || pm.size() != q.size() || commute(pm, q)) continue;
+      const bool chain_ij = k.parent[j] == i, chain_ji = k.parent[i] == j;
+      const int first = chain_ij ? j : chain_ji ? i : i;
+      const TensorType& x = p.type_of(p.operand(inst_of(first), 0));
+      const std::vector<int64_t>& a1 = first == j ? q : pm;  // applied first
+      const std::vector<int64_t>& a2 = first == j ? pm : q;
+      std::vector<int64_t> r1(a1.size()), r2(a1.size());
+      bool ok = true;
+      for (size_t m = 0; m < a1.size() && ok; ++m) {
+        ok = a2[m] >= 0 && a2[m] < static_cast<int64_t>(a1.size()) && a1[m] >= 0 && a1[m] < static_cast<int64_t>(a2.size());
+        if (ok) r1[m] = a1[a2[m]], r2[m] = a2[a1[m]];
+      }
+      if (ok && !same_map(r1, r2, x)) put(n_perm(k, i, 2));
+    }
   // Input sizes: over the leaves (parameters and literals), each value once.
   std::set<ValueId> leaves;
   for (int i : k.leaves())

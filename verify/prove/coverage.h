@@ -28,6 +28,9 @@ struct CoverageClass {
   int rank = -1;            ///< the root rank to generate (-1: any reachable rank >= min_rank)
   int min_rank = 0;
   int flags = -1;           ///< extra fast-math flags: -1 any, 0 none, else these bits set
+  /// Why the bounds may keep the class from firing (e.g. "num_elements_is(%x, 4) needs a dim above
+  /// --max-dim 3 at rank 1"): shown when it never fires. Reachability does not use it.
+  std::string hint;
 };
 
 struct Skeleton;  // the analysed DAG (coverage.cpp)
@@ -42,9 +45,9 @@ struct CoveragePlan {
 };
 
 /// Derives the classes of `source` under constraints `where` (a C++ template's own `where`, if any),
-/// for a rule assuming `assumes`, with root ranks 0..max_rank.
+/// for a rule assuming `assumes`, with root ranks 0..max_rank (max_dim only feeds the hints).
 CoveragePlan plan_coverage(const rules::Node& source, const std::vector<rules::Constraint>& where, uint8_t assumes,
-                           int max_rank, std::string prefix = "");
+                           int max_rank, int max_dim, std::string prefix = "");
 
 /// The names of the classes instance `inst` (generated from the plan's source) belongs to.
 std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst);

@@ -91,7 +91,8 @@ class Generator {
     // Square shapes (every dim equal) a quarter of the time: a rewrite that confuses axes (a dropped
     // transpose, a swapped reduction axis) only type-checks, and so only fires, where dims coincide.
     // Steered to a permutation class, more often.
-    const double square = o_.steer && o_.steer->square ? 0.6 : 0.25;
+    const int sq = o_.steer ? o_.steer->square : 0;
+    const double square = sq == 2 ? 0.9 : sq == 1 ? 0.6 : 0.25;
     if (sizes != 0 && sizes != 1 && t.dims.size() >= 2 && coin(r_, square))
       for (int64_t& d : t.dims) d = std::max<int64_t>(t.dims[0], 2);
     return gen(n, t, /*fixed=*/false);

@@ -45,7 +45,9 @@ struct Steer {
   std::vector<NodeSteer> nodes;  ///< by pre-order node number (empty: nothing steered)
   /// Sizes of the instance's dims: kAny, 0 some axis 0, 1 every axis 1, 2 some axis >= 2.
   int sizes = NodeSteer::kAny;
-  bool square = false;  ///< make the root square (every dim equal) more often (perm classes)
+  /// Square roots (every dim equal, >= 2): 0 a quarter of the time, 1 most of the time, 2 nearly
+  /// always (perm classes: a wrong composition of permutations type-checks only there).
+  int square = 0;
   const NodeSteer* at(int node) const {
     return node >= 0 && node < static_cast<int>(nodes.size()) ? &nodes[node] : nullptr;
   }

@@ -398,7 +398,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
   for (int t = 0; t < T; ++t)
     plans.push_back(plan_coverage(*s.templates[t], t < static_cast<int>(s.template_where.size()) ? s.template_where[t]
                                                                                                : std::vector<rules::Constraint>{},
-                                  s.assumes, o.max_rank, T > 1 ? "[template " + std::to_string(t + 1) + "] " : ""));
+                                  s.assumes, o.max_rank, o.max_dim, T > 1 ? "[template " + std::to_string(t + 1) + "] " : ""));
   std::map<std::string, int> fired_classes;
   std::vector<std::vector<int>> directed(T);
   for (int t = 0; t < T; ++t) directed[t].assign(plans[t].classes.size(), 0);
@@ -439,8 +439,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     rep.near_fired += near;
     rep.shapes.insert(a.inst.shape);
     rep.dtypes.insert(a.inst.dtype);
-    if (c.outcome != Outcome::Refuted)
-      for (const std::string& name : classify(plans[t], a.inst)) ++fired_classes[name];
+    for (const std::string& name : classify(plans[t], a.inst)) ++fired_classes[name];
     if (c.outcome == Outcome::Proved) ++rep.proved;
     if (c.outcome == Outcome::Unknown) {
       ++rep.unknown;
@@ -495,7 +494,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
   for (const auto& p : plans)
     for (const auto& c : p.classes) {
       auto it = fired_classes.find(c.name);
-      rep.coverage.push_back({c.name, c.reachable, c.why, it == fired_classes.end() ? 0 : it->second});
+      rep.coverage.push_back({c.name, c.reachable, c.why, it == fired_classes.end() ? 0 : it->second, c.hint});
       if (!c.reachable && it != fired_classes.end() && contradiction.empty())
         contradiction = c.name + " fired although the coverage analysis says it is unreachable (" + c.why + ")";
     }
@@ -528,6 +527,11 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
           rep.detail += std::to_string(stats.matched) + " matched the template";
         rep.detail += stats.matched == 0 ? (stats.source_matched > 0 ? " (the constraints never held)" : " (the source never matched)")
                                          : " (it matched, but the rewrite never applied)";
+        std::set<std::string> hints;
+        for (const auto& p : plans)
+          for (const auto& c : p.classes)
+            if (c.reachable && !c.hint.empty()) hints.insert(p.prefix + c.hint);
+        for (const auto& h : hints) rep.detail += "; " + h;
       }
     }
     rep.detail += "\n";
@@ -543,6 +547,8 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
                  " never fired (after " + std::to_string(o.class_tries) + " directed tries each): ";
     for (size_t k = 0; k < missed.size(); ++k) rep.detail += (k ? ", " : "") + missed[k];
     rep.detail += "\n";
+    for (const auto& c : rep.coverage)
+      if (c.reachable && c.fired == 0 && !c.hint.empty()) rep.detail += c.name + ": " + c.hint + "\n";
     for (const std::string& t : tested) rep.detail += "TESTED " + t + "\n";
   } else if (rep.tested > 0) {
     rep.status = Status::Tested;

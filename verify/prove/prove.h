@@ -63,6 +63,7 @@ struct ClassCoverage {
   bool reachable = true;
   std::string why;         ///< unreachable: the rule that excludes it
   int fired = 0;           ///< fired instances of the class (each one checked)
+  std::string hint;        ///< why the bounds may keep it from firing ("" if nothing is known)
 };
 
 /// The outcome for one pattern.
