@@ -1069,7 +1069,15 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
     const ValueId v = value(i);
     return v == kNone ? kNone : p.def_inst(v);
   };
-  auto put = [&](const std::string& s) { out.insert(plan.prefix + s); };
+  // An instance whose root result is empty checks no value: it counts only for the shape classes
+  // (input sizes, pad, slice, tile, broadcast axes), never for the rank, dtype, accum, keepdims, dir,
+  // perm, shared-subterm or flags classes (a rule wrong under accum[si8] would otherwise pass on an
+  // empty accum[si8] instance).
+  const bool empty = value(0) == kNone || p.type_of(value(0)).num_elements() == 0;
+  auto put_shape = [&](const std::string& s) { out.insert(plan.prefix + s); };
+  auto put = [&](const std::string& s) {
+    if (!empty) out.insert(plan.prefix + s);
+  };
   if (value(0) != kNone) put(n_rank(p.type_of(value(0)).rank()));
   for (int v : k.dims_of_var)
     for (int i : k.var_members[v])
@@ -1110,25 +1118,25 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
         break;
       }
       case OpCode::Pad:
-        put(n_padneg(k, i, any(a.ints("low"), [](int64_t v) { return v < 0; }) || any(a.ints("high"), [](int64_t v) { return v < 0; })));
-        put(n_interior(k, i, any(a.ints("interior"), [](int64_t v) { return v > 0; })));
+        put_shape(n_padneg(k, i, any(a.ints("low"), [](int64_t v) { return v < 0; }) || any(a.ints("high"), [](int64_t v) { return v < 0; })));
+        put_shape(n_interior(k, i, any(a.ints("interior"), [](int64_t v) { return v > 0; })));
         break;
-      case OpCode::Slice: put(n_starts(k, i, any(a.ints("starts"), [](int64_t v) { return v > 0; }))); break;
+      case OpCode::Slice: put_shape(n_starts(k, i, any(a.ints("starts"), [](int64_t v) { return v > 0; }))); break;
       case OpCode::Tile: {
         const auto& r = a.ints("repeats");
-        if (!any(r, [](int64_t v) { return v != 1; })) put(n_repeats(k, i, 0));
-        if (any(r, [](int64_t v) { return v == 0; })) put(n_repeats(k, i, 1));
-        if (any(r, [](int64_t v) { return v >= 2; })) put(n_repeats(k, i, 2));
+        if (!any(r, [](int64_t v) { return v != 1; })) put_shape(n_repeats(k, i, 0));
+        if (any(r, [](int64_t v) { return v == 0; })) put_shape(n_repeats(k, i, 1));
+        if (any(r, [](int64_t v) { return v >= 2; })) put_shape(n_repeats(k, i, 2));
         break;
       }
       case OpCode::BroadcastTo: {
         const TensorType& o = p.type_of(p.operand(d, 0));
         const TensorType& t = p.type_of(p.result(d, 0));
         const int lead = t.rank() - o.rank();
-        put(n_brank(k, i, lead > 0));
+        put_shape(n_brank(k, i, lead > 0));
         bool exp = false;
         for (int j = 0; j < o.rank() && lead >= 0; ++j) exp = exp || (o.dims[j] == 1 && t.dims[lead + j] != 1);
-        put(n_bexp(k, i, exp));
+        put_shape(n_bexp(k, i, exp));
         break;
       }
       default: break;
@@ -1164,9 +1172,9 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
       big = big || d >= 2;
       all1 = all1 && d == 1;
     }
-  if (zero) put(n_sizes(0));
-  if (axes && all1) put(n_sizes(1));
-  if (big) put(n_sizes(2));
+  if (zero) put_shape(n_sizes(0));
+  if (axes && all1) put_shape(n_sizes(1));
+  if (big) put_shape(n_sizes(2));
   for (const auto& r : k.shared) {
     auto it = k.values.find(r);
     bool one = it != k.values.end();

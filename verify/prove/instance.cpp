@@ -363,11 +363,40 @@ class Generator {
           o.dims[k] += extra;
         }
         const AttrValue* f = fixed_attr(n, "starts");
+        // A slice of a value already built (a second slice of %x): its type is known, so the window
+        // is placed inside it, half the time right after the previous window of the same value along
+        // one axis (adjacent slices), instead of drawing a type that must then coincide.
+        const Node& src = *n.operands[0];
+        const auto bound = src.kind == Node::Kind::Value ? captures_.find(src.name) : captures_.end();
+        if (!f && bound != captures_.end() && vals[bound->second].type.rank() == want.rank()) {
+          o = vals[bound->second].type;
+          o.dtype = want.dtype;
+          for (int k = 0; k < want.rank(); ++k) {
+            if (want.dims[k] > o.dims[k]) throw GenFail{"the window does not fit the sliced value"};
+            starts[k] = ss == 0 ? 0 : pick(r_, 0, static_cast<int>(o.dims[k] - want.dims[k]));
+          }
+          auto prev = last_slice_.find(src.name);
+          if (prev != last_slice_.end() && ss != 0 && coin(r_)) {
+            const auto& [ps, pd] = prev->second;
+            std::vector<int> axes;
+            for (int a = 0; a < want.rank(); ++a) {
+              bool ok = ps[a] + pd[a] + want.dims[a] <= o.dims[a];
+              for (int k = 0; k < want.rank() && ok; ++k) ok = k == a || pd[k] == want.dims[k];
+              if (ok) axes.push_back(a);
+            }
+            if (!axes.empty()) {
+              const int a = axes[pick(r_, 0, static_cast<int>(axes.size()) - 1)];
+              starts = ps;
+              starts[a] = ps[a] + pd[a];
+            }
+          }
+        }
         if (f) {
           starts = f->ints;
           if (static_cast<int>(starts.size()) != want.rank()) throw GenFail{"starts rank"};
           for (int i = 0; i < want.rank(); ++i) o.dims[i] = want.dims[i] + starts[i] + pick(r_, 0, 1);
         }
+        if (src.kind == Node::Kind::Value) last_slice_[src.name] = {starts, want.dims};
         put(g.attrs, "starts", AttrKind::Ints, starts);
         in = {o};
         break;
@@ -618,6 +647,8 @@ class Generator {
   std::map<std::string, const Node*> as_defs_;     ///< `as %r` name -> the op node it names
   std::set<const Node*> building_;                 ///< nodes under construction (cycle guard)
   std::vector<std::vector<int64_t>> perms_;        ///< transpose perms drawn so far (outermost first)
+  /// The last window (starts, dims) drawn for a slice of each captured value.
+  std::map<std::string, std::pair<std::vector<int64_t>, std::vector<int64_t>>> last_slice_;
 };
 
 }  // namespace

@@ -54,7 +54,7 @@ struct ProveOptions {
   unsigned solver_threads = 2; ///< Z3 threads per check (1 when patterns are proved in parallel)
   /// After the `instances` main loop: directed tries for each reachable coverage class that has not
   /// fired yet (each try generates an instance of that class and checks it).
-  int class_tries = 8;
+  int class_tries = 12;
 };
 
 /// One coverage class of a pattern and whether it fired (docs/verification.md "Coverage").
