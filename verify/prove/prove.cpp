@@ -184,11 +184,11 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
   for (int k = 0; k < 200; ++k) {
     const uint8_t extra = extra_flags(s, target, i, pert, rng);
     // Flagged instances stay small (rank <= 1, or the lowest reachable rank; dims <= 2): UB queries
-    // under nnan/ninf cost more. Aimed at a flags class, the rank is the one asked for (a pattern may
-    // fire only at higher ranks).
+    // under nnan/ninf cost more. Aimed at a flags class, rank and dims are the ones asked for (a
+    // pattern may fire only at higher ranks or larger dims: concat(%x, %x, %x) needs an axis of 3).
     const bool capped = extra && !(target && target->flags > 0);
     InstanceOptions io{.rank = capped ? std::max(std::min(rank, 1), std::min(rank, lowest)) : rank,
-                       .max_dim = extra ? std::min(dim, 2) : dim,
+                       .max_dim = capped ? std::min(dim, 2) : dim,
                        .perturb = pert,
                        .fastmath = static_cast<uint8_t>(s.assumes | extra),
                        .dtype_hint = s.dtype_hint,
