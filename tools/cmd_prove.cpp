@@ -23,20 +23,25 @@ constexpr int kOk = 0, kFail = 1, kUsage = 2;
 
 const char* kHelp =
     "usage: ptir prove [--rules FILE]... [--load-plugin LIB]... [--pattern NAME | --label L] [--max-rank R] [--max-dim D]\n"
-    "                  [--instances N] [--seed S] [--jobs N] [--shard K/N] [--require-proof]\n"
+    "                  [--instances N] [--seed S] [--jobs N] [--shard K/N] [--require-proof] [--coverage]\n"
     "                  [--json FILE] [--junit FILE] [--timeout-ms T] [--all-shapes] [--list] [--list-natives]\n\n"
     "Proves the patterns of the built-in library (or, with --rules, the rules of those files only): for\n"
     "every pattern, instances of the DAG it must handle are generated (ranks 0..R, dims 0..D with size 0\n"
     "and 1 included, every dtype the constraints admit, random attributes) plus near misses (a splat\n"
     "nudged to a neighbouring value, a repeated capture split, an extra use); the REAL pattern runs on\n"
     "each through the production greedy driver (folding off) and Z3 checks that the rewritten program\n"
-    "refines the instance, bit-exactly. One row per pattern:\n"
-    "  PROVED         every instance it fired on was proved (count, shapes and dtypes shown)\n"
+    "refines the instance, bit-exactly. Instances are steered to each coverage class of the pattern (root\n"
+    "rank, dtype of each capture, accum/keepdims/perm/pad/slice/tile/broadcast/dir classes of its ops,\n"
+    "input sizes, shared subterms, extra fast-math flags; docs/verification.md \"Coverage\"). One row per pattern:\n"
+    "  PROVED         every instance it fired on was proved, and every reachable coverage class fired\n"
+    "                 (count, shapes and dtypes shown; 'classes' is fired/reachable)\n"
     "  TESTED         Z3 said UNKNOWN on some instance, which then passed an interpreter campaign of\n"
     "                 --campaign-runs (default 1000) edge-biased inputs: listed, never called PROVED\n"
     "  REFUTED        an instance where the rewrite changes the meaning: the instance, the rewritten\n"
     "                 program and the counterexample are printed\n"
-    "  NOT EXERCISED  the pattern never fired on its instances (an error)\n"
+    "  PARTIAL        every instance it fired on was proved (or TESTED), but some reachable coverage class\n"
+    "                 never fired (they are listed): not a proof of the pattern\n"
+    "  NOT EXERCISED  the pattern never fired on its instances (an error; the reason is printed)\n"
     "  ERROR          no instance could be generated, or the pattern has no instance template\n"
     "  UNKNOWN        some instance was neither proved nor decided by the campaign (fails too)\n\n"
     "options:\n"
@@ -46,13 +51,17 @@ const char* kHelp =
     "                    with --rules both are proved; a plugin that cannot be loaded exits 1\n"
     "  --pattern NAME    only this pattern (repeatable)      --label L   only patterns with label L\n"
     "  --max-rank R      default 3                            --max-dim D default 3\n"
-    "  --instances N     instances per pattern (default 48; about a quarter are near misses)\n"
+    "  --instances N     instances per pattern (default 48; about a quarter are near misses), each other one\n"
+    "                    aimed at a coverage class not yet fired; then up to 12 directed instances for each\n"
+    "                    class still not fired\n"
     "  --seed S          default 1: the same seed gives the same instances on every machine\n"
     "  --jobs N          patterns proved in parallel (default 1)\n"
     "  --shard K/N       prove only the K-th of N deterministic slices of the patterns (CI matrices)\n"
     "  --timeout-ms T    Z3 budget per instance (default 4000); running out gives the campaign, not PROVED\n"
     "  --campaign-runs N interpreter runs for an instance Z3 could not decide (default 1000, at least 1000)\n"
-    "  --require-proof   TESTED fails too\n"
+    "  --require-proof   TESTED and PARTIAL fail too\n"
+    "  --coverage        print each pattern's coverage classes: fired (how often), never fired, unreachable\n"
+    "                    (and why)\n"
     "  --all-shapes      also prove each rule for EVERY rank and size (docs/verification.md \"All-shape\n"
     "                    proofs\"): symbolic sizes, inputs as uninterpreted functions, the same IEEE semantics;\n"
     "                    a second column: PROVED FOR ALL SHAPES (with the rank bound B: ranks 0..B checked, the\n"
@@ -68,7 +77,7 @@ const char* kHelp =
     "                    FILE:LINE, C++, 'C++ plugin LIB', 'LIB(FILE):LINE'), and exit\n"
     "  --list-natives    list the rule language's predicates and helpers, and exit\n\n"
     "exit codes: 0 nothing REFUTED, NOT EXERCISED, ERROR or UNKNOWN (and, with --require-proof, nothing\n"
-    "TESTED; with --all-shapes, nothing all-shape REFUTED and no disagreement);\n"
+    "TESTED or PARTIAL; with --all-shapes, nothing all-shape REFUTED and no disagreement);\n"
     "1 otherwise, a bad rule file (FILE:LINE:COL: error: ...) or a plugin that cannot be loaded\n"
     "(LIB: error: ...) or an output that cannot be written; 2 usage error. -o FILE, --json FILE and\n"
     "--junit FILE are replaced once the report is complete (exit 0 or 1 with the failures listed); an\n"
@@ -93,7 +102,24 @@ std::string xml_escape(const std::string& s) {
 bool failing(const prove::Report& r, bool require_proof) {
   if (r.disagreement || (r.all_shapes && r.all_shapes->verdict == allshape::Verdict::Refuted)) return true;
   return r.status == prove::Status::Refuted || r.status == prove::Status::NotExercised ||
-         r.status == prove::Status::Error || r.status == prove::Status::Unknown || (require_proof && r.status == prove::Status::Tested);
+         r.status == prove::Status::Error || r.status == prove::Status::Unknown ||
+         (require_proof && (r.status == prove::Status::Tested || r.status == prove::Status::Partial));
+}
+
+/// The coverage lines of one pattern: the classes that fired (with counts), never fired, unreachable.
+std::string coverage_text(const prove::Report& r) {
+  std::string fired, missed, unreachable;
+  for (const auto& c : r.coverage) {
+    if (!c.reachable) unreachable += "    " + c.name + ": " + c.why + "\n";
+    else if (c.fired == 0) missed += "    " + c.name + (c.hint.empty() ? "" : " (" + c.hint + ")") + "\n";
+    else fired += (fired.empty() ? "    " : ", ") + c.name + " (" + std::to_string(c.fired) + ")";
+  }
+  std::string s = "coverage: " + std::to_string(r.classes_fired()) + " of " + std::to_string(r.classes_reachable()) +
+                  " reachable classes fired\n";
+  if (!fired.empty()) s += "  fired:\n" + fired + "\n";
+  if (!missed.empty()) s += "  never fired:\n" + missed;
+  if (!unreachable.empty()) s += "  unreachable:\n" + unreachable;
+  return s;
 }
 
 std::string write_json(const std::vector<prove::Report>& rs, const prove::ProveOptions& o, double secs) {
@@ -106,7 +132,17 @@ std::string write_json(const std::vector<prove::Report>& rs, const prove::ProveO
          ", \"fired\": " + std::to_string(r.fired) + ", \"near_misses\": " + std::to_string(r.near_misses) +
          ", \"near_misses_fired\": " + std::to_string(r.near_fired) + ", \"proved\": " + std::to_string(r.proved) +
          ", \"tested\": " + std::to_string(r.tested) + ", \"ms\": " + std::to_string(r.ms) +
-         ", \"scope\": " + verify::json_quote(r.scope()) + ", \"detail\": " + verify::json_quote(r.detail);
+         ", \"scope\": " + verify::json_quote(r.scope()) + ", \"detail\": " + verify::json_quote(r.detail) +
+         ", \"coverage\": {\"reachable\": " + std::to_string(r.classes_reachable()) +
+         ", \"fired\": " + std::to_string(r.classes_fired()) + ", \"root_ranks_fired\": " + verify::json_quote(r.fired_ranks()) +
+         ", \"classes\": [";
+    for (size_t c = 0; c < r.coverage.size(); ++c) {
+      const auto& x = r.coverage[c];
+      s += std::string(c ? ", " : "") + "{\"name\": " + verify::json_quote(x.name) + ", \"reachable\": " +
+           (x.reachable ? "true" : "false") + ", \"fired\": " + std::to_string(x.fired) +
+           (x.reachable ? "" : ", \"why\": " + verify::json_quote(x.why)) + "}";
+    }
+    s += "]}";
     if (r.all_shapes) {
       const auto& x = *r.all_shapes;
       s += ", \"all_shapes\": {\"verdict\": " + verify::json_quote(allshape::verdict_word(x.verdict)) +
@@ -133,7 +169,8 @@ std::string write_junit(const std::vector<prove::Report>& rs, bool require_proof
       s += "    <failure message=\"" + std::string(r.disagreement ? "DISAGREEMENT" : prove::status_word(r.status)) + "\">" +
            xml_escape(r.detail + (r.all_shapes ? "\nall shapes: " + std::string(allshape::verdict_word(r.all_shapes->verdict)) +
                                                      " " + r.all_shapes->why : "")) + "</failure>\n";
-    std::string out = std::string(prove::status_word(r.status)) + ": " + r.scope() + " from " + r.origin;
+    std::string out = std::string(prove::status_word(r.status)) + ": " + r.scope() + " from " + r.origin + "\n" +
+                      coverage_text(r);
     if (r.all_shapes)
       out += "\nall shapes: " + std::string(allshape::verdict_word(r.all_shapes->verdict)) + " " +
              (r.all_shapes->verdict == allshape::Verdict::Proved ? r.all_shapes->scope() : r.all_shapes->why);
@@ -165,7 +202,7 @@ int cmd_prove(int argc, char** argv) {
   }
   if (!check_known(a, "prove", {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
                                 "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "require-proof", "list",
-                                "list-natives", "all-shapes", "all-shapes-timeout-ms"}))
+                                "list-natives", "all-shapes", "all-shapes-timeout-ms", "coverage"}))
     return kUsage;
   if (!a.positional.empty()) {
     std::fprintf(stderr, "ptir prove: unexpected argument '%s' (rule files go after --rules)\n", a.positional[0].c_str());
@@ -312,7 +349,7 @@ int cmd_prove(int argc, char** argv) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const bool require = a.has("require-proof");
-  int counts[6] = {0, 0, 0, 0, 0, 0};
+  int counts[7] = {0, 0, 0, 0, 0, 0, 0};
   int instances = 0, fired = 0, near = 0, near_fired = 0;
   auto all_col = [](const prove::Report& r) -> std::string {
     if (!r.all_shapes) return "";
@@ -326,31 +363,39 @@ int cmd_prove(int argc, char** argv) {
     return "?";
   };
   if (all_shapes)
-    std::printf("%-34s %-14s %-18s %9s %11s %8s  %s\n", "pattern", "verdict", "all shapes", "fired", "near(fired)", "time",
-                "from");
+    std::printf("%-34s %-14s %-18s %9s %11s %9s %8s  %s\n", "pattern", "verdict", "all shapes", "fired", "near(fired)",
+                "classes", "time", "from");
   else
-    std::printf("%-34s %-14s %9s %11s %8s  %s\n", "pattern", "verdict", "fired", "near(fired)", "time", "from");
+    std::printf("%-34s %-14s %9s %11s %9s %8s  %s\n", "pattern", "verdict", "fired", "near(fired)", "classes", "time", "from");
+  int classes = 0, classes_fired = 0, complete = 0;
   for (const auto& r : reports) {
     ++counts[static_cast<int>(r.status)];
     instances += r.instances, fired += r.fired, near += r.near_misses, near_fired += r.near_fired;
-    char f[32], n[32];
+    classes += r.classes_reachable(), classes_fired += r.classes_fired();
+    complete += r.classes_fired() == r.classes_reachable() && r.fired > 0;
+    char f[32], n[32], c[32];
     std::snprintf(f, sizeof f, "%d/%d", r.fired, r.instances);
     std::snprintf(n, sizeof n, "%d(%d)", r.near_misses, r.near_fired);
+    std::snprintf(c, sizeof c, "%d/%d", r.classes_fired(), r.classes_reachable());
     if (all_shapes)
-      std::printf("%-34s %-14s %-18s %9s %11s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status),
-                  all_col(r).c_str(), f, n, (r.ms + r.all_shapes->ms) / 1000, r.origin.c_str());
+      std::printf("%-34s %-14s %-18s %9s %11s %9s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status),
+                  all_col(r).c_str(), f, n, c, (r.ms + r.all_shapes->ms) / 1000, r.origin.c_str());
     else
-      std::printf("%-34s %-14s %9s %11s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status), f, n, r.ms / 1000,
-                  r.origin.c_str());
+      std::printf("%-34s %-14s %9s %11s %9s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status), f, n, c,
+                  r.ms / 1000, r.origin.c_str());
   }
-  std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN; "
+  std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN, %d PARTIAL; "
               "%d instances (%d fired, %d near misses of which %d fired); %.1f s\n",
-              reports.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], instances, fired, near,
-              near_fired, secs);
-  std::printf("scope: root ranks 0-%d, dims 0-%d (operands may be larger where a shape rule needs), every dtype the "
-              "constraints admit, seed %llu, Z3 budget %u ms per instance, %d interpreter runs before TESTED%s\n",
-              o.max_rank, o.max_dim, static_cast<unsigned long long>(o.seed), o.timeout_ms, o.campaign_runs,
-              shard_n > 1 ? (", shard " + std::to_string(shard_k) + "/" + std::to_string(shard_n)).c_str() : "");
+              reports.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], instances, fired,
+              near, near_fired, secs);
+  std::printf("coverage: %d of %d reachable classes fired; %d of %zu patterns fired every reachable class "
+              "(--coverage lists them per pattern)\n",
+              classes_fired, classes, complete, reports.size());
+  std::printf("scope: root ranks at most %d and dims at most %d (operands may be larger where a shape rule needs); the "
+              "ranks, dtypes and classes that fired are per pattern; seed %llu, Z3 budget %u ms per instance, %d "
+              "directed tries per class left after %d instances, %d interpreter runs before TESTED%s\n",
+              o.max_rank, o.max_dim, static_cast<unsigned long long>(o.seed), o.timeout_ms, o.class_tries, o.instances,
+              o.campaign_runs, shard_n > 1 ? (", shard " + std::to_string(shard_k) + "/" + std::to_string(shard_n)).c_str() : "");
   if (all_shapes) {
     int ac[4] = {0, 0, 0, 0};
     std::vector<double> times;
@@ -371,6 +416,10 @@ int cmd_prove(int argc, char** argv) {
   for (const auto& r : reports)
     if (r.status != prove::Status::Proved)
       std::printf("\n== %s: %s (%s)\n%s", r.name.c_str(), prove::status_word(r.status), r.scope().c_str(), r.detail.c_str());
+  if (a.has("coverage"))
+    for (const auto& r : reports)
+      std::printf("\n-- %s: %s (%s)\n%s", r.name.c_str(), prove::status_word(r.status), r.scope().c_str(),
+                  coverage_text(r).c_str());
   if (all_shapes)
     for (const auto& r : reports) {
       const auto& x = *r.all_shapes;

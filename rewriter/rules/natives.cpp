@@ -171,6 +171,12 @@ bool p_num_elements_is(const Program& p, const Captures& c, std::span<const Arg>
   return arg_type(p, c, a[0]).num_elements() == a[1].i;
 }
 
+/// The op defining %r carries the attribute named by the word (`has_attr(%r, accum)`).
+bool p_has_attr(const Program& p, const Captures& c, std::span<const Arg> a) {
+  const InstId i = p.def_inst(c.value[a[0].slot]);
+  return i != kNone && p.attrs_of(i).find(a[1].word) != nullptr;
+}
+
 /// The op defining %r has no `accum` attribute, or casting its first operand's dtype to the accum dtype
 /// and back is exact (so a one-element or empty reduction gives the same bits as without the casts).
 bool p_exact_accum(const Program& p, const Captures& c, std::span<const Arg> a) {
@@ -293,6 +299,8 @@ const PredicateSpec kPredicates[] = {
     {"is_splat", {P::Lit}, p_is_splat, "the literal is non-empty with all elements bit-identical"},
     {"exact_accum", {P::Value}, p_exact_accum,
      "the op defining %r has no accum, or its operand's dtype round-trips exactly through the accum dtype"},
+    {"has_attr", {P::Value, P::Word}, p_has_attr,
+     "the op defining %r carries the named attribute (not has_attr(%r, accum): no accum written)"},
 };
 const AttrHelperSpec kAttrHelpers[] = {
     {"compose_perm", {P::Attr, P::Attr}, h_compose_perm, "r[i] = p[q[i]]: transpose by p then q is transpose by r"},

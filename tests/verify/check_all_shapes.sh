@@ -2,7 +2,8 @@
 # The library proved bounded AND for all shapes (docs/verification.md "All-shape proofs").
 # Usage: check_all_shapes.sh PTIR JUNIT_OUT
 # Passes when `ptir prove --all-shapes` exits 0 (nothing refuted, no disagreement between the all-shape
-# and bounded proofs), and at least half of the library's rules are PROVED FOR ALL SHAPES.
+# and bounded proofs), no pattern is PARTIAL (every reachable coverage class of every pattern fired:
+# docs/verification.md "Coverage"), and at least half of the library's rules are PROVED FOR ALL SHAPES.
 set -uo pipefail
 ptir="$1"; junit="$2"
 json="$(mktemp)"; trap 'rm -f "$json"' EXIT
@@ -12,5 +13,7 @@ if [ "$rc" -ne 0 ]; then echo "FAIL: ptir prove --all-shapes exited $rc"; exit 1
 rules=$(grep -c '"origin": "patterns/rules/' "$json" || true)
 proved=$(grep '"origin": "patterns/rules/' "$json" | grep -c '"all_shapes": {"verdict": "PROVED FOR ALL SHAPES"' || true)
 if grep -q '"disagreement": true' "$json"; then echo "FAIL: an all-shape/bounded disagreement"; exit 1; fi
+partial=$(grep -c '"verdict": "PARTIAL"' "$json" || true)
+if [ "$partial" -ne 0 ]; then echo "FAIL: $partial library patterns PARTIAL (a reachable coverage class never fired)"; exit 1; fi
 if [ "$rules" -eq 0 ] || [ $((proved * 2)) -lt "$rules" ]; then echo "FAIL: $proved of $rules rules PROVED FOR ALL SHAPES (< half)"; exit 1; fi
 echo "PASS: $proved of $rules library rules PROVED FOR ALL SHAPES"

@@ -8,6 +8,7 @@
 #include "patterns/templates.h"
 #include "rewriter/views.h"
 #include "rewriter/rules/rules.h"
+#include "verify/prove/coverage.h"
 #include "verify/prove/instance.h"
 #include "verify/prove/prove.h"
 #include "verify/refine.h"
@@ -83,11 +84,12 @@ TEST(Prove, SoundRuleIsProvedOverRanksAndDtypes) {
 }
 
 TEST(Prove, RuleThatNeverMatchesItsInstancesIsNotExercised) {
-  // The constraint can never hold (a value is not both float and integer).
+  // The constraint can never hold (a value is not both float and integer): the reason says so.
   auto file = load("rule never : neg(%x) where is_float(%x), is_int(%x) => %x\n");
   prove::Populate pop = [file](PatternSet& s) { rules::add_rule_patterns(s, file); };
   prove::Report r = prove::prove_pattern(prove::subjects_of(pop, {})[0], pop, {.instances = 8});
   EXPECT_EQ(r.status, prove::Status::NotExercised);
+  EXPECT_NE(r.detail.find("no dtype or attribute value satisfies"), std::string::npos) << r.detail;
 }
 
 /// A C++ pattern whose code is wrong although its identity (x * 1 -> x) is right: it keeps the wrong
@@ -138,6 +140,161 @@ TEST(Instances, RespectTypeCapturesAndRanks) {
     EXPECT_EQ(p.type(p.body(b).result_types[0]).rank(), k % 4);
   }
   EXPECT_GT(built, 40);
+}
+
+// ---- coverage (docs/verification.md "Coverage") ----
+
+std::set<std::string> unreachable_classes(const prove::CoveragePlan& p) {
+  std::set<std::string> out;
+  for (const auto& c : p.classes)
+    if (!c.reachable) out.insert(c.name);
+  return out;
+}
+bool has_class(const prove::CoveragePlan& p, const std::string& name) {
+  for (const auto& c : p.classes)
+    if (c.name == name) return true;
+  return false;
+}
+prove::CoveragePlan plan_of(const std::shared_ptr<const rules::RuleFile>& f) {
+  const rules::Rule& r = f->rules[0];
+  return prove::plan_coverage(*r.source, r.where, r.assumes, 3, 3);
+}
+
+TEST(Coverage, TheOpTableIsAskedOfTheVerifier) {
+  EXPECT_FALSE(prove::op_accepts_dtype(OpCode::Add, DType::I1));
+  EXPECT_TRUE(prove::op_accepts_dtype(OpCode::Add, DType::UI8));
+  EXPECT_FALSE(prove::op_accepts_dtype(OpCode::Exp, DType::SI32));
+  EXPECT_TRUE(prove::op_accepts_dtype(OpCode::Exp, DType::BF16));
+  for (int d = 0; d < kNumDTypes; ++d) {
+    EXPECT_TRUE(prove::op_accepts_dtype(OpCode::Compare, static_cast<DType>(d))) << d;
+    EXPECT_TRUE(prove::op_accepts_dtype(OpCode::Transpose, static_cast<DType>(d))) << d;
+    EXPECT_FALSE(prove::accum_accepted(static_cast<DType>(d), DType::I1)) << d;
+  }
+  EXPECT_TRUE(prove::accum_accepted(DType::UI8, DType::SI8));
+  EXPECT_FALSE(prove::accum_accepted(DType::UI8, DType::F32));
+  EXPECT_TRUE(prove::accum_accepted(DType::F16, DType::F64));
+}
+
+TEST(Coverage, ReachabilityFollowsTheTypeRulesAndConstraints) {
+  // mul has no i1; a splat matches non-empty constants only, and %x has its shape.
+  auto mul_one = plan_of(load("rule r : mul(%x, splat(1)) => %x\n"));
+  EXPECT_EQ(unreachable_classes(mul_one), (std::set<std::string>{"dtype %x = i1", "input sizes = some axis 0"}));
+  EXPECT_EQ(mul_one.ranks, (std::vector<int>{0, 1, 2, 3}));
+  // Two permutations that compose to the identity always commute; ones that do not need rank >= 2.
+  auto pair = plan_of(load("rule r : transpose(transpose(%x) {perm = $p}) {perm = $q} where composes_to_identity($p, $q) => %x\n"));
+  EXPECT_TRUE(unreachable_classes(pair).count("perm transpose#1 = not commuting with another perm"));
+  auto tt = plan_of(load(
+      "rule r [bounded] : transpose(transpose(%x) {perm = $p}) {perm = $q} where not composes_to_identity($p, $q) => "
+      "transpose(%x) {perm = compose_perm($p, $q)}\n"));
+  EXPECT_EQ(tt.ranks, (std::vector<int>{2, 3}));
+  EXPECT_FALSE(unreachable_classes(tt).count("perm transpose#1 = not commuting with another perm"));
+  // accum: every dtype of the element's kind, absent included; exact_accum and dtype_is narrow it.
+  auto acc = plan_of(load("rule r : reduce_sum(%x) {axes = $a} as %r where dtype_is(%x, ui8), exact_accum(%r) => %x\n"));
+  for (const char* a : {"absent", "ui8", "si16", "ui16", "si32", "ui32", "si64", "ui64"}) {
+    EXPECT_TRUE(has_class(acc, std::string("accum reduce_sum = ") + a)) << a;
+    EXPECT_FALSE(unreachable_classes(acc).count(std::string("accum reduce_sum = ") + a)) << a;
+  }
+  for (const char* a : {"si8", "f32", "i1"}) EXPECT_TRUE(unreachable_classes(acc).count(std::string("accum reduce_sum = ") + a)) << a;
+  // An `as` name used again is a shared-subterm class; a concat needs rank >= 1.
+  EXPECT_TRUE(has_class(plan_of(load("rule r : mul(abs(%x) as %a, %a) => mul(%x, %x)\n")), "shared subterm %a"));
+  EXPECT_EQ(plan_of(load("rule r : concat(%x) => %x\n")).ranks, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(Instances, BuildAnAsNameOnceAndUseItAtEveryOccurrence) {
+  for (const char* text : {"rule r : mul(abs(%x) as %a, %a) => mul(%x, %x)\n", "rule r : mul(%a, abs(%x) as %a) => mul(%x, %x)\n"}) {
+    auto file = load(text);
+    std::mt19937_64 rng(3);
+    int built = 0;
+    for (int k = 0; k < 40; ++k) {
+      prove::Instance inst = prove::make_instance(*file->rules[0].source, {.rank = k % 4, .max_dim = 3}, rng);
+      if (!inst.program) continue;
+      ++built;
+      const Program& p = *inst.program;
+      const InstId root = p.def_inst(p.operand(p.terminator(p.entry()), 0));
+      ASSERT_EQ(p.op(root), OpCode::Mul);
+      EXPECT_EQ(p.operand(root, 0), p.operand(root, 1)) << text;  // one SSA value, used twice
+      const InstId a = p.def_inst(p.operand(root, 0));
+      ASSERT_NE(a, kNone);
+      EXPECT_EQ(p.op(a), OpCode::Abs);
+      EXPECT_EQ(p.body(p.entry()).params.size(), 1u);
+    }
+    EXPECT_GT(built, 30) << text;
+  }
+}
+
+TEST(Instances, VaryAccumOverEveryDtypeTheVerifierAccepts) {
+  auto file = load("rule r : reduce_sum(%x) {axes = $a} => %x\n");
+  std::mt19937_64 rng(5);
+  std::set<int> seen;  // -1: absent
+  for (int k = 0; k < 600; ++k) {
+    prove::Instance inst = prove::make_instance(*file->rules[0].source, {.rank = k % 3, .max_dim = 2}, rng);
+    if (!inst.program) continue;
+    const Program& p = *inst.program;
+    const AttrValue* acc = p.attrs_of(p.def_inst(p.operand(p.terminator(p.entry()), 0))).find("accum");
+    seen.insert(acc ? static_cast<int>(acc->ints[0]) : -1);
+  }
+  EXPECT_TRUE(seen.count(-1));
+  for (int d = 0; d < kNumDTypes; ++d)
+    if (static_cast<DType>(d) != DType::I1) EXPECT_TRUE(seen.count(d)) << dtype_name(static_cast<DType>(d));
+}
+
+/// Transposes by p then by q with the composition the wrong way round (r[i] = q[p[i]] instead of
+/// p[q[i]]), and only where that still gives the root's type: the two agree unless p and q do not
+/// commute, which needs rank 3, and on a shape where both compositions type-check. The prover must
+/// generate exactly that (issue 15, item 1c).
+class SwappedTransposePair final : public OpRewritePattern<TransposeView> {
+ public:
+  SwappedTransposePair() : OpRewritePattern("swapped_transpose_pair", 2) { set_has_bounded_recursion(); }
+  bool match_and_rewrite(const TransposeView& op, ProgramRewriter& rw) const override {
+    const InstId inner = rw.inst_of(op.x);
+    if (inner == kNone || rw.op(inner) != OpCode::Transpose) return rw.notify_match_failure("operand is not a transpose");
+    const std::vector<int64_t>& p = rw.attrs(inner).ints("perm");
+    if (p.size() != op.perm.size()) return rw.notify_match_failure("ranks differ");
+    std::vector<int64_t> r(p.size());
+    for (size_t i = 0; i < r.size(); ++i) r[i] = op.perm[p[i]];  // bug: should be p[op.perm[i]]
+    const ValueId x = rw.operand(inner, 0);
+    TensorType t = rw.type_of(x);
+    for (size_t i = 0; i < r.size(); ++i) t.dims[i] = rw.type_of(x).dims[r[i]];
+    if (t != rw.type_of(op.result)) return rw.notify_match_failure("the composed transpose has another type");
+    AttrSet perm;
+    perm.attrs.push_back(Attr{"perm", AttrValue{AttrKind::Ints, r, {}, {}}});
+    rw.replace_op(op.root, rw.insert_before(op.root, OpCode::Transpose, {x}, rw.type_id(op.result), rw.intern_attrs(perm)));
+    return true;
+  }
+};
+
+TEST(Prove, CppPatternComposingPermutationsTheWrongWayIsRefutedByTheDefaultRun) {
+  prove::Populate pop = [](PatternSet& s) { s.add<SwappedTransposePair>(); };
+  auto subjects = prove::subjects_of(pop, {{"swapped_transpose_pair", "transpose(transpose(%x))"}});
+  ASSERT_EQ(subjects.size(), 1u);
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    prove::Report r = prove::prove_pattern(subjects[0], pop, {.seed = seed});
+    EXPECT_EQ(r.status, prove::Status::Refuted) << "seed " << seed << ": " << r.scope() << "\n" << r.detail;
+  }
+}
+
+/// neg(neg(x)) => x, but only from rank 2 on (the template does not say so).
+class NegNegRankTwo final : public OpRewritePattern<ElementwiseUnaryView> {
+ public:
+  NegNegRankTwo() : OpRewritePattern("neg_neg_rank_two", 2, kOnly<OpCode::Neg>) {}
+  bool match_and_rewrite(const ElementwiseUnaryView& op, ProgramRewriter& rw) const override {
+    const InstId inner = rw.inst_of(op.x);
+    if (inner == kNone || rw.op(inner) != OpCode::Neg) return rw.notify_match_failure("operand is not a neg");
+    if (rw.type_of(op.result).rank() < 2) return rw.notify_match_failure("rank < 2");
+    rw.replace_op(op.root, rw.operand(inner, 0));
+    return true;
+  }
+};
+
+TEST(Prove, PatternFiringOnlyFromRankTwoIsPartialAndSaysWhichRanksFired) {
+  prove::Populate pop = [](PatternSet& s) { s.add<NegNegRankTwo>(); };
+  auto subjects = prove::subjects_of(pop, {{"neg_neg_rank_two", "neg(neg(%x))"}});
+  prove::Report r = prove::prove_pattern(subjects[0], pop, {});
+  EXPECT_EQ(r.status, prove::Status::Partial) << r.detail;
+  EXPECT_EQ(r.fired_ranks(), "2-3");
+  EXPECT_EQ(r.classes_missed(), (std::vector<std::string>{"rank 0", "rank 1"}));
+  EXPECT_NE(r.scope().find("root ranks 2-3 fired"), std::string::npos) << r.scope();
+  EXPECT_EQ(r.fired, r.proved);
 }
 
 }  // namespace

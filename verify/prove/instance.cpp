@@ -3,9 +3,11 @@
 #include "verify/prove/instance.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "ir/interp.h"
 #include "ir/verifier.h"
@@ -36,9 +38,31 @@ struct GVal {
   std::vector<int> operands;
 };
 
+constexpr int kAny = NodeSteer::kAny;
+const char* const kDirs[] = {"lt", "le", "eq", "ge", "gt", "ne"};
+
+void number(const Node& n, std::vector<const Node*>& out) {
+  out.push_back(&n);
+  for (const auto& o : n.operands) number(*o, out);
+}
+
+bool commute(const std::vector<int64_t>& p, const std::vector<int64_t>& q) {
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[q[i]] != q[p[i]]) return false;
+  return true;
+}
+
 class Generator {
  public:
-  Generator(const InstanceOptions& o, Rng& r) : o_(o), r_(r) {}
+  Generator(const Node& source, const InstanceOptions& o, Rng& r) : o_(o), r_(r) {
+    std::vector<const Node*> nodes;
+    number(source, nodes);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      idx_.emplace(nodes[i], static_cast<int>(i));
+      if (nodes[i]->kind == Node::Kind::Op && !nodes[i]->as_name.empty()) as_defs_.emplace(nodes[i]->as_name, nodes[i]);
+    }
+    node_val.assign(nodes.size(), -1);
+  }
 
   DType random_dtype(Rng& r) {
     if (!o_.dtype_hint.empty() && coin(r))
@@ -48,19 +72,34 @@ class Generator {
 
   int root(const Node& n) {
     TensorType t;
-    t.dtype = random_dtype(r_);  // the hint first: the root's dtype decides most of the DAG's
+    // The steered dtype, else the hint first: the root's dtype decides most of the DAG's.
+    t.dtype = steered_dtype(n);
     for (int k = 0; k < o_.rank; ++k) t.dims.push_back(pick(r_, 0, o_.max_dim));
-    // Bias toward non-empty tensors: an empty one proves little about values.
-    if (coin(r_, 0.8))
+    const int sizes = o_.steer ? o_.steer->sizes : kAny;
+    if (sizes == 0 && !t.dims.empty()) {
+      t.dims[pick(r_, 0, o_.rank - 1)] = 0;  // some axis 0
+    } else if (sizes == 1) {
+      // Every axis 1 (a concat of k operands needs its axis to be k: sometimes 2).
+      for (int64_t& d : t.dims) d = coin(r_, 0.7) ? 1 : std::min(2, std::max(1, o_.max_dim));
+    } else if (sizes == 2 && !t.dims.empty() && o_.max_dim >= 2) {
       for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
+      t.dims[pick(r_, 0, o_.rank - 1)] = pick(r_, 2, o_.max_dim);
+    } else if (coin(r_, 0.8)) {
+      // Bias toward non-empty tensors: an empty one proves little about values.
+      for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
+    }
     // Square shapes (every dim equal) a quarter of the time: a rewrite that confuses axes (a dropped
     // transpose, a swapped reduction axis) only type-checks, and so only fires, where dims coincide.
-    if (t.dims.size() >= 2 && coin(r_, 0.25))
+    // Steered to a permutation class, more often.
+    const int sq = o_.steer ? o_.steer->square : 0;
+    const double square = sq == 2 ? 0.9 : sq == 1 ? 0.6 : 0.25;
+    if (sizes != 0 && sizes != 1 && t.dims.size() >= 2 && coin(r_, square))
       for (int64_t& d : t.dims) d = std::max<int64_t>(t.dims[0], 2);
     return gen(n, t, /*fixed=*/false);
   }
 
   std::vector<GVal> vals;
+  std::vector<int> node_val;  ///< per pre-order node: the index in vals (-1: not built)
   bool perturbed = false;
 
  private:
@@ -69,8 +108,48 @@ class Generator {
     return static_cast<int>(vals.size()) - 1;
   }
 
+  int idx(const Node& n) const {
+    auto it = idx_.find(&n);
+    return it == idx_.end() ? -1 : it->second;
+  }
+  /// The steering of node `n` (null: nothing steered).
+  const NodeSteer* ns(const Node& n) const { return o_.steer ? o_.steer->at(idx(n)) : nullptr; }
+  int steer_of(const Node& n, int NodeSteer::*field) const {
+    const NodeSteer* s = ns(n);
+    return s ? s->*field : kAny;
+  }
+  /// The dtype drawn for node `n` (the root, a cast's or a compare's operand): steered, else random.
+  DType steered_dtype(const Node& n) {
+    const int d = steer_of(n, &NodeSteer::dtype);
+    if (d != kAny) return static_cast<DType>(d);
+    // Unsteered under a steer: a third of the time one of the steered dtypes, so a cast of a steered
+    // operand to the same dtype (a no-op cast) and other coincidences come up.
+    if (o_.steer && coin(r_, 0.33)) {
+      std::vector<int> ds;
+      for (const NodeSteer& x : o_.steer->nodes)
+        if (x.dtype != kAny) ds.push_back(x.dtype);
+      if (!ds.empty()) return static_cast<DType>(ds[pick(r_, 0, static_cast<int>(ds.size()) - 1)]);
+    }
+    return random_dtype(r_);
+  }
+  /// A dim in lo..hi, biased by the steered size class (some axis 0, every axis 1, some axis >= 2).
+  int64_t draw_dim(int lo, int hi) {
+    const int sizes = o_.steer ? o_.steer->sizes : kAny;
+    if (sizes == 0 && lo <= 0 && coin(r_)) return 0;
+    if (sizes == 1 && lo <= 1 && hi >= 1 && coin(r_, 0.85)) return 1;
+    if (sizes == 2 && hi >= 2 && coin(r_, 0.7)) return pick(r_, std::max(lo, 2), hi);
+    return pick(r_, lo, hi);
+  }
+
   /// Generates `n` with result type `want`; `fixed` means the type is forced (not just a suggestion).
   int gen(const Node& n, TensorType want, bool fixed) {
+    // An op bound with `as %r` whose %r occurred earlier was built there: this is that value.
+    if (n.kind == Node::Kind::Op && !n.as_name.empty())
+      if (auto it = captures_.find(n.as_name); it != captures_.end()) {
+        if (fixed && vals[it->second].type != want) throw GenFail{"`as %" + n.as_name + "` value with two types"};
+        return it->second;
+      }
+    if (!building_.insert(&n).second) throw GenFail{"a node uses its own `as` name"};
     if (!n.type_capture.empty()) {
       auto it = types_.find(n.type_capture);
       if (it != types_.end()) {
@@ -86,11 +165,25 @@ class Generator {
       case Node::Kind::Op: id = op(n, want); break;  // binds its type capture before its operands
     }
     if (!n.type_capture.empty()) types_.emplace(n.type_capture, vals[id].type);
+    if (!n.as_name.empty()) {
+      auto [it, fresh] = captures_.emplace(n.as_name, id);
+      if (!fresh && it->second != id) throw GenFail{"`as %" + n.as_name + "` names two values"};
+    }
+    if (const int i = idx(n); i >= 0) node_val[i] = id;
+    building_.erase(&n);
     return id;
   }
 
   int value(const Node& n, const TensorType& want) {
     auto it = captures_.find(n.name);
+    if (it == captures_.end())
+      if (auto d = as_defs_.find(n.name); d != as_defs_.end()) {
+        // `%r` before (or inside an operand of) the node bound `as %r`: build that node here, once;
+        // its own position then uses the same value (the matcher requires one SSA value).
+        if (building_.count(d->second)) throw GenFail{"`as %" + n.name + "` is used inside the node it names"};
+        gen(*d->second, want, /*fixed=*/true);
+        it = captures_.find(n.name);
+      }
     if (it != captures_.end()) {
       if (o_.perturb == Perturb::SplitCapture && !perturbed) {
         perturbed = true;
@@ -204,10 +297,10 @@ class Generator {
       case OpCode::Compare: {
         want.dtype = DType::I1;
         const AttrValue* dir = fixed_attr(n, "dir");
-        static const char* kDirs[] = {"lt", "le", "eq", "ge", "gt", "ne"};
-        put(g.attrs, "dir", AttrKind::Word, {}, dir ? dir->text : kDirs[pick(r_, 0, 5)]);
+        const int sd = steer_of(n, &NodeSteer::dir);
+        put(g.attrs, "dir", AttrKind::Word, {}, dir ? dir->text : kDirs[sd != kAny ? sd : pick(r_, 0, 5)]);
         TensorType o = want;
-        o.dtype = forced_dtype(n, random_dtype(r_));
+        o.dtype = forced_dtype(n, steered_dtype(*n.operands[0]));
         in.assign(k, o);
         break;
       }
@@ -219,14 +312,17 @@ class Generator {
       }
       case OpCode::Cast: {
         TensorType o = want;
-        o.dtype = forced_dtype(n, random_dtype(r_));
+        // A quarter of the unsteered casts are to their own dtype (a no-op cast is an edge case).
+        const bool same = steer_of(*n.operands[0], &NodeSteer::dtype) == kAny && coin(r_, 0.25);
+        o.dtype = forced_dtype(n, same ? want.dtype : steered_dtype(*n.operands[0]));
         in = {o};
         break;
       }
       case OpCode::Transpose: {
         const AttrValue* f = fixed_attr(n, "perm");
-        std::vector<int64_t> p = f ? f->ints : random_perm(want.rank());
+        std::vector<int64_t> p = f ? f->ints : steered_perm(want.rank(), steer_of(n, &NodeSteer::perm));
         if (static_cast<int>(p.size()) != want.rank()) throw GenFail{"perm rank"};
+        perms_.push_back(p);
         TensorType o = want;
         for (int i = 0; i < want.rank(); ++i) {
           if (p[i] < 0 || p[i] >= want.rank()) throw GenFail{"perm range"};
@@ -239,26 +335,68 @@ class Generator {
       case OpCode::Reshape: in = {reshape_operand(want)}; break;
       case OpCode::BroadcastTo: {
         TensorType o = want;
-        o.dims.erase(o.dims.begin(), o.dims.begin() + pick(r_, 0, want.rank()));
-        for (int64_t& d : o.dims)
-          if (coin(r_, 0.4)) d = 1;
+        const int sr = steer_of(n, &NodeSteer::bcast_rank), se = steer_of(n, &NodeSteer::bcast_expand);
+        const int drop = sr == 0 || want.rank() == 0 ? 0 : sr == 1 ? pick(r_, 1, want.rank()) : pick(r_, 0, want.rank());
+        o.dims.erase(o.dims.begin(), o.dims.begin() + drop);
+        if (se != 0)
+          for (int64_t& d : o.dims)
+            if (coin(r_, 0.4)) d = 1;
+        if (se == 1) {  // expand at least one axis whose result size is not 1
+          std::vector<int> can;
+          for (int k = 0; k < o.rank(); ++k)
+            if (want.dims[drop + k] != 1) can.push_back(k);
+          if (!can.empty()) o.dims[can[pick(r_, 0, static_cast<int>(can.size()) - 1)]] = 1;
+        }
         in = {o};
         break;
       }
       case OpCode::Slice: {
         TensorType o = want;
         std::vector<int64_t> starts;
-        for (int64_t& d : o.dims) {
-          const int64_t extra = pick(r_, 0, 2);
-          starts.push_back(pick(r_, 0, static_cast<int>(extra)));
-          d += extra;
+        const int ss = steer_of(n, &NodeSteer::starts);
+        const bool unit = o_.steer && o_.steer->sizes == 1;
+        const int forced = ss == 1 && want.rank() > 0 ? pick(r_, 0, want.rank() - 1) : -1;
+        for (int k = 0; k < want.rank(); ++k) {
+          int64_t extra = unit && coin(r_, 0.85) ? 0 : pick(r_, 0, 2);
+          if (k == forced) extra = std::max<int64_t>(extra, 1);
+          starts.push_back(ss == 0 ? 0 : pick(r_, k == forced ? 1 : 0, static_cast<int>(extra)));
+          o.dims[k] += extra;
         }
         const AttrValue* f = fixed_attr(n, "starts");
+        // A slice of a value already built (a second slice of %x): its type is known, so the window
+        // is placed inside it, half the time right after the previous window of the same value along
+        // one axis (adjacent slices), instead of drawing a type that must then coincide.
+        const Node& src = *n.operands[0];
+        const auto bound = src.kind == Node::Kind::Value ? captures_.find(src.name) : captures_.end();
+        if (!f && bound != captures_.end() && vals[bound->second].type.rank() == want.rank()) {
+          o = vals[bound->second].type;
+          o.dtype = want.dtype;
+          for (int k = 0; k < want.rank(); ++k) {
+            if (want.dims[k] > o.dims[k]) throw GenFail{"the window does not fit the sliced value"};
+            starts[k] = ss == 0 ? 0 : pick(r_, 0, static_cast<int>(o.dims[k] - want.dims[k]));
+          }
+          auto prev = last_slice_.find(src.name);
+          if (prev != last_slice_.end() && ss != 0 && coin(r_)) {
+            const auto& [ps, pd] = prev->second;
+            std::vector<int> axes;
+            for (int a = 0; a < want.rank(); ++a) {
+              bool ok = ps[a] + pd[a] + want.dims[a] <= o.dims[a];
+              for (int k = 0; k < want.rank() && ok; ++k) ok = k == a || pd[k] == want.dims[k];
+              if (ok) axes.push_back(a);
+            }
+            if (!axes.empty()) {
+              const int a = axes[pick(r_, 0, static_cast<int>(axes.size()) - 1)];
+              starts = ps;
+              starts[a] = ps[a] + pd[a];
+            }
+          }
+        }
         if (f) {
           starts = f->ints;
           if (static_cast<int>(starts.size()) != want.rank()) throw GenFail{"starts rank"};
           for (int i = 0; i < want.rank(); ++i) o.dims[i] = want.dims[i] + starts[i] + pick(r_, 0, 1);
         }
+        if (src.kind == Node::Kind::Value) last_slice_[src.name] = {starts, want.dims};
         put(g.attrs, "starts", AttrKind::Ints, starts);
         in = {o};
         break;
@@ -268,11 +406,20 @@ class Generator {
         // Padding that keeps the shape but moves elements (low 1, high -1) is in the domain too.
         TensorType o = want;
         std::vector<int64_t> lo, hi, in_;
-        const int64_t interior = coin(r_, 0.7) ? 0 : pick(r_, 1, 2);
+        const int sn = steer_of(n, &NodeSteer::pad_neg), si = steer_of(n, &NodeSteer::interior);
+        const int64_t interior = si == 0 ? 0 : si == 1 ? pick(r_, 1, 2) : coin(r_, 0.7) ? 0 : pick(r_, 1, 2);
+        const int neg_axis = sn == 1 && want.rank() > 0 ? pick(r_, 0, want.rank() - 1) : -1;
         for (int64_t& d : o.dims) {
+          const int axis = static_cast<int>(&d - o.dims.data());
           int64_t l = 0, h = 0, x = -1;
-          for (int t = 0; t < 12 && x < 0; ++t) {
-            l = pick(r_, -2, 2), h = pick(r_, -2, 2);
+          const bool unit = o_.steer && o_.steer->sizes == 1;
+          for (int t = 0; t < 24 && x < 0; ++t) {
+            // An axis without padding now and then (a window may then read the operand alone).
+            if (coin(r_, 0.15) && sn != 1) l = h = 0;
+            else l = pick(r_, -2, 2), h = pick(r_, -2, 2);
+            if (sn == 0 && (l < 0 || h < 0)) continue;
+            if (unit && t < 12 && d - l - h != 1) continue;  // operand axis 1 (m = 1 whatever the interior)
+            if (axis == neg_axis && l >= 0 && h >= 0) continue;
             const int64_t m = d - l - h;
             if (m < 0) continue;
             if (interior == 0) x = m;
@@ -290,7 +437,7 @@ class Generator {
         }
         put(g.attrs, "low", AttrKind::Ints, lo);
         put(g.attrs, "high", AttrKind::Ints, hi);
-        if (interior || coin(r_, 0.2)) put(g.attrs, "interior", AttrKind::Ints, std::vector<int64_t>(lo.size(), interior));
+        if (interior || (si != 1 && coin(r_, 0.2))) put(g.attrs, "interior", AttrKind::Ints, std::vector<int64_t>(lo.size(), interior));
         in = {o};
         break;
       }
@@ -303,7 +450,8 @@ class Generator {
         int64_t left = want.dims[axis];
         for (size_t i = 0; i < k; ++i) {
           TensorType o = want;
-          o.dims[axis] = i + 1 == k ? left : pick(r_, 0, static_cast<int>(left));
+          const bool unit = o_.steer && o_.steer->sizes == 1;
+          o.dims[axis] = i + 1 == k ? left : unit ? std::min<int64_t>(1, left) : pick(r_, 0, static_cast<int>(left));
           left -= o.dims[axis];
           in.push_back(o);
         }
@@ -312,16 +460,28 @@ class Generator {
       case OpCode::ReduceSum:
       case OpCode::ReduceMax:
       case OpCode::ReduceMin: in = {reduce_operand(n, want, g.attrs)}; break;
-      case OpCode::DotGeneral: in = dot_operands(want, g.attrs); break;
+      case OpCode::DotGeneral: in = dot_operands(n, want, g.attrs); break;
       case OpCode::Tile: {
         TensorType o = want;
         std::vector<int64_t> reps;
+        const int sr = steer_of(n, &NodeSteer::repeats);
         for (int64_t& d : o.dims) {
-          int64_t rep = d > 0 && d % 2 == 0 && coin(r_) ? 2 : 1;
-          if (d == 0 && coin(r_, 0.75)) {
+          // A repeat > 1 divides the dim (2 or the dim itself); steered to "all 1", none.
+          std::vector<int64_t> divs;
+          for (int64_t q = 2; q <= d; ++q)
+            if (d % q == 0) divs.push_back(q);
+          int64_t rep = 1;
+          if (!divs.empty() && sr != 0 && (sr == 2 || coin(r_)))
+            rep = divs[pick(r_, 0, static_cast<int>(divs.size()) - 1)];
+          if (d == 0 && sr != 0 && coin(r_, sr == 1 ? 0.5 : 0.75)) {
             rep = 0;  // an empty result from a non-empty operand: its elements are computed, never read
             reps.push_back(rep);
             d = pick(r_, 1, 2);
+            continue;
+          }
+          if (d == 0 && sr != 0 && coin(r_)) {
+            // An empty operand axis stays empty whatever the repeat (0, 2 or 3): the shape is kept.
+            reps.push_back(sr == 1 ? 0 : pick(r_, 2, 3));
             continue;
           }
           reps.push_back(rep);
@@ -381,20 +541,24 @@ class Generator {
   /// keepdims leaves size-1 axes in the result, so `want` may change.
   TensorType reduce_operand(const Node& n, TensorType& want, AttrSet& attrs) {
     const AttrValue* fk = fixed_attr(n, "keepdims");
-    const bool keep = fk && !fk->ints.empty() ? fk->ints[0] != 0 : coin(r_);
+    // keepdims: absent, written false, or true (a rule matching `keepdims = false` needs it written).
+    int mode = steer_of(n, &NodeSteer::keepdims);
+    if (fk && !fk->ints.empty()) mode = fk->ints[0] != 0 ? 2 : 1;
+    if (mode == kAny) mode = coin(r_, 0.4) ? 0 : coin(r_, 0.33) ? 1 : 2;
+    const bool keep = mode == 2;
     TensorType o;
     o.dtype = want.dtype;
     std::vector<int64_t> axes;
     if (keep) {
       o = want;
       for (int i = 0; i < want.rank(); ++i)
-        if (coin(r_)) axes.push_back(i), want.dims[i] = 1, o.dims[i] = pick(r_, 0, o_.max_dim);
+        if (coin(r_)) axes.push_back(i), want.dims[i] = 1, o.dims[i] = draw_dim(0, o_.max_dim);
     } else {
       const int extra = pick(r_, 1, 2);
       o.dims = want.dims;
       for (int e = 0; e < extra; ++e) {
         const int at = pick(r_, 0, static_cast<int>(o.dims.size()));
-        o.dims.insert(o.dims.begin() + at, pick(r_, 0, o_.max_dim));
+        o.dims.insert(o.dims.begin() + at, draw_dim(0, o_.max_dim));
         for (int64_t& a : axes)
           if (a >= at) ++a;
         axes.push_back(at);
@@ -403,11 +567,54 @@ class Generator {
     }
     if (const AttrValue* fa = fixed_attr(n, "axes")) axes = fa->ints;
     put(attrs, "axes", AttrKind::Ints, axes);
-    if (keep || fk) put(attrs, "keepdims", AttrKind::Bool, {keep ? 1 : 0});
+    if (mode != 0) put(attrs, "keepdims", AttrKind::Bool, {keep ? 1 : 0});
+    put_accum(n, want.dtype, attrs);
     return o;
   }
 
-  std::vector<TensorType> dot_operands(const TensorType& want, AttrSet& attrs) {
+  /// accum: as the rule fixes it, else steered (-1 none, else that dtype), else none half of the time
+  /// and otherwise any dtype the verifier accepts for `elem` (the generator varies it: a rule that is
+  /// wrong only under some accum is found).
+  void put_accum(const Node& n, DType elem, AttrSet& attrs) {
+    if (const AttrValue* fa = fixed_attr(n, "accum")) {
+      put(attrs, "accum", AttrKind::DType, fa->ints);
+      return;
+    }
+    int acc = steer_of(n, &NodeSteer::accum);
+    if (acc == kAny) {
+      std::vector<int> ok;
+      for (int d = 0; d < kNumDTypes; ++d)
+        if (accum_accepted(elem, static_cast<DType>(d))) ok.push_back(d);
+      acc = ok.empty() || coin(r_) ? -1 : ok[pick(r_, 0, static_cast<int>(ok.size()) - 1)];
+    }
+    if (acc >= 0) put(attrs, "accum", AttrKind::DType, {acc});
+  }
+
+  /// A permutation of `r` axes: steered to the identity (0), one that is not (1), or one that does not
+  /// commute with the last permutation of `r` axes drawn in this instance (2; the first of a pair just
+  /// avoids the identity). Random otherwise, and where the rank makes the steer impossible.
+  std::vector<int64_t> steered_perm(int r, int mode) {
+    std::vector<int64_t> id(r);
+    std::iota(id.begin(), id.end(), 0);
+    if (mode == 0) return id;
+    if (mode == 2)
+      for (auto q = perms_.rbegin(); q != perms_.rend(); ++q)
+        if (static_cast<int>(q->size()) == r) {
+          for (int t = 0; t < 60; ++t) {
+            std::vector<int64_t> p = random_perm(r);
+            if (!commute(p, *q)) return p;
+          }
+          break;
+        }
+    if ((mode == 1 || mode == 2) && r >= 2)
+      for (int t = 0; t < 60; ++t) {
+        std::vector<int64_t> p = random_perm(r);
+        if (p != id) return p;
+      }
+    return random_perm(r);
+  }
+
+  std::vector<TensorType> dot_operands(const Node& n, const TensorType& want, AttrSet& attrs) {
     // want = batch ++ lhs_free ++ rhs_free; operands: lhs = batch ++ free ++ contract,
     // rhs = batch ++ contract ++ free (the attribute lists say where each axis is).
     const int r = want.rank();
@@ -416,7 +623,7 @@ class Generator {
     TensorType l, h;
     l.dtype = h.dtype = want.dtype;
     std::vector<int64_t> cd;
-    for (int i = 0; i < c; ++i) cd.push_back(pick(r_, 0, o_.max_dim));
+    for (int i = 0; i < c; ++i) cd.push_back(draw_dim(0, o_.max_dim));
     std::vector<int64_t> bl, br, cl, cr;
     for (int i = 0; i < b; ++i) l.dims.push_back(want.dims[i]), h.dims.push_back(want.dims[i]), bl.push_back(i), br.push_back(i);
     for (int i = 0; i < lf; ++i) l.dims.push_back(want.dims[b + i]);
@@ -426,6 +633,7 @@ class Generator {
     if (b) put(attrs, "batch_lhs", AttrKind::Ints, bl), put(attrs, "batch_rhs", AttrKind::Ints, br);
     put(attrs, "contract_lhs", AttrKind::Ints, cl);
     put(attrs, "contract_rhs", AttrKind::Ints, cr);
+    put_accum(n, want.dtype, attrs);
     return {l, h};
   }
 
@@ -435,9 +643,104 @@ class Generator {
   std::map<std::string, TensorType> types_;
   std::map<std::string, AttrValue> attrs_;
   std::vector<AttrValue> scratch_;
+  std::map<const Node*, int> idx_;                 ///< pre-order numbers
+  std::map<std::string, const Node*> as_defs_;     ///< `as %r` name -> the op node it names
+  std::set<const Node*> building_;                 ///< nodes under construction (cycle guard)
+  std::vector<std::vector<int64_t>> perms_;        ///< transpose perms drawn so far (outermost first)
+  /// The last window (starts, dims) drawn for a slice of each captured value.
+  std::map<std::string, std::pair<std::vector<int64_t>, std::vector<int64_t>>> last_slice_;
 };
 
 }  // namespace
+
+std::vector<const Node*> preorder(const Node& root) {
+  std::vector<const Node*> out;
+  number(root, out);
+  return out;
+}
+
+namespace {
+bool verifies(OpCode op, const std::vector<TensorType>& operands, const TensorType& result, const AttrSet& attrs) {
+  Program p;
+  const BodyId b = p.add_body("main", false);
+  std::vector<ValueId> ops;
+  for (size_t i = 0; i < operands.size(); ++i) ops.push_back(p.add_param(b, p.intern_type(operands[i]), "x" + std::to_string(i)));
+  const TypeId t = p.intern_type(result);
+  const InstId inst = p.create_inst(b, op, ops, p.intern_attrs(attrs), std::span<const TypeId>(&t, 1));
+  p.body(b).result_types.push_back(t);
+  const ValueId r = p.result(inst, 0);
+  p.set_return(b, std::span<const ValueId>(&r, 1));
+  return verify_program(p).empty();
+}
+AttrSet attrs_of(std::initializer_list<std::pair<const char*, std::vector<int64_t>>> l, AttrKind k = AttrKind::Ints) {
+  AttrSet s;
+  for (const auto& [name, ints] : l) {
+    AttrValue v;
+    v.kind = std::string_view(name) == "axis" ? AttrKind::Int : k;
+    v.ints = ints;
+    s.attrs.push_back(Attr{name, v});
+  }
+  return s;
+}
+/// One instruction of `op` whose main operand has dtype `d`, rank 1 of size 1 (rank 0 for elementwise
+/// ops), with attributes that keep the shape.
+bool accepts(OpCode op, DType d) {
+  const TensorType s{d, {}}, v{d, {1}};
+  switch (op) {
+    case OpCode::Compare: {
+      AttrSet a;
+      AttrValue dir;
+      dir.kind = AttrKind::Word, dir.text = "eq";
+      a.attrs.push_back(Attr{"dir", dir});
+      return verifies(op, {s, s}, TensorType{DType::I1, {}}, a);
+    }
+    case OpCode::Select: return verifies(op, {TensorType{DType::I1, {}}, s, s}, s, {});
+    case OpCode::Cast: return verifies(op, {s}, s, {});
+    case OpCode::Transpose: return verifies(op, {v}, v, attrs_of({{"perm", {0}}}));
+    case OpCode::Reshape: return verifies(op, {v}, v, {});
+    case OpCode::BroadcastTo: return verifies(op, {v}, v, {});
+    case OpCode::Slice: return verifies(op, {v}, v, attrs_of({{"starts", {0}}}));
+    case OpCode::Pad: return verifies(op, {v}, v, attrs_of({{"low", {0}}, {"high", {0}}}));
+    case OpCode::Concat: return verifies(op, {v}, v, attrs_of({{"axis", {0}}}));
+    case OpCode::Tile: return verifies(op, {v}, v, attrs_of({{"repeats", {1}}}));
+    case OpCode::ReduceSum:
+    case OpCode::ReduceMax:
+    case OpCode::ReduceMin: return verifies(op, {v}, s, attrs_of({{"axes", {0}}}));
+    case OpCode::DotGeneral: return verifies(op, {v, v}, s, attrs_of({{"contract_lhs", {0}}, {"contract_rhs", {0}}}));
+    default: break;
+  }
+  if (!has_trait(op, OpTrait::Elementwise)) return true;  // no generator shape rule: never instantiated
+  const int k = op_info(op).min_operands;
+  return verifies(op, std::vector<TensorType>(k, s), s, {});
+}
+}  // namespace
+
+bool op_accepts_dtype(OpCode op, DType d) {
+  static const auto table = [] {
+    std::vector<std::array<bool, kNumDTypes>> t(kNumOps);
+    for (int o = 0; o < kNumOps; ++o)
+      for (int d = 0; d < kNumDTypes; ++d) t[o][d] = accepts(static_cast<OpCode>(o), static_cast<DType>(d));
+    return t;
+  }();
+  return table[static_cast<int>(op)][static_cast<int>(d)];
+}
+
+bool accum_accepted(DType elem, DType acc) {
+  static const auto table = [] {
+    std::array<std::array<bool, kNumDTypes>, kNumDTypes> t{};
+    for (int e = 0; e < kNumDTypes; ++e)
+      for (int a = 0; a < kNumDTypes; ++a) {
+        const TensorType v{static_cast<DType>(e), {1}}, s{static_cast<DType>(e), {}};
+        AttrSet attrs = attrs_of({{"axes", {0}}});
+        AttrValue av;
+        av.kind = AttrKind::DType, av.ints = {a};
+        attrs.attrs.push_back(Attr{"accum", av});
+        t[e][a] = verifies(OpCode::ReduceSum, {v}, s, attrs);
+      }
+    return t;
+  }();
+  return table[static_cast<int>(elem)][static_cast<int>(acc)];
+}
 
 bool generator_supports(OpCode op) {
   switch (op) {
@@ -453,7 +756,7 @@ bool generator_supports(OpCode op) {
 
 Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt19937_64& rng) {
   Instance out;
-  Generator g(opts, rng);
+  Generator g(source, opts, rng);
   int root = -1;
   try {
     root = g.root(source);
@@ -499,6 +802,9 @@ Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt1
     return out;
   }
   out.perturbed = out.perturbed || g.perturbed;
+  out.node_values.assign(g.node_val.size(), kNone);
+  for (size_t i = 0; i < g.node_val.size(); ++i)
+    if (g.node_val[i] >= 0) out.node_values[i] = ids[g.node_val[i]];
   out.shape = to_string(p->type_of(ids[root]));
   out.dtype = dtype_name(p->type_of(ids[root]).dtype);
   out.program = std::move(p);

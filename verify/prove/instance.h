@@ -20,6 +20,39 @@ namespace ptir::prove {
 /// The one change that turns an instance into a near miss.
 enum class Perturb : uint8_t { None, Splat, SplitCapture, ExtraUse };
 
+/// The nodes of a source DAG in pre-order (a node before its operands, operands left to right): the
+/// numbering that steering (below), Instance::node_values and the coverage classes (coverage.h) share.
+std::vector<const rules::Node*> preorder(const rules::Node& root);
+
+/// Choices the generator makes on purpose instead of at random (coverage.h aims it at a coverage
+/// class this way). Every field is "any" (kAny) unless set; the instance is still checked by the
+/// verifier and classified afterwards, so a steer the shapes cannot honour only costs a retry.
+struct NodeSteer {
+  static constexpr int kAny = -100;
+  int dtype = kAny;     ///< the node's dtype where the generator draws one (root, cast and compare operands)
+  int accum = kAny;     ///< reduce_* / dot_general: -1 no accum attribute, else a DType
+  int keepdims = kAny;  ///< reduce_*: 0 absent, 1 keepdims[false], 2 keepdims[true]
+  int perm = kAny;      ///< transpose: 0 identity, 1 not the identity, 2 not commuting with an earlier perm
+  int pad_neg = kAny;   ///< pad: 0 no negative low/high, 1 some negative
+  int interior = kAny;  ///< pad: 0 no interior padding, 1 some interior > 0
+  int starts = kAny;    ///< slice: 0 all starts 0, 1 some start > 0
+  int repeats = kAny;   ///< tile: 0 all repeats 1, 1 some repeat 0, 2 some repeat >= 2
+  int bcast_rank = kAny;    ///< broadcast_to: 0 operand of the result's rank, 1 leading axes added
+  int bcast_expand = kAny;  ///< broadcast_to: 0 no size-1 axis expanded, 1 some size-1 axis expanded
+  int dir = kAny;       ///< compare: index into lt, le, eq, ge, gt, ne
+};
+struct Steer {
+  std::vector<NodeSteer> nodes;  ///< by pre-order node number (empty: nothing steered)
+  /// Sizes of the instance's dims: kAny, 0 some axis 0, 1 every axis 1, 2 some axis >= 2.
+  int sizes = NodeSteer::kAny;
+  /// Square roots (every dim equal, >= 2): 0 a quarter of the time, 1 most of the time, 2 nearly
+  /// always (perm classes: a wrong composition of permutations type-checks only there).
+  int square = 0;
+  const NodeSteer* at(int node) const {
+    return node >= 0 && node < static_cast<int>(nodes.size()) ? &nodes[node] : nullptr;
+  }
+};
+
 /// Bounds and choices of one instance.
 struct InstanceOptions {
   int rank = 2;             ///< rank of the root's result
@@ -29,6 +62,7 @@ struct InstanceOptions {
   /// Dtypes the rule's constraints name (dtype_is, is_float, ...): drawn half of the time, so rarely met
   /// constraints still get instances; the other half stays uniform over every dtype.
   std::vector<DType> dtype_hint{};
+  const Steer* steer = nullptr;  ///< coverage steering (null: every choice random)
 };
 
 /// A generated instance, or why none could be made this time.
@@ -38,12 +72,23 @@ struct Instance {
   bool perturbed = false;            ///< a perturbation was actually applied
   std::string shape;                 ///< the root type, e.g. "tensor<f32, 2x0>"
   std::string dtype;                 ///< the root's dtype, e.g. "f32"
+  /// The value each source node became, by pre-order number (kNone: not built). A repeated capture's
+  /// occurrences and the uses of an `as` name hold the one shared value (or, split by a near miss, two).
+  std::vector<ValueId> node_values;
 };
 
-/// Builds one instance of `source` (an op node) with randomness from `rng`.
+/// Builds one instance of `source` (an op node) with randomness from `rng`. A value bound with `as %r`
+/// and used again as `%r` is built once and used at each occurrence (a shared subterm), as the
+/// matcher requires.
 Instance make_instance(const rules::Node& source, const InstanceOptions& opts, std::mt19937_64& rng);
 
 /// True when the generator has a shape rule for `op` (so a DAG using it can be instantiated).
 bool generator_supports(OpCode op);
+
+/// What the IR verifier accepts, asked of the verifier itself on a one-instruction program (cached):
+/// `op` with its main operand (operand 0; select: operand 1) of dtype `d`.
+bool op_accepts_dtype(OpCode op, DType d);
+/// accum[acc] on a reduction or dot_general whose operands have dtype `elem`.
+bool accum_accepted(DType elem, DType acc);
 
 }  // namespace ptir::prove

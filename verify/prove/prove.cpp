@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 
 #include "ir/interp.h"
@@ -11,6 +12,7 @@
 #include "rewriter/checks.h"
 #include "rewriter/greedy.h"
 #include "rewriter/rules/rules.h"
+#include "verify/prove/coverage.h"
 #include "verify/prove/instance.h"
 #include "verify/fastmath.h"
 #include "verify/refine.h"
@@ -167,26 +169,62 @@ InstId root_of(const Program& p) { return p.def_inst(p.operand(p.terminator(0), 
 
 struct Attempt {
   Instance inst;
-  bool faithful = false;  ///< unperturbed and (for rules) matching the source and constraints
+  bool faithful = false;  ///< unperturbed and matching the source and constraints (rule or template)
 };
 
-/// Generates instance `i`: up to 40 tries for a well-typed one; unperturbed rule instances also retry
-/// until the rule matches (a rule whose constraints are rarely met still gets instances that fire).
-Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOptions& o, int i, int rank, int dim,
-                 Perturb pert, std::string* why) {
+/// What generation saw on unperturbed tries: for NOT EXERCISED's reason.
+struct GenStats {
+  int tries = 0, source_matched = 0, matched = 0;
+};
+
+/// The matchers of one template: the rule (or template-as-rule) with its constraints, and (rules only)
+/// its source alone, to tell "the source never matched" from "the constraints never held".
+struct Matchers {
+  const rules::RulePattern* full = nullptr;
+  const rules::RulePattern* source_only = nullptr;
+};
+
+/// The extra fast-math flags of try `i`: a flags class asks for its flag (or none); otherwise a third
+/// of the faithful instances carry random extra nnan/ninf/nsz flags.
+uint8_t extra_flags(const Subject& s, const CoverageClass* target, int i, Perturb pert, std::mt19937_64& rng) {
+  const uint8_t others = static_cast<uint8_t>(7 & ~s.assumes);
+  if (target && target->flags == 0) return 0;
+  if (target && target->flags > 0)
+    return static_cast<uint8_t>(target->flags | (std::uniform_int_distribution<int>(0, 7)(rng) & others & 3));
+  // A rule fires in every function whose flags include its assumptions: a third of the instances
+  // carry extra nnan/ninf/nsz flags (reassoc is outside the prover's scope: docs/verification.md).
+  // (Faithful instances only: a near miss that returns an inner value under nsz asks the checker for
+  // the source's inner zero-sign choices, which it leaves UNKNOWN.)
+  if (i % 3 == 2 && pert == Perturb::None) return static_cast<uint8_t>(std::uniform_int_distribution<int>(1, 7)(rng));
+  return 0;
+}
+
+/// Generates instance `i` of template `t`: up to 200 tries for a well-typed one; unperturbed
+/// instances also retry until the rule (or the template and its constraints) matches, so a rule whose
+/// constraints are rarely met still gets instances that fire. With a `target` coverage class the
+/// generator is steered to it and a try counts only when the instance is of that class (else the first
+/// faithful try is kept).
+Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int i, int t, int rank, int dim,
+                 Perturb pert, std::string* why, const CoveragePlan* plan = nullptr,
+                 const CoverageClass* target = nullptr, GenStats* stats = nullptr) {
   std::mt19937_64 rng(mix(mix(o.seed, hash_str(s.name)), static_cast<uint64_t>(i)));
   Attempt best;
-  for (int t = 0; t < 200; ++t) {
-    // A rule fires in every function whose flags include its assumptions: a third of the instances
-    // carry extra nnan/ninf/nsz flags (reassoc is outside the prover's scope: docs/verification.md).
-    uint8_t extra = 0;
-    // (Faithful instances only: a near miss that returns an inner value under nsz asks the checker for
-    // the source's inner zero-sign choices, which it leaves UNKNOWN.)
-    if (i % 3 == 2 && pert == Perturb::None) extra = static_cast<uint8_t>(std::uniform_int_distribution<int>(1, 7)(rng));
-    // Flagged instances stay small (rank <= 1, dims <= 2): UB queries under nnan/ninf cost more.
-    InstanceOptions io{.rank = extra ? std::min(rank, 1) : rank, .max_dim = extra ? std::min(dim, 2) : dim,
-                       .perturb = pert, .fastmath = static_cast<uint8_t>(s.assumes | extra), .dtype_hint = s.dtype_hint};
-    const auto& tmpl = s.templates[i % s.templates.size()];
+  const int lowest = plan && !plan->ranks.empty() ? plan->ranks[0] : 0;
+  for (int k = 0; k < 200; ++k) {
+    const uint8_t extra = extra_flags(s, target, i, pert, rng);
+    // Flagged instances stay small (rank <= 1, or the lowest reachable rank; dims <= 2): UB queries
+    // under nnan/ninf cost more. Aimed at a flags class, rank and dims are the ones asked for (a
+    // pattern may fire only at higher ranks or larger dims: concat(%x, %x, %x) needs an axis of 3).
+    const bool capped = extra && !(target && target->flags > 0);
+    InstanceOptions io{.rank = capped ? std::max(std::min(rank, 1), std::min(rank, lowest)) : rank,
+                       .max_dim = capped ? std::min(dim, 2) : dim,
+                       .perturb = pert,
+                       .fastmath = static_cast<uint8_t>(s.assumes | extra),
+                       .dtype_hint = s.dtype_hint,
+                       // Directed for the first half of the tries, then random (a target the shapes
+                       // cannot honour still leaves a faithful instance).
+                       .steer = target && k < 100 ? &target->steer : nullptr};
+    const auto& tmpl = s.templates[t];
     Instance inst = make_instance(*tmpl, io, rng);
     // f64 under nnan/ninf: the UB queries bit-blast f64 division and time out; those instances keep the
     // rule's own flags (f16/bf16/f32 instances cover the extra flags).
@@ -195,18 +233,27 @@ Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOp
       *why = inst.why_not;
       continue;
     }
-    // Faithful: nothing perturbed and (for a rule) its source and constraints match. A perturbed
-    // instance is a near miss as generated; an unperturbed one that a rule does not match is retried
-    // (a rule whose constraints are rarely met still gets instances that fire) and kept as a near
+    // Faithful: nothing perturbed and the source and constraints match. A perturbed instance is a
+    // near miss as generated; an unperturbed one that does not match is retried and kept as a near
     // miss when no try matches.
-    const bool matches = !rule || rule->matches(*inst.program, root_of(*inst.program));
+    const InstId root = root_of(*inst.program);
+    const bool matches = !m.full || m.full->matches(*inst.program, root);
+    if (stats && !inst.perturbed) {
+      ++stats->tries;
+      stats->matched += matches;
+      stats->source_matched += matches || (m.source_only && m.source_only->matches(*inst.program, root));
+    }
     const bool faithful = !inst.perturbed && matches;
-    if (faithful || inst.perturbed) {
+    const bool on_target = !target || !plan || classify(*plan, inst).count(target->name);
+    if ((faithful && on_target) || (inst.perturbed && (on_target || k >= 40))) {
       best.inst = std::move(inst);
       best.faithful = faithful;
       return best;
     }
-    if (!best.inst.program) best.inst = std::move(inst);
+    if (!best.inst.program || (faithful && !best.faithful)) {
+      best.inst = std::move(inst);
+      best.faithful = faithful;
+    }
   }
   return best;
 }
@@ -220,7 +267,7 @@ int64_t elements(const Program& p) {
 
 /// Looks for a smaller failing instance: ranks and dims from the smallest up, a few seeds each; returns
 /// the first that fails and is smaller (fewer input elements) than the one found.
-std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const Subject& s, const rules::RulePattern* rule,
+std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const Subject& s, const Matchers& m, int tmpl,
                                                                          const FrozenPatternSet& one, const ProveOptions& o,
                                                                          int rank, Perturb pert, int64_t size) {
   for (int d = 0; d <= o.max_dim; ++d)
@@ -228,7 +275,7 @@ std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const 
       for (int t = 0; t < 12; ++t) {
         std::string why;
         const int i = 100000 + (d * 16 + r) * 64 + t;  // instance ids past the main loop's
-        Attempt a = generate(s, rule, o, i, r, d, pert, &why);
+        Attempt a = generate(s, m, o, i, tmpl, r, d, pert, &why);
         if (!a.inst.program || elements(*a.inst.program) >= size) continue;
         Checked c = check_instance(*a.inst.program, one, o, mix(o.seed, i));
         if (c.outcome != Outcome::Refuted) continue;
@@ -239,15 +286,38 @@ std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const 
   return std::nullopt;
 }
 
+/// A copy of `n`.
+std::unique_ptr<rules::Node> clone(const rules::Node& n) {
+  auto c = std::make_unique<rules::Node>();
+  c->kind = n.kind, c->name = n.name, c->op = n.op, c->attrs = n.attrs, c->number = n.number;
+  c->type_capture = n.type_capture, c->type = n.type, c->as_name = n.as_name, c->helper = n.helper;
+  c->helper_args = n.helper_args, c->loc = n.loc;
+  for (const auto& o : n.operands) c->operands.push_back(clone(*o));
+  return c;
+}
+
+/// Rule `r` without its constraints: its matcher tells whether the source alone matched.
+std::shared_ptr<const rules::RuleFile> source_only(const rules::Rule& r) {
+  auto f = std::make_shared<rules::RuleFile>();
+  rules::Rule x;
+  x.name = r.name + "__source_only";
+  x.source = clone(*r.source);
+  x.result = clone(*r.result);
+  x.assumes = r.assumes;
+  x.bounded = true;
+  f->rules.push_back(std::move(x));
+  return f;
+}
+
 /// The dtypes a rule's constraints name: dtype_is words and the classes of is_float, is_int, ...
-std::vector<DType> dtype_hint(const rules::Rule& r) {
+std::vector<DType> dtype_hint(const std::vector<rules::Constraint>& where) {
   std::vector<DType> out;
   auto add_if = [&](auto pred) {
     for (int d = 0; d < kNumDTypes; ++d)
       if (pred(static_cast<DType>(d)) && std::find(out.begin(), out.end(), static_cast<DType>(d)) == out.end())
         out.push_back(static_cast<DType>(d));
   };
-  for (const rules::Constraint& c : r.where) {
+  for (const rules::Constraint& c : where) {
     if (c.negated) continue;
     if (c.pred == "dtype_is")
       for (const auto& a : c.args)
@@ -271,15 +341,47 @@ const char* status_word(Status s) {
     case Status::NotExercised: return "NOT EXERCISED";
     case Status::Error: return "ERROR";
     case Status::Unknown: return "UNKNOWN";
+    case Status::Partial: return "PARTIAL";
   }
   return "?";
+}
+
+int Report::classes_reachable() const {
+  return static_cast<int>(std::count_if(coverage.begin(), coverage.end(), [](const ClassCoverage& c) { return c.reachable; }));
+}
+int Report::classes_fired() const {
+  return static_cast<int>(
+      std::count_if(coverage.begin(), coverage.end(), [](const ClassCoverage& c) { return c.reachable && c.fired > 0; }));
+}
+std::vector<std::string> Report::classes_missed() const {
+  std::vector<std::string> out;
+  for (const auto& c : coverage)
+    if (c.reachable && c.fired == 0) out.push_back(c.name);
+  return out;
+}
+std::string Report::fired_ranks() const {
+  // "rank N" classes (of any template) that fired.
+  std::set<int> r;
+  for (const auto& c : coverage) {
+    const size_t at = c.name.find("rank ");
+    if (c.fired > 0 && at != std::string::npos && (at == 0 || c.name[at - 1] == ' ') &&
+        c.name.find_first_not_of("0123456789", at + 5) == std::string::npos)
+      r.insert(std::stoi(c.name.substr(at + 5)));
+  }
+  if (r.empty()) return "-";
+  const bool contiguous = *r.rbegin() - *r.begin() + 1 == static_cast<int>(r.size());
+  if (contiguous) return r.size() == 1 ? std::to_string(*r.begin()) : std::to_string(*r.begin()) + "-" + std::to_string(*r.rbegin());
+  std::string s;
+  for (int x : r) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
 }
 
 std::string Report::scope() const {
   std::string d;
   for (const std::string& x : dtypes) d += (d.empty() ? "" : ",") + x;
-  return std::to_string(fired) + " fired of " + std::to_string(instances) + " instances (" +
-         std::to_string(shapes.size()) + " root shapes; dtypes " + (d.empty() ? "-" : d) + ")";
+  return std::to_string(fired) + " fired of " + std::to_string(instances) + " instances (root ranks " + fired_ranks() +
+         " fired; " + std::to_string(shapes.size()) + " root shapes; dtypes " + (d.empty() ? "-" : d) + "; " +
+         std::to_string(classes_fired()) + " of " + std::to_string(classes_reachable()) + " reachable coverage classes fired)";
 }
 
 Report prove_pattern(const Subject& s, const Populate& populate, const ProveOptions& o) {
@@ -299,23 +401,74 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     return rep;
   }
   const rules::RulePattern* rule = as_rule(one);
+  const int T = static_cast<int>(s.templates.size());
+  // The matchers of each template: the rule itself (and its source alone), or a C++ template as a rule.
+  std::vector<FrozenPatternSet> keep;
+  std::vector<Matchers> matchers(T);
+  auto compile = [&](std::shared_ptr<const rules::RuleFile> f) -> const rules::RulePattern* {
+    if (!f || rules::check_rule_file(*f)) return nullptr;
+    PatternSet set;
+    rules::add_rule_patterns(set, f);
+    keep.push_back(std::move(set).freeze(PatternFilter{}));
+    return keep.back().size() == 1 ? dynamic_cast<const rules::RulePattern*>(keep.back().all()[0]) : nullptr;
+  };
+  for (int t = 0; t < T; ++t) {
+    if (rule) {
+      matchers[t].full = rule;
+      matchers[t].source_only = compile(source_only(rule->rule()));
+    } else if (t < static_cast<int>(s.template_rules.size())) {
+      matchers[t].full = compile(s.template_rules[t]);
+      if (matchers[t].full && !matchers[t].full->rule().where.empty())
+        matchers[t].source_only = compile(source_only(matchers[t].full->rule()));
+    }
+  }
+  // The coverage classes of each template.
+  std::vector<CoveragePlan> plans;
+  for (int t = 0; t < T; ++t)
+    plans.push_back(plan_coverage(*s.templates[t], t < static_cast<int>(s.template_where.size()) ? s.template_where[t]
+                                                                                               : std::vector<rules::Constraint>{},
+                                  s.assumes, o.max_rank, o.max_dim, T > 1 ? "[template " + std::to_string(t + 1) + "] " : ""));
+  std::map<std::string, int> fired_classes;
+  std::vector<std::vector<int>> directed(T);
+  for (int t = 0; t < T; ++t) directed[t].assign(plans[t].classes.size(), 0);
+  // The next class to aim at in template t: a reachable class that has not fired, tried least often.
+  auto target = [&](int t, int i) -> int {
+    int best = -1;
+    const int n = static_cast<int>(plans[t].classes.size());
+    for (int k = 0; k < n; ++k) {
+      const int c = (k + i) % n;
+      const CoverageClass& cc = plans[t].classes[c];
+      if (!cc.reachable || fired_classes.count(cc.name)) continue;
+      if (best < 0 || directed[t][c] < directed[t][best]) best = c;
+    }
+    return best;
+  };
+  auto pick_rank = [&](const CoveragePlan& p, const CoverageClass* c, int i) {
+    if (c && c->rank >= 0) return c->rank;
+    std::vector<int> ok;
+    for (int r : p.ranks)
+      if (!c || r >= c->min_rank) ok.push_back(r);
+    // (i + i / 4): the near misses (every fourth instance) get every rank too.
+    return ok.empty() ? i % (o.max_rank + 1) : ok[(i + i / 4) % ok.size()];
+  };
+
   std::string why;
   std::vector<std::string> tested, unknown;
-  for (int i = 0; i < o.instances; ++i) {
-    const int rank = i % (o.max_rank + 1);
-    const Perturb pert = perturbation(i);
-    Attempt a = generate(s, rule, o, i, rank, o.max_dim, pert, &why);
-    if (!a.inst.program) continue;
+  GenStats stats;
+  bool refuted = false;
+  // Checks one generated instance; false when it refuted the pattern (the report is then complete).
+  auto run = [&](Attempt& a, int i, int t, int rank, Perturb pert) {
     ++rep.instances;
     const bool near = !a.faithful;
     rep.near_misses += near;
     Checked c = check_instance(*a.inst.program, one, o, mix(o.seed, i));
     rep.solver_calls += c.solver_calls;
-    if (c.outcome == Outcome::NotFired) continue;
+    if (c.outcome == Outcome::NotFired) return true;
     ++rep.fired;
     rep.near_fired += near;
     rep.shapes.insert(a.inst.shape);
     rep.dtypes.insert(a.inst.dtype);
+    for (const std::string& name : classify(plans[t], a.inst)) ++fired_classes[name];
     if (c.outcome == Outcome::Proved) ++rep.proved;
     if (c.outcome == Outcome::Unknown) {
       ++rep.unknown;
@@ -328,31 +481,110 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     if (c.outcome == Outcome::Refuted) {
       rep.status = Status::Refuted;
       std::string head = "instance " + std::to_string(i) + (near ? " (near miss)" : "");
-      if (auto smaller = shrink(s, rule, one, o, rank, pert, elements(*a.inst.program))) {
+      if (auto smaller = shrink(s, matchers[t], t, one, o, rank, pert, elements(*a.inst.program))) {
         head += ", shrunk to the smallest failing instance found (" + smaller->second + ")";
         a = std::move(smaller->first.first);
         c = std::move(smaller->first.second);
       }
       rep.detail = head + ":\n" + print_program(*a.inst.program) + "rewritten by " + s.name + " to:\n" +
                    print_program(*c.rewritten) + c.detail;
-      rep.ms = ms_since(start);
-      return rep;
+      refuted = true;
+      return false;
     }
+    return true;
+  };
+  // The main loop: each instance aimed at a class that has not fired yet (random where none is left).
+  for (int i = 0; i < o.instances && !refuted; ++i) {
+    const int t = i % T;
+    const Perturb pert = perturbation(i);
+    // Near misses are not steered: they keep the random draws (mostly non-empty tensors), where a
+    // perturbation that the pattern must notice shows up.
+    const int ci = pert == Perturb::None ? target(t, i) : -1;
+    const CoverageClass* c = ci >= 0 ? &plans[t].classes[ci] : nullptr;
+    if (ci >= 0) ++directed[t][ci];
+    const int rank = pick_rank(plans[t], c, i);
+    Attempt a = generate(s, matchers[t], o, i, t, rank, o.max_dim, pert, &why, &plans[t], c, &stats);
+    if (!a.inst.program) continue;
+    run(a, i, t, rank, pert);
+  }
+  // Directed tries for every reachable class still not fired: instances of that class only.
+  for (int t = 0; t < T && !refuted; ++t)
+    for (size_t ci = 0; ci < plans[t].classes.size() && !refuted; ++ci) {
+      const CoverageClass& c = plans[t].classes[ci];
+      for (int k = 0; k < o.class_tries && c.reachable && !fired_classes.count(c.name) && !refuted; ++k) {
+        const int i = 200000 + (t * 4096 + static_cast<int>(ci)) * 64 + k;  // ids past the main loop's and shrink's
+        const int rank = pick_rank(plans[t], &c, k);
+        Attempt a = generate(s, matchers[t], o, i, t, rank, o.max_dim, Perturb::None, &why, &plans[t], &c, &stats);
+        if (!a.inst.program || !a.faithful || !classify(plans[t], a.inst).count(c.name)) continue;
+        run(a, i, t, rank, Perturb::None);
+      }
+    }
+  std::string contradiction;
+  for (const auto& p : plans)
+    for (const auto& c : p.classes) {
+      auto it = fired_classes.find(c.name);
+      rep.coverage.push_back({c.name, c.reachable, c.why, it == fired_classes.end() ? 0 : it->second, c.hint});
+      if (!c.reachable && it != fired_classes.end() && contradiction.empty())
+        contradiction = c.name + " fired although the coverage analysis says it is unreachable (" + c.why + ")";
+    }
+  rep.ms = ms_since(start);
+  if (refuted) return rep;
+  // A class claimed unreachable that fired: the reachability rule is wrong, and the classes it removed
+  // from the requirement cannot be trusted either. A bug in ptir, never a pass.
+  if (!contradiction.empty()) {
+    rep.status = Status::Error;
+    rep.detail = "internal error: " + contradiction + "\n";
+    return rep;
   }
   if (rep.fired == 0) {
     rep.status = rep.instances == 0 ? Status::Error : Status::NotExercised;
-    rep.detail = rep.instances == 0 ? "no well-typed instance could be generated (" + why + ")"
-                                    : "the pattern never fired on " + std::to_string(rep.instances) + " instances";
-  } else if (rep.unknown > 0) {
+    if (rep.instances == 0) {
+      rep.detail = "no well-typed instance could be generated (" + why + ")";
+    } else {
+      rep.detail = "the pattern never fired on " + std::to_string(rep.instances) + " instances";
+      std::string none;
+      for (const auto& p : plans)
+        if (!p.unreachable.empty()) none += (none.empty() ? "" : "; ") + p.prefix + p.unreachable;
+      if (!none.empty()) {
+        rep.detail += ": no instance of it can exist within the bounds: " + none;
+      } else if (stats.tries > 0) {
+        rep.detail += ": of " + std::to_string(stats.tries) + " unperturbed instances generated, ";
+        if (rule || std::any_of(matchers.begin(), matchers.end(), [](const Matchers& m) { return m.source_only; }))
+          rep.detail += "the source matched " + std::to_string(stats.source_matched) + " and the constraints held on " +
+                        std::to_string(stats.matched);
+        else
+          rep.detail += std::to_string(stats.matched) + " matched the template";
+        rep.detail += stats.matched == 0 ? (stats.source_matched > 0 ? " (the constraints never held)" : " (the source never matched)")
+                                         : " (it matched, but the rewrite never applied)";
+        std::set<std::string> hints;
+        for (const auto& p : plans)
+          for (const auto& c : p.classes)
+            if (c.reachable && !c.hint.empty()) hints.insert(p.prefix + c.hint);
+        for (const auto& h : hints) rep.detail += "; " + h;
+      }
+    }
+    rep.detail += "\n";
+    return rep;
+  }
+  const std::vector<std::string> missed = rep.classes_missed();
+  if (rep.unknown > 0) {
     rep.status = Status::Unknown;
     for (const std::string& t : unknown) rep.detail += t + "\n";
+  } else if (!missed.empty()) {
+    rep.status = Status::Partial;
+    rep.detail = std::to_string(missed.size()) + " reachable coverage class" + (missed.size() == 1 ? "" : "es") +
+                 " never fired (after " + std::to_string(o.class_tries) + " directed tries each): ";
+    for (size_t k = 0; k < missed.size(); ++k) rep.detail += (k ? ", " : "") + missed[k];
+    rep.detail += "\n";
+    for (const auto& c : rep.coverage)
+      if (c.reachable && c.fired == 0 && !c.hint.empty()) rep.detail += c.name + ": " + c.hint + "\n";
+    for (const std::string& t : tested) rep.detail += "TESTED " + t + "\n";
   } else if (rep.tested > 0) {
     rep.status = Status::Tested;
     for (const std::string& t : tested) rep.detail += t + "\n";
   } else {
     rep.status = Status::Proved;
   }
-  rep.ms = ms_since(start);
   return rep;
 }
 
@@ -410,9 +642,10 @@ std::vector<Subject> subjects_of(const Populate& populate,
     s.origin = std::string(p->origin());
     if (const auto* r = dynamic_cast<const rules::RulePattern*>(p.get())) {
       s.templates.push_back(std::shared_ptr<const rules::Node>(r->file(), r->rule().source.get()));
+      s.template_where.push_back(r->rule().where);
       s.rule = std::shared_ptr<const rules::Rule>(r->file(), &r->rule());
       s.assumes = r->rule().assumes;
-      s.dtype_hint = dtype_hint(r->rule());
+      s.dtype_hint = dtype_hint(r->rule().where);
     } else {
       for (const auto& [name, text] : cpp_templates) {
         if (name != s.name) continue;
@@ -423,6 +656,10 @@ std::vector<Subject> subjects_of(const Populate& populate,
         }
         auto file = std::make_shared<rules::RuleFile>(std::move(std::get<rules::RuleFile>(parsed)));
         s.templates.push_back(std::shared_ptr<const rules::Node>(file, file->rules[0].source.get()));
+        s.template_where.push_back(file->rules[0].where);
+        for (DType d : dtype_hint(file->rules[0].where))
+          if (std::find(s.dtype_hint.begin(), s.dtype_hint.end(), d) == s.dtype_hint.end()) s.dtype_hint.push_back(d);
+        s.template_rules.push_back(file);
       }
       if (s.templates.empty() && s.error.empty())
         s.error = "C++ pattern without instance templates: declare the DAGs it must handle";

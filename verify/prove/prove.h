@@ -17,10 +17,12 @@
 
 namespace ptir::prove {
 
-/// Per-pattern verdict, strongest first.
+/// Per-pattern verdict.
 /// UNKNOWN: some instance was neither proved by Z3 nor passed the interpreter campaign (e.g. the
 /// source's association orders were too many to enumerate): never a pass.
-enum class Status : uint8_t { Proved, Tested, Refuted, NotExercised, Error, Unknown };
+/// PARTIAL: every instance it fired on was proved (or TESTED), but some reachable coverage class
+/// (docs/verification.md "Coverage") never fired: the classes are listed; never called PROVED.
+enum class Status : uint8_t { Proved, Tested, Refuted, NotExercised, Error, Unknown, Partial };
 const char* status_word(Status s);
 
 /// What the prover is given about one pattern.
@@ -28,6 +30,13 @@ struct Subject {
   std::string name;
   std::string origin;
   std::vector<std::shared_ptr<const rules::Node>> templates;  ///< source DAGs it must handle
+  /// Per template: its constraints (a rule's `where`; a C++ template's own `where ...`, often none).
+  /// They decide which coverage classes are reachable, and which instances are faithful.
+  std::vector<std::vector<rules::Constraint>> template_where;
+  /// Per C++ template: the template as a checked rule (`rule t : TEMPLATE => %x`) whose matcher says
+  /// whether an instance matches it and its constraints; null for rules and for templates that are
+  /// not a valid rule that way (then every unperturbed instance counts as matching).
+  std::vector<std::shared_ptr<const rules::RuleFile>> template_rules;
   uint8_t assumes = 0;   ///< fast-math flags the instances' function carries (rules::Assume bits)
   std::vector<DType> dtype_hint;  ///< dtypes the constraints name (dtype_is, is_float, ...)
   std::string error;     ///< non-empty: the pattern cannot be proved at all (no template, ...)
@@ -43,6 +52,18 @@ struct ProveOptions {
   unsigned timeout_ms = 4000;  ///< Z3 budget per instance
   int campaign_runs = 1000;    ///< interpreter runs when Z3 says UNKNOWN
   unsigned solver_threads = 2; ///< Z3 threads per check (1 when patterns are proved in parallel)
+  /// After the `instances` main loop: directed tries for each reachable coverage class that has not
+  /// fired yet (each try generates an instance of that class and checks it).
+  int class_tries = 12;
+};
+
+/// One coverage class of a pattern and whether it fired (docs/verification.md "Coverage").
+struct ClassCoverage {
+  std::string name;        ///< "rank 2", "dtype %x = f32", "[template 2] accum reduce_sum = si8", ...
+  bool reachable = true;
+  std::string why;         ///< unreachable: the rule that excludes it
+  int fired = 0;           ///< fired instances of the class (each one checked)
+  std::string hint;        ///< why the bounds may keep it from firing ("" if nothing is known)
 };
 
 /// The outcome for one pattern.
@@ -62,7 +83,15 @@ struct Report {
   /// bounded proof does not confirm is UNKNOWN, and one it refutes is a disagreement).
   std::optional<allshape::Result> all_shapes;
   bool disagreement = false;  ///< all-shape PROVED but bounded REFUTED: a bug in ptir, fails the run
-  std::string scope() const;  ///< "12 instances, ranks 0-3, dims 0-3, dtypes f16,f32,..."
+  /// Every coverage class of every template, in plan order.
+  std::vector<ClassCoverage> coverage;
+  int classes_reachable() const;
+  int classes_fired() const;     ///< reachable classes that fired
+  std::vector<std::string> classes_missed() const;  ///< reachable classes that never fired
+  std::string fired_ranks() const;  ///< the root ranks that fired, e.g. "0-3" or "2,3" ("-": none)
+  /// "12 fired of 48 instances (root ranks 0-3 fired; 9 root shapes; dtypes f16,f32,...; 40 of 40
+  /// reachable coverage classes fired)"
+  std::string scope() const;
 };
 
 /// Builds a fresh set holding every pattern of the library (the prover freezes one pattern at a time).
