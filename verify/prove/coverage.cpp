@@ -859,7 +859,7 @@ class Planner {
           add(p, std::move(ni));
           // Orders 2..6 (identity is order 1 above): each reachable where the node can have enough axes.
           for (int order = 2; order <= 6; ++order) {
-            CoverageClass oc = node_class(n_perm_order(k_, i, order), i, &NodeSteer::perm, 1);
+            CoverageClass oc = node_class(n_perm_order(k_, i, order), i, &NodeSteer::perm, 10 + order);
             if (forced_id) unreach(oc, "is_identity_perm($" + cap + ") excludes it");
             needs_rank(oc, i, min_axes_for_order(order));
             oc.steer.square = 1;

@@ -590,13 +590,29 @@ class Generator {
     if (acc >= 0) put(attrs, "accum", AttrKind::DType, {acc});
   }
 
-  /// A permutation of `r` axes: steered to the identity (0), one that is not (1), or one that does not
+  /// A permutation of `r` axes: steered to the identity (0), one that is not (1), one that does not
   /// commute with the last permutation of `r` axes drawn in this instance (2; the first of a pair just
-  /// avoids the identity). Random otherwise, and where the rank makes the steer impossible.
+  /// avoids the identity), or one of order k (10 + k). Random otherwise, and where the rank makes the
+  /// steer impossible.
   std::vector<int64_t> steered_perm(int r, int mode) {
     std::vector<int64_t> id(r);
     std::iota(id.begin(), id.end(), 0);
     if (mode == 0) return id;
+    if (mode >= 10) {  // 10 + k: a permutation of order k (coverage's perm-order classes)
+      const int want = mode - 10;
+      for (int t = 0; t < 400; ++t) {
+        std::vector<int64_t> p = random_perm(r);
+        std::vector<bool> seen(r, false);
+        int order = 1;
+        for (int s0 = 0; s0 < r; ++s0) {
+          int len = 0;
+          for (int j = s0; !seen[j]; j = static_cast<int>(p[j])) seen[j] = true, ++len;
+          if (len > 0) order = std::lcm(order, len);
+        }
+        if (order == want) return p;
+      }
+      mode = 1;
+    }
     if (mode == 2)
       for (auto q = perms_.rbegin(); q != perms_.rend(); ++q)
         if (static_cast<int>(q->size()) == r) {

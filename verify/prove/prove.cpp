@@ -511,11 +511,15 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
   for (int t = 0; t < T && !refuted; ++t)
     for (size_t ci = 0; ci < plans[t].classes.size() && !refuted; ++ci) {
       const CoverageClass& c = plans[t].classes[ci];
-      for (int k = 0; k < o.class_tries && c.reachable && !fired_classes.count(c.name) && !refuted; ++k) {
-        const int i = 200000 + (t * 4096 + static_cast<int>(ci)) * 64 + k;  // ids past the main loop's and shrink's
+      // Generation is cheap and an instance of another class is never run: up to 16 generation
+      // attempts per directed try (a class needing a deep operand rank, e.g. a 5-cycle in a dot
+      // operand, is rare among the shapes that fit).
+      for (int k = 0, ran = 0; k < o.class_tries * 16 && ran < o.class_tries && c.reachable && !fired_classes.count(c.name) && !refuted; ++k) {
+        const int i = 200000 + (t * 4096 + static_cast<int>(ci)) * 1024 + k;  // ids past the main loop's and shrink's
         const int rank = pick_rank(plans[t], &c, k);
         Attempt a = generate(s, matchers[t], o, i, t, rank, o.max_dim, Perturb::None, &why, &plans[t], &c, &stats);
         if (!a.inst.program || !a.faithful || !classify(plans[t], a.inst).count(c.name)) continue;
+        ++ran;
         run(a, i, t, rank, Perturb::None);
       }
     }
