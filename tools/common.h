@@ -61,6 +61,16 @@ std::unique_ptr<Loaded> load_program(const std::string& path, bool verify = true
 
 /// The version of ptir, from CMake's project(VERSION ...).
 inline constexpr const char* kVersion = PTIR_VERSION;
+/// What `ptir --version` and `ptir CMD --version` print: "ptir VERSION" on the first line, then the build
+/// type and whether expensive checks are on by default (PTIR_EXPENSIVE_CHECKS).
+std::string version_text();
+
+/// Whether a command's pipelines run with expensive checks (rewriter/checks.h): the build's default
+/// (kExpensiveChecksByDefault, the CMake option PTIR_EXPENSIVE_CHECKS) unless --expensive-checks or
+/// --no-expensive-checks is given. Prints a usage error and returns nullopt when both are.
+std::optional<bool> expensive_checks_option(const Args& a, std::string_view cmd);
+/// The help lines saying this build's default, indented by `indent` spaces.
+std::string expensive_checks_default_help(int indent);
 
 /// One program of an input file: the whole file, or with --split-input-file one piece between `// -----`
 /// lines. `text` is padded with the newlines before the piece so line numbers are those of the file.
