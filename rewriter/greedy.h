@@ -12,17 +12,17 @@
 #include <utility>
 #include <vector>
 
+#include "ir/version.h"
 #include "rewriter/fold.h"
 #include "rewriter/pattern.h"
 #include "rewriter/rewriter.h"
 
 namespace ptir {
 
-#ifdef NDEBUG
-inline constexpr bool kExpensiveChecksByDefault = false;
-#else
-inline constexpr bool kExpensiveChecksByDefault = true;
-#endif
+/// Expensive checks on by default: the CMake option PTIR_EXPENSIVE_CHECKS (ON by default for Debug
+/// builds, OFF otherwise), recorded in the generated ir/version.h. The `ptir` commands start from it
+/// (`--expensive-checks` / `--no-expensive-checks` override it for one run).
+inline constexpr bool kExpensiveChecksByDefault = PTIR_EXPENSIVE_CHECKS != 0;
 
 /// Seed order of the worklist.
 enum class TraversalOrder : uint8_t {
@@ -50,7 +50,7 @@ struct GreedyConfig {
   uint64_t random_order_seed = 0;    ///< != 0: pop the worklist in a seeded random order (tests)
   /// A pattern without has_bounded_recursion() applied this many times in a row to its own output stops the run.
   int max_recursion_depth = 64;
-  /// Attach ExpensiveChecks for this run (see rewriter/checks.h). On by default in Debug builds.
+  /// Attach ExpensiveChecks for this run (see rewriter/checks.h). Default: kExpensiveChecksByDefault.
   bool expensive_checks = kExpensiveChecksByDefault;
   uint64_t check_seed = 1;           ///< seed of the expensive checks' random inputs
 };

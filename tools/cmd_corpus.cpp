@@ -13,6 +13,7 @@
 #include "verify/report.h"
 #include "tools/commands.h"
 #include "tools/common.h"
+#include "tools/progress.h"
 
 namespace ptir::tool {
 namespace {
@@ -30,9 +31,9 @@ struct Row {
 };
 
 /// Runs the default pipeline on a copy and checks with Z3 that the result refines the program.
-void optimize_and_validate(const Program& p, Row& row, unsigned timeout_ms) {
+void optimize_and_validate(const Program& p, Row& row, unsigned timeout_ms, bool checks) {
   Program opt = p;
-  PassManager pm;
+  PassManager pm(PassManagerOptions{.expensive_checks = checks});
   PassRegistry registry = default_pass_registry();
   if (std::string err = parse_pipeline(kDefaultPipeline, registry, pm.top()); !err.empty()) {
     row.validate = "pipeline error: " + err;
@@ -55,7 +56,7 @@ void optimize_and_validate(const Program& p, Row& row, unsigned timeout_ms) {
   row.ok = row.ok && v.kind() != 1 && v.kind() != 3;
 }
 
-Row check_file(const fs::path& path, uint64_t seed, bool optimize, unsigned timeout_ms) {
+Row check_file(const fs::path& path, uint64_t seed, bool optimize, unsigned timeout_ms, bool checks) {
   Row row;
   row.name = path.filename().string();
   auto t0 = std::chrono::steady_clock::now();
@@ -90,7 +91,7 @@ Row check_file(const fs::path& path, uint64_t seed, bool optimize, unsigned time
     case RunStatus::Bound: row.run = "loop bound: " + r.message; break;
     case RunStatus::Error: row.run = "error: " + r.message; break;
   }
-  if (optimize) optimize_and_validate(p, row, timeout_ms);
+  if (optimize) optimize_and_validate(p, row, timeout_ms, checks);
   row.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return row;
 }
@@ -101,18 +102,31 @@ int cmd_corpus(int argc, char** argv) {
   Args a = split_args(argc, argv, {"seed", "timeout-ms"});
   if (a.has("help")) {
     std::printf(
-        "usage: ptir corpus DIR|FILE... [--seed N] [--optimize [--timeout-ms N]]\n\n"
+        "usage: ptir corpus DIR|FILE... [--seed N] [--optimize [--timeout-ms N]] [--[no-]expensive-checks]\n"
+        "                   [--progress | --no-progress]\n\n"
         "Parses, verifies and runs (on random inputs from --seed, default 1, with in-range indices)\n"
-        "every .ptir file given or found in the folders, and prints one table row per program.\n"
+        "every .ptir file given or found in the folders (in name order), and prints one table row per\n"
+        "program as soon as it is done.\n"
         "With --optimize, also runs the default pipeline (fixpoint(4){canonicalize,cse,dce}) and checks\n"
         "with Z3 that the optimized program refines the original (budget --timeout-ms, default 10000);\n"
-        "the table then shows the op count after optimization and the verdict.\n"
+        "the table then shows the op count after optimization and the verdict.\n\n"
+        "  --expensive-checks    with --optimize: every rewrite of the pipeline is replayed in the\n"
+        "                        interpreter and every mutation verified (as 'ptir opt --expensive-checks');\n"
+        "                        a violation fails the program's row ('opt failed: expensive checks: ...')\n"
+        "  --no-expensive-checks without them\n"
+        "%s"
+        "%s\n"
         "Exit code 0 when every program passes (an UNKNOWN verdict is reported, not a failure), 1 when a\n"
         "step fails or a verdict is REFUTED (the table is complete: -o FILE is replaced), when a path\n"
-        "does not exist or holds no .ptir file, or when the output cannot be written; 2 on usage errors.\n");
+        "does not exist or holds no .ptir file, or when the output cannot be written; 2 on usage errors.\n",
+        expensive_checks_default_help(24).c_str(), Progress::help(24).c_str());
     return 0;
   }
-  if (!check_known(a, "corpus", {"seed", "optimize", "timeout-ms"})) return kExitUsage;
+  if (!check_known(a, "corpus", {"seed", "optimize", "timeout-ms", "expensive-checks", "no-expensive-checks",
+                                 "progress", "no-progress"}))
+    return kExitUsage;
+  const auto checks = expensive_checks_option(a, "corpus");
+  if (!checks) return kExitUsage;
   bool optimize = a.has("optimize");
   unsigned timeout_ms = 10000;
   if (auto s = a.get("timeout-ms")) {
@@ -148,32 +162,44 @@ int cmd_corpus(int argc, char** argv) {
     return kExitBadInput;
   }
   std::sort(files.begin(), files.end());
-  std::vector<Row> rows;
-  for (const fs::path& f : files) rows.push_back(check_file(f, seed, optimize, timeout_ms));
+  // Each row is printed as soon as its program is done (the column width comes from the file names).
   size_t w = 7;
-  for (const Row& r : rows) w = std::max(w, r.name.size());
-  size_t passed = 0;
-  if (optimize) {
+  for (const fs::path& f : files) w = std::max(w, f.filename().string().size());
+  std::string line;
+  auto fmt = [&line](const char* format, auto... args) {
+    const int n = std::snprintf(nullptr, 0, format, args...);
+    line.assign(static_cast<size_t>(n) + 1, '\0');
+    std::snprintf(line.data(), line.size(), format, args...);
+    line.pop_back();
+    return line;
+  };
+  if (optimize)
     std::printf("%-*s %6s %6s %-6s %-6s %9s  %-4s  %s\n", int(w), "program", "ops", "opt", "parse", "verify", "ms", "run",
                 "validate (optimized refines original)");
-    for (const Row& r : rows) {
-      std::printf("%-*s %6zu %6zu %-6s %-6s %9.2f  %-4s  %s\n", int(w), r.name.c_str(), r.ops, r.ops_after,
-                  r.parse.c_str(), r.verify.c_str(), r.ms, r.run.rfind("ok", 0) == 0 ? "ok" : r.run.c_str(),
-                  r.validate.c_str());
-      passed += r.ok;
-    }
-  } else {
+  else
     std::printf("%-*s %6s %-6s %-6s %8s  %s\n", int(w), "program", "ops", "parse", "verify", "ms", "run (results)");
-    for (const Row& r : rows) {
-      std::printf("%-*s %6zu %-6s %-6s %8.2f  %s\n", int(w), r.name.c_str(), r.ops, r.parse.c_str(), r.verify.c_str(),
-                  r.ms, r.run.c_str());
-      passed += r.ok;
-    }
+  std::fflush(stdout);
+  Progress progress(Progress::mode_for(a), files.size(), "programs", optimize ? ", optimized and validated" : "");
+  size_t passed = 0, total = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    progress.started(i, files[i].filename().string());
+    const Row r = check_file(files[i], seed, optimize, timeout_ms, *checks);
+    ++total;
+    passed += r.ok;
+    if (optimize)
+      fmt("%-*s %6zu %6zu %-6s %-6s %9.2f  %-4s  %s\n", int(w), r.name.c_str(), r.ops, r.ops_after, r.parse.c_str(),
+          r.verify.c_str(), r.ms, r.run.rfind("ok", 0) == 0 ? "ok" : r.run.c_str(), r.validate.c_str());
+    else
+      fmt("%-*s %6zu %-6s %-6s %8.2f  %s\n", int(w), r.name.c_str(), r.ops, r.parse.c_str(), r.verify.c_str(), r.ms,
+          r.run.c_str());
+    progress.finished(i, r.ok ? "ok" : "FAIL");
+    progress.print_stdout(line);
   }
-  std::printf("\n%zu passed, %zu failed\n", passed, rows.size() - passed);
+  progress.stop();
+  std::printf("\n%zu passed, %zu failed\n", passed, total - passed);
   // The table is the result, failing programs included: -o FILE is replaced for exit 1 too.
   mark_output_complete();
-  return passed == rows.size() ? kExitOk : kExitBadInput;
+  return passed == total ? kExitOk : kExitBadInput;
 }
 
 }  // namespace ptir::tool

@@ -55,6 +55,8 @@ constexpr const char* kHelp =
     "                          rewrite's boundary values, with random and edge inputs (+-0, +-inf, NaN,\n"
     "                          subnormals); the first violation is printed with the pattern's name, the\n"
     "                          root op and the input, and ptir exits with 1 (--stats: replay counts)\n"
+    "  --no-expensive-checks   run the pipeline without them\n"
+    "%s"
     "  --debug-rewrites        print the rewrite tree (ops processed, patterns tried, why they failed,\n"
     "                          inserts/modifications/replacements/erasures)\n"
     "  --print-ir-after-all    print the program after every pass\n"
@@ -242,7 +244,9 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
     f.canon.rule_files.push_back(std::make_shared<const rules::RuleFile>(std::move(std::get<rules::RuleFile>(loaded))));
   }
   if (!load_plugins(a, f.canon.plugins)) return kExitBadInput;
-  f.checks = a.has("expensive-checks");
+  auto checks = expensive_checks_option(a, "opt");
+  if (!checks) return kExitUsage;
+  f.checks = *checks;
   f.debug = a.has("debug-rewrites");
   f.print_after = a.has("print-ir-after-all");
   f.print_before = a.has("print-ir-before-all");
@@ -339,7 +343,7 @@ int cmd_opt(int argc, char** argv) {
   Args a = split_args(argc, argv, {"pipeline", "seed", "disable-patterns", "enable-patterns", "disable-labels",
                                    "enable-labels", "validate-timeout-ms", "rules", "hoist-params", "load-plugin"});
   if (a.has("help")) {
-    std::printf(kHelp, kInputHelp);
+    std::printf(kHelp, expensive_checks_default_help(26).c_str(), kInputHelp);
     return kExitOk;
   }
   if (!check_known(a, "opt", {"pipeline", "expensive-checks", "debug-rewrites", "print-ir-after-all", "stats",
@@ -347,7 +351,7 @@ int cmd_opt(int argc, char** argv) {
                               "enable-labels", "list-patterns", "validate", "validate-timeout-ms", "rules",
                               "require-proof", "no-fold", "hoist-params", "list-passes", "print-ir-before-all",
                               "print-ir-after-change", "split-input-file", "verify-diagnostics", "certify",
-                              "require-certificate", "load-plugin"}))
+                              "require-certificate", "load-plugin", "no-expensive-checks"}))
     return kExitUsage;
   OptFlags f;
   if (auto code = read_flags(a, f)) return *code;

@@ -3,9 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <mutex>
 #include <thread>
+
+#include <signal.h>
 
 #include "patterns/passes.h"
 #include "patterns/templates.h"
@@ -13,6 +19,7 @@
 #include "tools/commands.h"
 #include "tools/common.h"
 #include "tools/plugin.h"
+#include "tools/progress.h"
 #include "verify/prove/prove.h"
 #include "verify/report.h"
 
@@ -24,7 +31,8 @@ constexpr int kOk = 0, kFail = 1, kUsage = 2;
 const char* kHelp =
     "usage: ptir prove [--rules FILE]... [--load-plugin LIB]... [--pattern NAME | --label L] [--max-rank R] [--max-dim D]\n"
     "                  [--instances N] [--seed S] [--jobs N] [--shard K/N] [--require-proof] [--coverage]\n"
-    "                  [--json FILE] [--junit FILE] [--timeout-ms T] [--all-shapes] [--list] [--list-natives]\n\n"
+    "                  [--json FILE] [--junit FILE] [--timeout-ms T] [--all-shapes] [--list] [--list-natives]\n"
+    "                  [--progress | --no-progress]\n\n"
     "Proves the patterns of the built-in library (or, with --rules, the rules of those files only): for\n"
     "every pattern, instances of the DAG it must handle are generated (ranks 0..R, dims 0..D with size 0\n"
     "and 1 included, every dtype the constraints admit, random attributes) plus near misses (a splat\n"
@@ -72,7 +80,10 @@ const char* kHelp =
     "                    the rule's assumptions plus any of nnan/ninf/nsz; not functions with reassoc the\n"
     "                    rule does not assume; each rule's proof has a budget of 120 s (then UNKNOWN).\n"
     "  --all-shapes-timeout-ms T  Z3 budget per all-shape query (default 10000)\n"
-    "  --json FILE       write the results as JSON        --junit FILE write them as JUnit XML\n"
+    "  --json FILE       write the results as JSON        --junit FILE write them as JUnit XML (a failure\n"
+    "                    element for REFUTED, all-shape REFUTED and DISAGREEMENT; an error element for\n"
+    "                    ERROR, UNKNOWN, NOT EXERCISED and TESTED under --require-proof)\n"
+    "%s"
     "  --list            list the patterns that would be proved, with where they come from (rule\n"
     "                    FILE:LINE, C++, 'C++ plugin LIB', 'LIB(FILE):LINE'), and exit\n"
     "  --list-natives    list the rule language's predicates and helpers, and exit\n\n"
@@ -81,7 +92,11 @@ const char* kHelp =
     "1 otherwise, a bad rule file (FILE:LINE:COL: error: ...) or a plugin that cannot be loaded\n"
     "(LIB: error: ...) or an output that cannot be written; 2 usage error. -o FILE, --json FILE and\n"
     "--junit FILE are replaced once the report is complete (exit 0 or 1 with the failures listed); an\n"
-    "error before it leaves them as they were.\n";
+    "error before it leaves them as they were. Rows are printed as the patterns finish (in name order).\n"
+    "SIGINT or SIGTERM during the proofs: --json and --junit FILE are replaced by the report of the\n"
+    "patterns finished so far (JSON: \"complete\": false and the unfinished ones; JUnit: a pattern being\n"
+    "proved is an error INTERRUPTED, one not started is skipped), then ptir dies by the signal; -o FILE\n"
+    "keeps its old content. SIGKILL leaves every file as it was.\n";
 
 std::string xml_escape(const std::string& s) {
   std::string o;
@@ -122,11 +137,40 @@ std::string coverage_text(const prove::Report& r) {
   return s;
 }
 
-std::string write_json(const std::vector<prove::Report>& rs, const prove::ProveOptions& o, double secs) {
-  std::string s = "{\"max_rank\": " + std::to_string(o.max_rank) + ", \"max_dim\": " + std::to_string(o.max_dim) +
+/// How a failing pattern is reported in JUnit: <failure> when a verdict says the pattern is wrong (REFUTED,
+/// all-shape REFUTED, an all-shape/bounded disagreement), <error> when nothing decided it (ERROR, UNKNOWN,
+/// NOT EXERCISED, TESTED under --require-proof).
+bool junit_failure(const prove::Report& r) {
+  return r.disagreement || r.status == prove::Status::Refuted ||
+         (r.all_shapes && r.all_shapes->verdict == allshape::Verdict::Refuted);
+}
+
+/// A pattern the report lists although it has no verdict: the run was stopped (SIGINT/SIGTERM) while
+/// it was being proved (`running`) or before it started.
+struct Unfinished {
+  std::string name, origin;
+  bool running = false;
+  double seconds = 0;  ///< how long it had been running
+};
+
+/// What the report covers: every pattern (complete), or the patterns finished before a signal.
+struct Coverage {
+  size_t total = 0;        ///< patterns the run was to prove
+  int signal = 0;          ///< 0: complete
+  std::vector<Unfinished> unfinished;
+};
+
+std::string signal_word(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig); }
+
+std::string write_json(const std::vector<const prove::Report*>& rs, const prove::ProveOptions& o, double secs,
+                       const Coverage& cov) {
+  std::string s = "{\"complete\": " + std::string(cov.signal ? "false" : "true") +
+                  (cov.signal ? ", \"interrupted_by\": " + verify::json_quote(signal_word(cov.signal)) : "") +
+                  ", \"total\": " + std::to_string(cov.total) + ", \"finished\": " + std::to_string(rs.size()) +
+                  ", \"max_rank\": " + std::to_string(o.max_rank) + ", \"max_dim\": " + std::to_string(o.max_dim) +
                   ", \"seed\": " + std::to_string(o.seed) + ", \"seconds\": " + std::to_string(secs) + ", \"patterns\": [";
   for (size_t k = 0; k < rs.size(); ++k) {
-    const auto& r = rs[k];
+    const auto& r = *rs[k];
     s += std::string(k ? ",\n  " : "\n  ") + "{\"name\": " + verify::json_quote(r.name) + ", \"origin\": " + verify::json_quote(r.origin) +
          ", \"verdict\": " + verify::json_quote(prove::status_word(r.status)) + ", \"instances\": " + std::to_string(r.instances) +
          ", \"fired\": " + std::to_string(r.fired) + ", \"near_misses\": " + std::to_string(r.near_misses) +
@@ -154,21 +198,37 @@ std::string write_json(const std::vector<prove::Report>& rs, const prove::ProveO
     }
     s += "}";
   }
-  return s + "\n]}\n";
+  s += "\n], \"unfinished\": [";
+  for (size_t k = 0; k < cov.unfinished.size(); ++k) {
+    const Unfinished& u = cov.unfinished[k];
+    s += std::string(k ? ",\n  " : "\n  ") + "{\"name\": " + verify::json_quote(u.name) + ", \"origin\": " +
+         verify::json_quote(u.origin) + ", \"state\": \"" + (u.running ? "running" : "not started") +
+         "\", \"seconds\": " + std::to_string(u.seconds) + "}";
+  }
+  return s + (cov.unfinished.empty() ? "]}\n" : "\n]}\n");
 }
 
-std::string write_junit(const std::vector<prove::Report>& rs, bool require_proof, double secs) {
-  int failures = 0;
-  for (const auto& r : rs) failures += failing(r, require_proof);
+std::string write_junit(const std::vector<const prove::Report*>& rs, bool require_proof, double secs, const Coverage& cov) {
+  size_t failures = 0, errors = 0, skipped = 0;
+  for (const prove::Report* r : rs)
+    if (failing(*r, require_proof)) ++(junit_failure(*r) ? failures : errors);
+  for (const Unfinished& u : cov.unfinished) ++(u.running ? errors : skipped);
   std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"ptir prove\" tests=\"" +
-                  std::to_string(rs.size()) + "\" failures=\"" + std::to_string(failures) + "\" time=\"" +
+                  std::to_string(rs.size() + cov.unfinished.size()) + "\" failures=\"" + std::to_string(failures) +
+                  "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" +
                   std::to_string(secs) + "\">\n";
-  for (const auto& r : rs) {
+  for (const prove::Report* rp : rs) {
+    const prove::Report& r = *rp;
     s += "  <testcase classname=\"ptir.prove\" name=\"" + xml_escape(r.name) + "\" time=\"" + std::to_string(r.ms / 1000) + "\">\n";
-    if (failing(r, require_proof))
-      s += "    <failure message=\"" + std::string(r.disagreement ? "DISAGREEMENT" : prove::status_word(r.status)) + "\">" +
+    if (failing(r, require_proof)) {
+      const char* element = junit_failure(r) ? "failure" : "error";
+      std::string message = r.disagreement ? "DISAGREEMENT" : prove::status_word(r.status);
+      if (r.status == prove::Status::Tested) message += " (--require-proof)";
+      else if (r.status == prove::Status::Proved && r.all_shapes) message = "all shapes " + std::string(allshape::verdict_word(r.all_shapes->verdict));
+      s += "    <" + std::string(element) + " message=\"" + xml_escape(message) + "\">" +
            xml_escape(r.detail + (r.all_shapes ? "\nall shapes: " + std::string(allshape::verdict_word(r.all_shapes->verdict)) +
-                                                     " " + r.all_shapes->why : "")) + "</failure>\n";
+                                                     " " + r.all_shapes->why : "")) + "</" + element + ">\n";
+    }
     std::string out = std::string(prove::status_word(r.status)) + ": " + r.scope() + " from " + r.origin + "\n" +
                       coverage_text(r);
     if (r.all_shapes)
@@ -176,8 +236,59 @@ std::string write_junit(const std::vector<prove::Report>& rs, bool require_proof
              (r.all_shapes->verdict == allshape::Verdict::Proved ? r.all_shapes->scope() : r.all_shapes->why);
     s += "    <system-out>" + xml_escape(out) + "</system-out>\n  </testcase>\n";
   }
+  const std::string by = signal_word(cov.signal);
+  for (const Unfinished& u : cov.unfinished) {
+    s += "  <testcase classname=\"ptir.prove\" name=\"" + xml_escape(u.name) + "\" time=\"" + std::to_string(u.seconds) + "\">\n";
+    if (u.running)
+      s += "    <error message=\"INTERRUPTED\">ptir prove was stopped by " + by + " after " +
+           std::to_string(u.seconds) + " s of proving this pattern (from " + xml_escape(u.origin) + "): no verdict</error>\n";
+    else
+      s += "    <skipped message=\"not run: ptir prove was stopped by " + by + " before this pattern started\"/>\n";
+    s += "  </testcase>\n";
+  }
   return s + "</testsuite>\n</testsuites>\n";
 }
+
+/// SIGINT/SIGTERM while report files are open: the handler only records the signal; the main thread,
+/// which polls it between the patterns' completions, commits the partial report and then hands the
+/// signal to the previous handler (OutputFile's, which removes -o's temporary) so the process still
+/// dies by it.
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void record_signal(int sig) { g_signal = sig; }
+
+class InterruptHandlers {
+ public:
+  InterruptHandlers() {
+    for (int k = 0; k < 2; ++k) {
+      struct sigaction now {};
+      now.sa_handler = record_signal;
+      sigemptyset(&now.sa_mask);
+      // A signal the caller ignores (nohup, a background job) stays ignored.
+      if (sigaction(kSignals[k], nullptr, &old_[k]) == 0 && old_[k].sa_handler != SIG_IGN)
+        installed_[k] = sigaction(kSignals[k], &now, nullptr) == 0;
+    }
+  }
+  ~InterruptHandlers() { restore(); }
+  void restore() {
+    for (int k = 0; k < 2; ++k)
+      if (installed_[k]) sigaction(kSignals[k], &old_[k], nullptr), installed_[k] = false;
+  }
+  /// Restores the previous handlers and raises `sig` again.
+  [[noreturn]] void reraise(int sig) {
+    restore();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::raise(sig);
+    std::signal(sig, SIG_DFL);  // the previous handler returned: die by the signal anyway
+    std::raise(sig);
+    std::_Exit(128 + sig);
+  }
+
+ private:
+  static constexpr int kSignals[2] = {SIGINT, SIGTERM};
+  struct sigaction old_[2] {};
+  bool installed_[2] = {false, false};
+};
 
 std::optional<int> parse_int(const Args& a, const char* name, int lo, int hi, int dflt) {
   auto v = a.get(name);
@@ -197,12 +308,12 @@ int cmd_prove(int argc, char** argv) {
   Args a = split_args(argc, argv, {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
                                    "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "all-shapes-timeout-ms"});
   if (a.has("help")) {
-    std::fputs(kHelp, stdout);
+    std::printf(kHelp, Progress::help(20).c_str());
     return kOk;
   }
   if (!check_known(a, "prove", {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
                                 "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "require-proof", "list",
-                                "list-natives", "all-shapes", "all-shapes-timeout-ms", "coverage"}))
+                                "list-natives", "all-shapes", "all-shapes-timeout-ms", "coverage", "progress", "no-progress"}))
     return kUsage;
   if (!a.positional.empty()) {
     std::fprintf(stderr, "ptir prove: unexpected argument '%s' (rule files go after --rules)\n", a.positional[0].c_str());
@@ -322,35 +433,7 @@ int cmd_prove(int argc, char** argv) {
       }
     }
 
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<prove::Report> reports(subjects.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < subjects.size();) {
-      reports[i] = prove::prove_pattern(subjects[i], populate, o);
-      if (!all_shapes) continue;
-      prove::Report& r = reports[i];
-      allshape::Options mine = ao;
-      mine.seed = o.seed;
-      r.all_shapes = prove::prove_pattern_all_shapes(subjects[i], populate, o, mine);
-      // Safety net: an all-shape PROVED must be confirmed by the bounded proof of the real pattern.
-      if (r.all_shapes->verdict == allshape::Verdict::Proved && r.status != prove::Status::Proved) {
-        if (r.status == prove::Status::Refuted) r.disagreement = true;
-        r.all_shapes->why = std::string(r.status == prove::Status::Refuted ? "DISAGREEMENT (a bug in ptir): " : "") +
-                            "the symbolic proof succeeded but the bounded proof says " + prove::status_word(r.status);
-        r.all_shapes->verdict = allshape::Verdict::Unknown;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int j = 1; j < *jobs; ++j) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
   const bool require = a.has("require-proof");
-  int counts[7] = {0, 0, 0, 0, 0, 0, 0};
-  int instances = 0, fired = 0, near = 0, near_fired = 0;
   auto all_col = [](const prove::Report& r) -> std::string {
     if (!r.all_shapes) return "";
     const auto& x = *r.all_shapes;
@@ -362,27 +445,135 @@ int cmd_prove(int argc, char** argv) {
     }
     return "?";
   };
+  auto row = [&](const prove::Report& r) {
+    char f[32], n[32], c[32], line[1024];
+    std::snprintf(f, sizeof f, "%d/%d", r.fired, r.instances);
+    std::snprintf(n, sizeof n, "%d(%d)", r.near_misses, r.near_fired);
+    std::snprintf(c, sizeof c, "%d/%d", r.classes_fired(), r.classes_reachable());
+    if (all_shapes)
+      std::snprintf(line, sizeof line, "%-34s %-14s %-18s %9s %11s %9s %7.2fs  ", r.name.c_str(), prove::status_word(r.status),
+                    all_col(r).c_str(), f, n, c, (r.ms + r.all_shapes->ms) / 1000);
+    else
+      std::snprintf(line, sizeof line, "%-34s %-14s %9s %11s %9s %7.2fs  ", r.name.c_str(), prove::status_word(r.status), f, n,
+                    c, r.ms / 1000);
+    return line + r.origin + "\n";
+  };
   if (all_shapes)
     std::printf("%-34s %-14s %-18s %9s %11s %9s %8s  %s\n", "pattern", "verdict", "all shapes", "fired", "near(fired)",
                 "classes", "time", "from");
   else
     std::printf("%-34s %-14s %9s %11s %9s %8s  %s\n", "pattern", "verdict", "fired", "near(fired)", "classes", "time", "from");
+  std::fflush(stdout);
+
+  // The patterns run on --jobs threads; each row is printed as soon as it and every row above it are
+  // done (the table stays in name order). The main thread waits, polling for SIGINT/SIGTERM when report
+  // files are open: the report of the patterns finished so far is then committed (tools/common.h
+  // OutputFile) before the process dies by the signal.
+  const auto t0 = std::chrono::steady_clock::now();
+  enum class State : uint8_t { Waiting, Running, Done };
+  std::vector<prove::Report> reports(subjects.size());
+  std::vector<State> state(subjects.size(), State::Waiting);
+  std::vector<std::chrono::steady_clock::time_point> started(subjects.size());
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t finished = 0, printed = 0;
+  std::unique_ptr<InterruptHandlers> handlers;
+  if (json_file || junit_file) handlers = std::make_unique<InterruptHandlers>();
+  Progress progress(Progress::mode_for(a), subjects.size(), "patterns",
+                    ", " + std::to_string(*jobs) + (*jobs == 1 ? " job" : " jobs") + (all_shapes ? ", all shapes" : ""));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; !g_signal && (i = next++) < subjects.size();) {
+      {
+        std::lock_guard<std::mutex> l(mu);
+        state[i] = State::Running;
+        started[i] = std::chrono::steady_clock::now();
+      }
+      progress.started(i, subjects[i].name);
+      prove::Report r = prove::prove_pattern(subjects[i], populate, o);
+      if (all_shapes) {
+        allshape::Options mine = ao;
+        mine.seed = o.seed;
+        r.all_shapes = prove::prove_pattern_all_shapes(subjects[i], populate, o, mine);
+        // Safety net: an all-shape PROVED must be confirmed by the bounded proof of the real pattern.
+        if (r.all_shapes->verdict == allshape::Verdict::Proved && r.status != prove::Status::Proved) {
+          if (r.status == prove::Status::Refuted) r.disagreement = true;
+          r.all_shapes->why = std::string(r.status == prove::Status::Refuted ? "DISAGREEMENT (a bug in ptir): " : "") +
+                              "the symbolic proof succeeded but the bounded proof says " + prove::status_word(r.status);
+          r.all_shapes->verdict = allshape::Verdict::Unknown;
+        }
+      }
+      std::string verdict = prove::status_word(r.status);
+      if (all_shapes) verdict += " / all shapes " + all_col(r);
+      std::lock_guard<std::mutex> l(mu);
+      reports[i] = std::move(r);
+      state[i] = State::Done;
+      ++finished;
+      progress.finished(i, verdict);
+      std::string rows;
+      for (; printed < subjects.size() && state[printed] == State::Done; ++printed) rows += row(reports[printed]);
+      if (!rows.empty()) progress.print_stdout(rows);
+      cv.notify_all();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int j = 0; j < *jobs; ++j) pool.emplace_back(work);
+  {
+    std::unique_lock<std::mutex> l(mu);
+    while (finished < subjects.size() && !(handlers && g_signal))
+      cv.wait_for(l, std::chrono::milliseconds(handlers ? 100 : 1000));
+    if (finished < subjects.size()) {
+      // Interrupted: the report of what is finished, the patterns being proved as errors, the rest as
+      // skipped; committed, then the signal goes on (the proofs still running are abandoned).
+      const int sig = g_signal;
+      const auto now = std::chrono::steady_clock::now();
+      const double secs = std::chrono::duration<double>(now - t0).count();
+      std::vector<const prove::Report*> done;
+      Coverage cov{subjects.size(), sig, {}};
+      size_t running = 0;
+      for (size_t i = 0; i < subjects.size(); ++i) {
+        if (state[i] == State::Done) {
+          done.push_back(&reports[i]);
+          continue;
+        }
+        const bool run = state[i] == State::Running;
+        running += run;
+        cov.unfinished.push_back(Unfinished{subjects[i].name, subjects[i].origin, run,
+                                            run ? std::chrono::duration<double>(now - started[i]).count() : 0.0});
+      }
+      progress.stop();
+      std::string files;
+      for (auto [f, text] : {std::pair{json_file.get(), json_file ? write_json(done, o, secs, cov) : ""},
+                             std::pair{junit_file.get(), junit_file ? write_junit(done, require, secs, cov) : ""}}) {
+        if (!f) continue;
+        std::fwrite(text.data(), 1, text.size(), f->stream());
+        if (f->commit()) {
+          files += (files.empty() ? "" : " and ") + escape_bytes(f->name());
+        } else {
+          std::fprintf(stderr, "ptir prove: error: writing %s: %s\n", escape_bytes(f->name()).c_str(), f->error().c_str());
+        }
+      }
+      std::fprintf(stderr,
+                   "ptir prove: stopped by %s after %.1f s: %zu of %zu patterns finished, %zu being proved (listed as "
+                   "errors), %zu not started (skipped)%s%s\n",
+                   signal_word(sig).c_str(), secs, done.size(), subjects.size(), running,
+                   subjects.size() - done.size() - running, files.empty() ? "" : "; partial report in ", files.c_str());
+      handlers->reraise(sig);
+    }
+  }
+  for (auto& t : pool) t.join();
+  if (handlers) handlers->restore();
+  progress.stop();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  int counts[7] = {0, 0, 0, 0, 0, 0, 0};
+  int instances = 0, fired = 0, near = 0, near_fired = 0;
   int classes = 0, classes_fired = 0, complete = 0;
   for (const auto& r : reports) {
     ++counts[static_cast<int>(r.status)];
     instances += r.instances, fired += r.fired, near += r.near_misses, near_fired += r.near_fired;
     classes += r.classes_reachable(), classes_fired += r.classes_fired();
     complete += r.classes_fired() == r.classes_reachable() && r.fired > 0;
-    char f[32], n[32], c[32];
-    std::snprintf(f, sizeof f, "%d/%d", r.fired, r.instances);
-    std::snprintf(n, sizeof n, "%d(%d)", r.near_misses, r.near_fired);
-    std::snprintf(c, sizeof c, "%d/%d", r.classes_fired(), r.classes_reachable());
-    if (all_shapes)
-      std::printf("%-34s %-14s %-18s %9s %11s %9s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status),
-                  all_col(r).c_str(), f, n, c, (r.ms + r.all_shapes->ms) / 1000, r.origin.c_str());
-    else
-      std::printf("%-34s %-14s %9s %11s %9s %7.2fs  %s\n", r.name.c_str(), prove::status_word(r.status), f, n, c,
-                  r.ms / 1000, r.origin.c_str());
   }
   std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN, %d PARTIAL; "
               "%d instances (%d fired, %d near misses of which %d fired); %.1f s\n",
@@ -448,8 +639,11 @@ int cmd_prove(int argc, char** argv) {
       code = kFail;
     }
   };
-  if (json_file) write(*json_file, write_json(reports, o, secs));
-  if (junit_file) write(*junit_file, write_junit(reports, require, secs));
+  std::vector<const prove::Report*> all;
+  for (const auto& r : reports) all.push_back(&r);
+  const Coverage whole{reports.size(), 0, {}};
+  if (json_file) write(*json_file, write_json(all, o, secs, whole));
+  if (junit_file) write(*junit_file, write_junit(all, require, secs, whole));
   return code;
 }
 

@@ -22,8 +22,35 @@
 #include <unistd.h>
 
 #include "ir/verifier.h"
+#include "rewriter/greedy.h"
 
 namespace ptir::tool {
+
+std::string version_text() {
+  return std::string("ptir ") + kVersion + "\n" + "build: " + PTIR_BUILD_TYPE + ", expensive checks " +
+         (kExpensiveChecksByDefault ? "on by default (PTIR_EXPENSIVE_CHECKS=ON; --no-expensive-checks turns them off)"
+                                    : "off by default (PTIR_EXPENSIVE_CHECKS=OFF; --expensive-checks turns them on)") +
+         "\n";
+}
+
+std::optional<bool> expensive_checks_option(const Args& a, std::string_view cmd) {
+  const bool on = a.has("expensive-checks"), off = a.has("no-expensive-checks");
+  if (on && off) {
+    std::fprintf(stderr, "ptir %.*s: --expensive-checks and --no-expensive-checks contradict each other\n",
+                 int(cmd.size()), cmd.data());
+    return std::nullopt;
+  }
+  return on || (kExpensiveChecksByDefault && !off);
+}
+
+std::string expensive_checks_default_help(int indent) {
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  return kExpensiveChecksByDefault
+             ? pad + "This build has them ON by default (PTIR_EXPENSIVE_CHECKS=ON, the default of Debug\n" + pad +
+                   "builds): --no-expensive-checks turns them off\n"
+             : pad + "This build has them off by default (PTIR_EXPENSIVE_CHECKS=OFF, the default of\n" + pad +
+                   "non-Debug builds; Debug builds have them on)\n";
+}
 
 bool Args::has(std::string_view name) const {
   for (const auto& [k, v] : options)
@@ -361,7 +388,9 @@ int for_each_program(const std::string& path, const InputMode& mode, bool verify
   std::vector<std::pair<int, std::string>> produced;  // (line, full diagnostic)
   int code = kExitOk, fn_code = kExitOk;
   for (size_t i = 0; i < chunks.size(); ++i) {
-    if (i > 0) {
+    // --verify-diagnostics checks errors: no separators, so a file whose every piece fails as expected
+    // prints nothing (stdout holds only what the pieces that loaded printed).
+    if (i > 0 && !mode.verify_diagnostics) {
       std::fflush(stderr);
       std::fputs("// -----\n", stdout);
       std::fflush(stdout);

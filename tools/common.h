@@ -61,6 +61,16 @@ std::unique_ptr<Loaded> load_program(const std::string& path, bool verify = true
 
 /// The version of ptir, from CMake's project(VERSION ...).
 inline constexpr const char* kVersion = PTIR_VERSION;
+/// What `ptir --version` and `ptir CMD --version` print: "ptir VERSION" on the first line, then the build
+/// type and whether expensive checks are on by default (PTIR_EXPENSIVE_CHECKS).
+std::string version_text();
+
+/// Whether a command's pipelines run with expensive checks (rewriter/checks.h): the build's default
+/// (kExpensiveChecksByDefault, the CMake option PTIR_EXPENSIVE_CHECKS) unless --expensive-checks or
+/// --no-expensive-checks is given. Prints a usage error and returns nullopt when both are.
+std::optional<bool> expensive_checks_option(const Args& a, std::string_view cmd);
+/// The help lines saying this build's default, indented by `indent` spaces.
+std::string expensive_checks_default_help(int indent);
 
 /// One program of an input file: the whole file, or with --split-input-file one piece between `// -----`
 /// lines. `text` is padded with the newlines before the piece so line numbers are those of the file.
@@ -89,7 +99,9 @@ inline constexpr const char* kInputHelp =
     "                        joined by '// -----' lines, errors keep the line numbers of FILE\n"
     "  --verify-diagnostics  check the errors against the file's 'expected-error {{TEXT}}' comments (on the\n"
     "                        line of the error, or '@+N' / '@-N' lines away); exit 0 when every error was\n"
-    "                        expected and every expectation met, else print each mismatch, exit 1\n";
+    "                        expected and every expectation met, else print each mismatch, exit 1.\n"
+    "                        Quiet: no '// -----' separators; only the output of the pieces that loaded\n"
+    "                        (a file whose every piece fails as expected prints nothing)\n";
 /// Reads the two input options of `a`.
 InputMode input_mode(const Args& a);
 /// The one input path of a command: the positional argument, or "-" (stdin) when there is none. Prints a
@@ -98,7 +110,7 @@ std::optional<std::string> input_path(const Args& a, std::string_view usage);
 
 /// Parses (and verifies when `verify`) every program of the file at `path` and calls `fn` on each that
 /// loads; `fn` prints its output on stdout and returns an exit code. Chunk outputs are separated by
-/// `// -----`. Without --verify-diagnostics an error is printed with its source line and caret and the
+/// `// -----` (not with --verify-diagnostics). Without --verify-diagnostics an error is printed with its source line and caret and the
 /// result is the largest exit code; with it, errors are matched against the `expected-error` comments of
 /// the file and the result is 0 when all match, else 1 with each mismatch printed as FILE:LINE: error: ...
 int for_each_program(const std::string& path, const InputMode& mode, bool verify,

@@ -134,14 +134,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!std::strcmp(argv[1], "--version"))
-    return print_checked(nullptr, 1, [] { std::printf("ptir %s\n", kVersion); });
+    return print_checked(nullptr, 1, [] { std::fputs(version_text().c_str(), stdout); });
   if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help"))
     return print_checked(nullptr, 1, [] { usage(stdout); });
   for (const Command& c : kCommands) {
     if (std::strcmp(argv[1], c.name)) continue;
     for (int i = 2; i < argc; ++i)
       if (!std::strcmp(argv[i], "--version"))
-        return print_checked(c.name, c.error_code, [] { std::printf("ptir %s\n", kVersion); });
+        return print_checked(c.name, c.error_code, [] { std::fputs(version_text().c_str(), stdout); });
     std::vector<char*> args(argv + 1, argv + argc);
     std::string path = "-";
     if (!take_output_option(args, &path)) return c.usage_code;

@@ -176,7 +176,7 @@ class Compiler {
 
   // ---- constraints and natives ----
   std::vector<Arg> resolve_args(const std::vector<Param>& params, const std::vector<Constraint::Arg>& args,
-                                const std::string& what, Loc at) {
+                                const std::string& what, Loc at, Site site) {
     if (params.size() != args.size())
       throw Fail{at, what + " takes " + std::to_string(params.size()) + " argument" + (params.size() == 1 ? "" : "s") +
                          ", given " + std::to_string(args.size())};
@@ -199,10 +199,9 @@ class Compiler {
           if (a.kind != Constraint::Arg::Kind::Value && a.kind != Constraint::Arg::Kind::Capture)
             throw Fail{at, pos + " is a capture"};
           auto [kind, slot] = use(a.name, a.kind == Constraint::Arg::Kind::Value, at);
-          const bool ok = (params[k] == Param::TypeLike && (kind == CapKind::Value || kind == CapKind::Type)) ||
-                          (params[k] == Param::Value && kind == CapKind::Value) ||
-                          (params[k] == Param::Attr && kind == CapKind::Attr) || (params[k] == Param::Lit && kind == CapKind::Lit);
-          if (!ok) throw Fail{at, pos + " cannot be " + kind_word(kind)};
+          // The table `ptir prove --list-natives` prints (natives.h, param_accepts).
+          if (!param_accepts(params[k], site, kind))
+            throw Fail{at, pos + " cannot be " + kind_word(kind) + " (it takes " + param_spelling(params[k], site) + ")"};
           r.kind = kind, r.slot = slot;
         }
       }
@@ -214,7 +213,7 @@ class Compiler {
   MConstraint constraint(const Constraint& c) {
     const PredicateSpec* p = find_predicate(c.pred);
     if (!p) throw Fail{c.loc, "unknown predicate '" + c.pred + "' (see docs/rules.md for the list)"};
-    return {p, resolve_args(p->params, c.args, "predicate " + c.pred, c.loc), c.negated};
+    return {p, resolve_args(p->params, c.args, "predicate " + c.pred, c.loc, Site::Predicate), c.negated};
   }
 
   // ---- result ----
@@ -244,7 +243,7 @@ class Compiler {
         std::vector<Constraint::Arg> args;
         for (const std::string& a : n.helper_args) args.push_back({Constraint::Arg::Kind::Capture, a, 0});
         r.lit_helper = h;
-        r.helper_args = resolve_args(h->params, args, "helper " + n.helper, n.loc);
+        r.helper_args = resolve_args(h->params, args, "helper " + n.helper, n.loc, Site::Helper);
         return r;
       }
       case Node::Kind::Op: break;
@@ -302,7 +301,7 @@ class Compiler {
       std::vector<Constraint::Arg> args;
       for (const std::string& x : a.args) args.push_back({Constraint::Arg::Kind::Capture, x, 0});
       r.helper = h;
-      r.args = resolve_args(h->params, args, "helper " + a.capture, a.loc);
+      r.args = resolve_args(h->params, args, "helper " + a.capture, a.loc, Site::Helper);
     } else {
       check_attr_constant(op, s, a);
     }

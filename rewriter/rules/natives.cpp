@@ -74,6 +74,28 @@ bool widens_exactly(DType from, DType to) {
   return !fs && ts && tb > fb;  // unsigned into a wider signed
 }
 
+bool param_accepts(Param p, Site site, CapKind k) {
+  switch (p) {
+    case Param::TypeLike: return k == CapKind::Type || (k == CapKind::Value && site == Site::Predicate);
+    case Param::Value: return k == CapKind::Value && site == Site::Predicate;
+    case Param::Attr: return k == CapKind::Attr;
+    case Param::Lit: return k == CapKind::Lit;
+    case Param::Word:
+    case Param::Int: return false;  // not captures
+  }
+  return false;
+}
+
+std::string param_spelling(Param p, Site site) {
+  if (p == Param::Word) return "word";
+  if (p == Param::Int) return "N";
+  std::string s;
+  for (auto [k, w] : {std::pair{CapKind::Value, "%x"}, std::pair{CapKind::Type, "$T"}, std::pair{CapKind::Attr, "$attr"},
+                      std::pair{CapKind::Lit, "$lit"}})
+    if (param_accepts(p, site, k)) s += (s.empty() ? "" : "|") + std::string(w);
+  return s.empty() ? "(none)" : s;
+}
+
 namespace {
 
 bool perm_ok(const AttrValue* a) { return a != nullptr; }

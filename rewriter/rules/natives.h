@@ -40,6 +40,19 @@ enum class Param : uint8_t {
   Int,       ///< an integer
 };
 
+/// Where a native is called: a predicate in a rule's `where` clause, or a helper in its result
+/// (`const(helper(...))`, `{attr = helper(...)}`).
+enum class Site : uint8_t { Predicate, Helper };
+
+/// Whether parameter `p`, called at `site`, accepts a capture of kind `k`: the one table the rule loader
+/// checks every argument against (compile.cpp) and `ptir prove --list-natives` prints (param_spelling).
+/// A helper's arguments are `$` captures only (the parser reads no `%x` there), so a TypeLike parameter
+/// of a helper takes `$T` and a Value parameter none.
+bool param_accepts(Param p, Site site, CapKind k);
+/// How a parameter is written at `site`, derived from param_accepts: "%x|$T", "$T", "%x", "$attr",
+/// "$lit", and "word" / "N" for Word and Int.
+std::string param_spelling(Param p, Site site);
+
 /// One resolved argument: a capture slot of a kind, a word or an integer.
 struct Arg {
   CapKind kind = CapKind::Value;

@@ -302,7 +302,7 @@ class Parser {
       if (result) {
         n->helper = ident("a literal helper, e.g. reciprocal($c)");
         expect('(', "'(' after the helper name");
-        do n->helper_args.push_back(sigil('$', "a literal capture '$c'"));
+        do n->helper_args.push_back(sigil('$', "a '$' capture (a helper takes '$' captures only: 'ptir prove --list-natives')"));
         while (accept(','));
         expect(')', "')' after the helper's arguments");
       } else {

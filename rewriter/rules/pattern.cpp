@@ -381,24 +381,21 @@ uint8_t function_assumptions(const Program& p, BodyId b) {
 }
 
 std::string describe_natives() {
-  std::string s = "predicates (where ...):\n";
-  auto params = [](const std::vector<Param>& ps) {
+  // The spellings come from param_accepts, the table the loader checks arguments against.
+  auto params = [](const std::vector<Param>& ps, Site site) {
     std::string o;
-    for (Param p : ps) {
-      const char* w = p == Param::TypeLike ? "%x|$T" : p == Param::Value ? "%x" : p == Param::Attr ? "$attr"
-                      : p == Param::Lit    ? "$lit"  : p == Param::Word  ? "word" : "N";
-      o += (o.empty() ? "" : ", ") + std::string(w);
-    }
+    for (Param p : ps) o += (o.empty() ? "" : ", ") + param_spelling(p, site);
     return o;
   };
+  std::string s = "predicates (where ...):\n";
   for (const auto& p : all_predicates())
-    s += "  " + std::string(p.name) + "(" + params(p.params) + ")  " + std::string(p.doc) + "\n";
+    s += "  " + std::string(p.name) + "(" + params(p.params, Site::Predicate) + ")  " + std::string(p.doc) + "\n";
   s += "attribute helpers ({name = helper($a, ...)}):\n";
   for (const auto& h : all_attr_helpers())
-    s += "  " + std::string(h.name) + "(" + params(h.params) + ")  " + std::string(h.doc) + "\n";
+    s += "  " + std::string(h.name) + "(" + params(h.params, Site::Helper) + ")  " + std::string(h.doc) + "\n";
   s += "literal helpers (const(helper(...))):\n";
   for (const auto& h : all_lit_helpers())
-    s += "  " + std::string(h.name) + "(" + params(h.params) + ")  " + std::string(h.doc) + "\n";
+    s += "  " + std::string(h.name) + "(" + params(h.params, Site::Helper) + ")  " + std::string(h.doc) + "\n";
   return s;
 }
 

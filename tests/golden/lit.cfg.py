@@ -23,6 +23,7 @@ config.environment["PTIR_TEST_PLUGINS"] = os.path.join(build, "tests", "plugins"
 for var in ("HOME", "TMPDIR", "LANG"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
-# Features for REQUIRES: lines.
+# Features for REQUIRES: / UNSUPPORTED: lines. `llvm-lit`: this runner (tests/lit.sh ignores UNSUPPORTED).
+config.available_features.add("llvm-lit")
 if os.path.exists(os.path.join(build, "tests", "plugins")):
     config.available_features.add("plugins")

@@ -45,6 +45,67 @@ func @main(%x: tensor<f32>) -> tensor<f32> {
   EXPECT_NE(d.find("after:  result 0 = dense<-0.0> : tensor<f32>"), std::string::npos) << d;
 }
 
+/// WRONG even under nsz: x + (+0.0) ==> -x changes every non-zero x.
+class AddZeroToNegUnsound final : public OpRewritePattern<ElementwiseBinaryView> {
+ public:
+  AddZeroToNegUnsound() : OpRewritePattern("add_zero_to_neg_unsound", 1, kOnly<OpCode::Add>) {}
+  bool match_and_rewrite(const ElementwiseBinaryView& op, ProgramRewriter& rw) const override {
+    if (!is_splat_constant(rw, op.rhs, 0)) return false;
+    rw.replace_op(op.root, rw.insert_before(op.root, OpCode::Neg, {op.lhs}, rw.type_id(op.lhs)));
+    return true;
+  }
+};
+
+/// Replays follow the function's fast-math flags (docs/semantics.md): under nsz the sign of a zero result
+/// is unspecified, so x + 0.0 ==> x is no violation there (it is one without flags, above); a rewrite that
+/// changes a non-zero value still is; under reassoc the rewrite is not replayed (counted unreplayable).
+TEST(ExpensiveChecks, FastMathFlagsAreHonoured) {
+  auto run = [](const char* flags, PatternSet s, ExpensiveChecks** out_checks = nullptr) {
+    auto p = parse(std::string("func @main(%x: tensor<f32, 4>) -> tensor<f32, 4> attributes[fastmath[") + flags + R"(]] {
+  %y = add %x, dense<0.0> : tensor<f32, 4> -> tensor<f32, 4>
+  return %y
+}
+)");
+    ProgramRewriter rw(*p);
+    ExpensiveChecks checks(rw);
+    rw.add_listener(&checks);
+    GreedyResult r = apply_patterns_and_fold_greedily(rw, std::move(s).freeze(), GreedyConfig{.fold = false, .expensive_checks = false});
+    if (r.converged && !checks.failed()) checks.finish();
+    rw.remove_listener(&checks);
+    return std::make_tuple(checks.failed() ? checks.report() : std::string(), checks.num_replayed(), checks.num_unreplayable(),
+                           r.stats.rewrites);
+  };
+  {
+    PatternSet s;
+    s.add<FoldAddPosZeroUnsound>();
+    auto [err, replayed, unreplayable, rewrites] = run("nsz", std::move(s));
+    EXPECT_EQ(err, "");
+    EXPECT_EQ(rewrites, 1);
+    EXPECT_EQ(replayed, 1);
+    EXPECT_EQ(unreplayable, 0);
+  }
+  {
+    PatternSet s;
+    s.add<AddZeroToNegUnsound>();
+    auto [err, replayed, unreplayable, rewrites] = run("nsz", std::move(s));
+    EXPECT_NE(err.find("rewrite 'add_zero_to_neg_unsound' changed the results of @main"), std::string::npos) << err;
+  }
+  {
+    PatternSet s;
+    s.add<FoldAddPosZeroUnsound>();
+    auto [err, replayed, unreplayable, rewrites] = run("nnan", std::move(s));  // no nsz: -0.0 + 0.0 is +0.0
+    EXPECT_NE(err.find("rewrite 'fold_add_pos_zero_unsound' changed the results of @main"), std::string::npos) << err;
+  }
+  {
+    PatternSet s;
+    s.add<AddZeroToNegUnsound>();
+    auto [err, replayed, unreplayable, rewrites] = run("reassoc", std::move(s));
+    EXPECT_EQ(err, "");
+    EXPECT_EQ(rewrites, 1);
+    EXPECT_EQ(unreplayable, 1);
+  }
+}
+
 TEST(ExpensiveChecks, SeedPatternsPassAndAreReplayed) {
   auto p = parse(R"(
 func @main(%x: tensor<f32, 2x3>, %y: tensor<f32, 3>) -> tensor<f32, 2x3> {

@@ -223,6 +223,10 @@ Solver::Solver(unsigned budget_ms) {
   Z3_params_inc_ref(C(), p);
   Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "rlimit"), static_cast<unsigned>(units));
   Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "timeout"), timeout_ms_);
+  // No SIGINT handler of Z3's during a check (its default, ctrl_c=true): it would turn a Ctrl-C into an
+  // UNKNOWN ("canceled") check and let the command go on, and checks on several threads install and
+  // restore it out of order. SIGINT keeps ptir's disposition (the default, or `ptir prove`'s partial report).
+  Z3_params_set_bool(C(), p, Z3_mk_string_symbol(C(), "ctrl_c"), false);
   Z3_solver_set_params(C(), s_, p);
   Z3_params_dec_ref(C(), p);
 }

@@ -1,0 +1,124 @@
+// `ptir prove --list-natives` (rules::describe_natives) prints what the rule loader accepts: for every
+// predicate and helper, every argument position and every capture kind (%x, $T, $p, $c), a rule with that
+// argument loads exactly when the printed spelling names the kind (both come from rules::param_accepts).
+// It used to print `lowest(%x|$T)` while `lowest(%x)` was rejected.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "rewriter/rules/natives.h"
+#include "rewriter/rules/rules.h"
+
+namespace ptir {
+namespace {
+using rules::CapKind;
+using rules::Param;
+using rules::Site;
+
+constexpr CapKind kKinds[] = {CapKind::Value, CapKind::Type, CapKind::Attr, CapKind::Lit};
+
+/// A capture of `k` the test rules' source binds.
+std::string capture(CapKind k) {
+  switch (k) {
+    case CapKind::Value: return "%x";
+    case CapKind::Type: return "$T";
+    case CapKind::Attr: return "$p";
+    case CapKind::Lit: return "$c";
+  }
+  return "?";
+}
+
+/// An argument of parameter `p` at `site` the loader accepts (the first capture kind the table admits).
+std::string accepted(Param p, Site site) {
+  if (p == Param::Word) return "f32";
+  if (p == Param::Int) return "1";
+  for (CapKind k : kKinds)
+    if (rules::param_accepts(p, site, k)) return capture(k);
+  ADD_FAILURE() << "a capture parameter accepts no capture at all";
+  return "%x";
+}
+
+/// The arguments of a call with `params`, position `at` replaced by `arg`.
+std::string args(const std::vector<Param>& params, Site site, size_t at, const std::string& arg) {
+  std::string s;
+  for (size_t i = 0; i < params.size(); ++i) s += (i ? ", " : "") + (i == at ? arg : accepted(params[i], site));
+  return s;
+}
+
+/// A source binding one capture of each kind: %x (a value), $c (a literal), $T (a type), $p (an attribute).
+constexpr const char* kSource = "transpose(add(%x, const($c)) : $T) {perm = $p}";
+
+bool loads(const std::string& rule, std::string* error) {
+  auto r = rules::load_rule_text(rule, "t.rules");
+  if (auto* e = std::get_if<rules::RuleError>(&r)) {
+    *error = e->format();
+    return false;
+  }
+  return true;
+}
+
+std::string spelled(std::string_view name, const std::vector<Param>& params, Site site) {
+  std::string s = std::string(name) + "(";
+  for (size_t i = 0; i < params.size(); ++i) s += (i ? ", " : "") + rules::param_spelling(params[i], site);
+  return s + ")";
+}
+
+/// Checks every argument position and capture kind of one native called through `make(ARGS)`.
+template <class Make>
+void check_native(std::string_view name, const std::vector<Param>& params, Site site, Make make, int* checked) {
+  const std::string help = rules::describe_natives();
+  EXPECT_NE(help.find("  " + spelled(name, params, site) + "  "), std::string::npos)
+      << name << ": --list-natives does not print " << spelled(name, params, site);
+  // Every other argument accepted: the native loads.
+  std::string error;
+  EXPECT_TRUE(loads(make(args(params, site, params.size(), "")), &error)) << name << ": " << error;
+  for (size_t at = 0; at < params.size(); ++at) {
+    if (params[at] == Param::Word || params[at] == Param::Int) continue;
+    for (CapKind k : kKinds) {
+      const std::string rule = make(args(params, site, at, capture(k)));
+      error.clear();
+      const bool ok = loads(rule, &error);
+      EXPECT_EQ(ok, rules::param_accepts(params[at], site, k))
+          << rule << "\n  --list-natives says " << spelled(name, params, site) << "; the loader "
+          << (ok ? "accepts it" : "says: " + error);
+      ++*checked;
+    }
+  }
+}
+
+TEST(NativesHelp, EveryPrintedSpellingLoadsAndNoOther) {
+  int checked = 0;
+  for (const auto& p : rules::all_predicates())
+    check_native(p.name, p.params, Site::Predicate,
+                 [&](const std::string& a) { return "rule r : " + std::string(kSource) + " where " + std::string(p.name) + "(" + a + ") => %x"; },
+                 &checked);
+  for (const auto& h : rules::all_attr_helpers())
+    check_native(h.name, h.params, Site::Helper,
+                 [&](const std::string& a) {
+                   return "rule r : " + std::string(kSource) + " => transpose(%x) {perm = " + std::string(h.name) + "(" + a + ")}";
+                 },
+                 &checked);
+  for (const auto& h : rules::all_lit_helpers())
+    check_native(h.name, h.params, Site::Helper,
+                 [&](const std::string& a) { return "rule r : " + std::string(kSource) + " => const(" + std::string(h.name) + "(" + a + "))"; },
+                 &checked);
+  EXPECT_GT(checked, 4 * 25);  // every native has at least one capture parameter
+}
+
+TEST(NativesHelp, LowestTakesATypeCaptureOnly) {
+  const std::string help = rules::describe_natives();
+  EXPECT_NE(help.find("  lowest($T)  "), std::string::npos) << help;
+  EXPECT_NE(help.find("  is_float(%x|$T)  "), std::string::npos) << help;
+  std::string error;
+  EXPECT_TRUE(loads("rule r : reduce_max(%x) {axes = $a} : $T where some_axis_size(%x, $a, 0) => const(lowest($T))", &error))
+      << error;
+  EXPECT_FALSE(loads("rule r : reduce_max(%x) {axes = $a} : $T where some_axis_size(%x, $a, 0) => const(lowest(%x))", &error));
+  EXPECT_NE(error.find("a helper takes '$' captures only"), std::string::npos) << error;
+  // A `$` capture of the wrong kind is named with what the helper takes.
+  EXPECT_FALSE(loads("rule r : reduce_max(%x) {axes = $a} : $T where some_axis_size(%x, $a, 0) => const(lowest($a))", &error));
+  EXPECT_NE(error.find("helper lowest argument 1 cannot be an attribute (it takes $T)"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace ptir
