@@ -166,11 +166,14 @@ std::vector<std::vector<std::string>> find_rule_cycles(std::span<const Pattern* 
   return out;
 }
 
-std::string describe_rule_cycle(const std::vector<std::string>& cycle) {
-  std::string s = "rules may cycle: ";
+std::string describe_rule_cycle(const std::vector<std::string>& cycle, bool through_cpp) {
+  std::string s = through_cpp ? "patterns may cycle: " : "rules may cycle: ";
   for (const std::string& name : cycle) s += name + " -> ";
   s += cycle.empty() ? std::string("?") : cycle.front();
-  return s + " (declare them bounded if each application shrinks the program)";
+  // The hint in each author's spelling: rules say [bounded], C++ patterns set_has_bounded_recursion().
+  return s + (through_cpp ? " (if each application shrinks the program: a rule declares it with [bounded], a C++ "
+                            "pattern with set_has_bounded_recursion() in its constructor)"
+                          : " (declare them bounded if each application shrinks the program)");
 }
 
 std::string termination_errors(std::span<const Pattern* const> patterns) {
@@ -185,15 +188,7 @@ std::string termination_errors(std::span<const Pattern* const> patterns) {
     // A rule's origin is FILE:LINE, which leads the line like every rule-file diagnostic.
     const Pattern& first = *patterns[cycle.front()];
     if (first.origin() != "C++") s += std::string(first.origin()) + ": ";
-    std::string msg = describe_rule_cycle(names);
-    if (cpp) {
-      // The hint in each author's spelling: rules say [bounded], C++ patterns set_has_bounded_recursion().
-      std::string rules_hint = " (declare them bounded if each application shrinks the program)";
-      msg = msg.substr(0, msg.size() - rules_hint.size()) +
-            " (if each application shrinks the program: a rule declares it with [bounded], a C++ pattern with "
-            "set_has_bounded_recursion() in its constructor)";
-      if (msg.rfind("rules may cycle", 0) == 0) msg = "patterns may cycle" + msg.substr(15);
-    }
+    const std::string msg = describe_rule_cycle(names, cpp);
     s += "error: " + msg + "\n";
   }
   return s;

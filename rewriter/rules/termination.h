@@ -33,7 +33,7 @@ bool may_feed(const Pattern& producer, const Pattern& consumer);
 std::vector<std::vector<std::string>> find_rule_cycles(std::span<const Pattern* const> patterns);
 
 /// "rules may cycle: a -> b -> a (declare them bounded if each application shrinks the program)".
-std::string describe_rule_cycle(const std::vector<std::string>& cycle);
+std::string describe_rule_cycle(const std::vector<std::string>& cycle, bool through_cpp = false);
 
 /// One "error: rules may cycle: ..." line per cycle of find_rule_cycles; empty when there is none.
 std::string termination_errors(std::span<const Pattern* const> patterns);
