@@ -79,11 +79,7 @@ std::string campaign(const Program& src, const Program& tgt, int runs, uint64_t 
          " skipped: source UB or not runnable), too few to count as TESTED";
 }
 
-/// What one application of the pattern did to a program.
-struct Applied {
-  bool changed = false;
-  std::string error;  ///< non-empty: the pattern broke a rule of the game (the message, newline-terminated)
-};
+}  // namespace
 
 /// Applies `one` once (no folding, no DCE of the driver beyond what it always does): one application,
 /// so a wrong rule that undoes itself (concat(x, y) => concat(y, x)) cannot come back to the instance
@@ -112,6 +108,8 @@ Applied apply_once(Program& p, const FrozenPatternSet& one) {
   }
   return a;
 }
+
+namespace {
 
 Checked check_instance(const Program& inst, const FrozenPatternSet& one, const ProveOptions& o, uint64_t seed) {
   Checked c;
@@ -328,7 +326,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     if (c.outcome == Outcome::Refuted) {
       rep.status = Status::Refuted;
       std::string head = "instance " + std::to_string(i) + (near ? " (near miss)" : "");
-      if (auto smaller = shrink(s, rule, one, o, rank, pert, elements(*a.inst.program))) {
+      if (auto smaller = o.shrink ? shrink(s, rule, one, o, rank, pert, elements(*a.inst.program)) : std::nullopt) {
         head += ", shrunk to the smallest failing instance found (" + smaller->second + ")";
         a = std::move(smaller->first.first);
         c = std::move(smaller->first.second);

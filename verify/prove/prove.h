@@ -43,6 +43,9 @@ struct ProveOptions {
   unsigned timeout_ms = 4000;  ///< Z3 budget per instance
   int campaign_runs = 1000;    ///< interpreter runs when Z3 says UNKNOWN
   unsigned solver_threads = 2; ///< Z3 threads per check (1 when patterns are proved in parallel)
+  /// REFUTED: look for a smaller failing instance to show (up to (max_dim+1)*(max_rank+1)*12 more
+  /// checks). The prover fuzzer (fuzz/harness/prove_case.h) turns it off: it only needs the verdict.
+  bool shrink = true;
 };
 
 /// The outcome for one pattern.
@@ -67,6 +70,15 @@ struct Report {
 
 /// Builds a fresh set holding every pattern of the library (the prover freezes one pattern at a time).
 using Populate = std::function<void(PatternSet&)>;
+
+/// What one application of a pattern did to a program.
+struct Applied {
+  bool changed = false;
+  std::string error;  ///< non-empty: the pattern broke a rule of the game (the message, newline-terminated)
+};
+/// Applies the only pattern of `one` ONCE through the production greedy driver (folding off) with the
+/// driver's contract checked (fingerprints, every mutation verified), as every check of the prover does.
+Applied apply_once(Program& p, const FrozenPatternSet& one);
 
 /// Proves one pattern.
 Report prove_pattern(const Subject& s, const Populate& populate, const ProveOptions& o);
