@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <random>
+#include <set>
 
 #include "fuzz/gen/bytes_choices.h"
 #include "ir/interp.h"
@@ -87,10 +88,11 @@ std::string differ(const Program& src, const Program& tgt, int runs, uint64_t se
 }
 
 /// The REAL pattern of `one` on instances of `rule`'s source at root ranks 0..max_rank and dims
-/// 0..max_dim: "" when every fired instance agrees with the interpreter, else the instance and the
-/// difference. `fired` counts the instances the rule fired on.
+/// 0..max_dim (root dtypes in `dtypes` when given): "" when every fired instance agrees with the
+/// interpreter, else the instance and the difference. `fired` counts the instances the rule fired on.
 std::string concrete_check(const rules::Rule& rule, const rules::RulePattern* pattern, const FrozenPatternSet& one,
-                           int max_rank, int max_dim, const ProveFuzzOptions& o, uint64_t seed, int* fired) {
+                           int max_rank, int max_dim, const std::set<std::string>* dtypes, const ProveFuzzOptions& o,
+                           uint64_t seed, int* fired) {
   std::mt19937_64 rng(seed);
   for (int i = 0; i < o.check_instances; ++i) {
     const int rank = i % (max_rank + 1);
@@ -104,6 +106,7 @@ std::string concrete_check(const rules::Rule& rule, const rules::RulePattern* pa
       prove::InstanceOptions io{.rank = rank, .max_dim = d, .perturb = prove::Perturb::None, .fastmath = flags};
       prove::Instance x = prove::make_instance(*rule.source, io, rng);
       if (!x.program) continue;
+      if (dtypes && !dtypes->count(x.dtype)) continue;
       if (input_elements(*x.program) > o.max_elements) {
         if (d > 1 && t % 4 == 3) --d;
         continue;
@@ -183,21 +186,23 @@ std::string check_rule_text(const std::string& text, bool role_conflict, const P
   const FrozenPatternSet one = std::move(set).freeze(f);
   const auto* pattern = one.size() == 1 ? dynamic_cast<const rules::RulePattern*>(one.all()[0]) : nullptr;
   std::string finding;
-  auto claim = [&](const char* what, int max_rank, uint64_t salt) -> std::string {
+  auto claim = [&](const char* what, int max_rank, const std::set<std::string>* dtypes, uint64_t salt) -> std::string {
     int fired = 0;
-    std::string d = concrete_check(rule, pattern, one, max_rank, o.check_max_dim, o, mix(o.seed, salt), &fired);
+    std::string d =
+        concrete_check(rule, pattern, one, max_rank, o.check_max_dim, dtypes, o, mix(o.seed, salt), &fired);
     res.checked += fired;
     if (d.empty()) return "";
     return std::string(what) + " but the concrete check (root ranks 0-" + std::to_string(max_rank) + ", dims 0-" +
            std::to_string(o.check_max_dim) + ", the real pattern applied once, the interpreter) refutes it at " + d;
   };
   if (bounded_proved) {
-    std::string d = claim("bounded PROVED", o.bounded_max_rank, 11);
+    // The bounded claim is about the root dtypes it fired on (listed in its scope), at its ranks.
+    std::string d = claim("bounded PROVED", o.bounded_max_rank, &rep.dtypes, 11);
     if (!d.empty()) finding = d;
   }
   if (finding.empty() && engine_proved) {
     std::string d = claim(bounded_proved ? "PROVED FOR ALL SHAPES" : "the all-shape engine says PROVED",
-                          o.allshape_check_rank, 23);
+                          o.allshape_check_rank, nullptr, 23);
     if (!d.empty()) {
       if (bounded_proved || o.engine_strict) finding = d;
       else res.engine_disagreement = true, res.engine_note = d;
