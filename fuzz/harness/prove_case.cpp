@@ -229,7 +229,7 @@ std::string fuzz_prove_case(const uint8_t* data, size_t size) {
   ro.max_ops = 6;
   const GeneratedRule g = generate_rule(c, ro);
   ProveFuzzOptions o;
-  o.bounded_instances = 12;
+  o.bounded_instances = 16;
   o.bounded_timeout_ms = 500;
   o.allshape_timeout_ms = 1000;
   o.allshape_total_ms = 4000;

@@ -18,10 +18,10 @@ namespace ptir::fuzz {
 
 struct ProveFuzzOptions {
   // The bounded prover (ptir prove's defaults for ranks and dims, fewer instances, smaller budgets).
-  int bounded_instances = 16;
+  int bounded_instances = 48;
   int bounded_max_rank = 3;
   int bounded_max_dim = 3;
-  unsigned bounded_timeout_ms = 1000;
+  unsigned bounded_timeout_ms = 2000;
   int bounded_campaign_runs = 1000;
   // The all-shape prover.
   unsigned allshape_timeout_ms = 2000;

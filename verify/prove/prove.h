@@ -46,6 +46,12 @@ struct ProveOptions {
   /// REFUTED: look for a smaller failing instance to show (up to (max_dim+1)*(max_rank+1)*12 more
   /// checks). The prover fuzzer (fuzz/harness/prove_case.h) turns it off: it only needs the verdict.
   bool shrink = true;
+  /// The sweep: once every fired instance is proved (or tested), sweep_factor * instances more
+  /// instances (same ranks and dims, no near misses) run through the real pattern and are compared by
+  /// the interpreter on sweep_runs edge-biased inputs each, no Z3: a pattern that breaks the program or
+  /// differs there is REFUTED. 0: no sweep.
+  int sweep_factor = 2;
+  int sweep_runs = 8;
 };
 
 /// The outcome for one pattern.
