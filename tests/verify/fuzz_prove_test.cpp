@@ -9,6 +9,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -131,6 +134,20 @@ TEST(FuzzProve, EveryProvedHolds) {
     EXPECT_GT(checked_bounded, 0);
     EXPECT_GT(checked_all, 0);
   }
+}
+
+// The libFuzzer target's seeds (corpus/fuzz/fuzz_prove/) through the same case it runs.
+TEST(FuzzProve, SeedsReplay) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(PTIR_SOURCE_DIR) / "corpus" / "fuzz" / "fuzz_prove";
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(fuzz_prove_case(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), "") << e.path();
+    ++n;
+  }
+  EXPECT_GE(n, 5);
 }
 
 }  // namespace
