@@ -1128,17 +1128,41 @@ class Enc {
         args[k] = tgt(*n.operands[k], &c, false);
       }
       const DType t = typed->first;
-      for (size_t k = 0; k < args.size(); ++k) {
-        const DType want = op == OpCode::Select && k == 0 ? DType::I1 : t;
-        if (op != OpCode::Cast && args[k]->dtype != want) throw Infeasible{"target operand dtypes differ"};
-        if (args[k]->dims.size() != typed->second.size()) throw Infeasible{"target ranks differ"};
-        for (size_t a = 0; a < args[k]->dims.size(); ++a) tgt_ill = tgt_ill || args[k]->dims[a] != typed->second[a];
-      }
       DType to = t;
       std::string dir;
       if (op == OpCode::Cast) {
         if (!given) throw Outside{"cast without a type"};
         to = given->first;
+      }
+      // The instruction the builder makes (rewriter/rules/pattern.cpp) has the given type (the root's,
+      // `: $T`, `: type(%x)`), else the type of its first typed operand; operands that do not fit it make
+      // the verifier reject the built instruction and stop the driver (a rule bug), whatever the sizes:
+      // the target is ill-formed, not infeasible. (Infeasible skipped the configuration, so the engine
+      // proved `neg(cast(%x) : $T) => neg(%x)` and `neg(broadcast_to(%x) : $T) => neg(%x)`: the prover
+      // fuzzer, docs/fuzzing.md.)
+      const DType own = op == OpCode::Compare ? DType::I1 : op == OpCode::Cast ? to : t;
+      bool ill = given && given->first != own;
+      for (size_t k = 0; k < args.size(); ++k) {
+        const DType want = op == OpCode::Select && k == 0 ? DType::I1 : t;
+        if (op != OpCode::Cast && args[k]->dtype != want) ill = true;
+        if (args[k]->dims.size() != typed->second.size() || (given && args[k]->dims.size() != given->second.size())) {
+          ill = true;
+          continue;
+        }
+        for (size_t a = 0; a < args[k]->dims.size(); ++a) {
+          tgt_ill = tgt_ill || args[k]->dims[a] != typed->second[a];
+          if (given) tgt_ill = tgt_ill || args[k]->dims[a] != given->second[a];
+        }
+      }
+      if (ill) {
+        // Ill-formed for every size: its value is never compared (tgt_ill makes every index bad).
+        tgt_ill = Expr::boolean(true);
+        SVal out;
+        out.dtype = given ? given->first : own;
+        out.dims = given ? given->second : typed->second;
+        const Expr v = Expr::var("ill!" + std::to_string(fresh_++), verify::sem::sort_of(out.dtype));
+        out.at = [v](const std::vector<Expr>&) { return Elem{v, Expr::boolean(false)}; };
+        return out;
       }
       if (op == OpCode::Compare) {
         for (const auto& a : n.attrs)
@@ -1150,9 +1174,8 @@ class Enc {
         if (dir.empty()) throw Outside{"compare without a known dir"};
       }
       SVal out;
-      out.dtype = op == OpCode::Compare ? DType::I1 : op == OpCode::Cast ? to : t;
-      out.dims = typed->second;
-      if (given && given->first != out.dtype) throw Infeasible{"target type differs"};
+      out.dtype = own;
+      out.dims = given ? given->second : typed->second;
       if (!dtype_valid(op, t)) tgt_ill = Expr::boolean(true);  // the rule builds an invalid instruction
       const bool can_ub = (op == OpCode::Div && !is_float(t)) || fastmath_governs(op);  // nnan/ninf may hold
       if (can_ub && !tgt_full_)
