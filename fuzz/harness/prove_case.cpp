@@ -91,9 +91,18 @@ std::string differ(const Program& src, const Program& tgt, int runs, uint64_t se
 /// 0..max_dim (root dtypes in `dtypes` when given): "" when every fired instance agrees with the
 /// interpreter, else the instance and the difference. `fired` counts the instances the rule fired on.
 std::string concrete_check(const rules::Rule& rule, const rules::RulePattern* pattern, const FrozenPatternSet& one,
-                           int max_rank, int max_dim, const std::set<std::string>* dtypes, const ProveFuzzOptions& o,
-                           uint64_t seed, int* fired) {
+                           int max_rank, int max_dim, int scope_dim, const std::set<std::string>* dtypes,
+                           const ProveFuzzOptions& o, uint64_t seed, int* fired) {
   std::mt19937_64 rng(seed);
+  // A claim limited to dims 0..scope_dim (the bounded prover's) refuted on a larger root says so.
+  auto scope_note = [&](const Program& p) -> std::string {
+    if (scope_dim < 0) return "";
+    const TensorType& t = p.type_of(p.operand(p.terminator(p.entry()), 0));
+    for (int64_t x : t.dims)
+      if (x > scope_dim)
+        return " (root " + to_string(t) + ": beyond the claim's dims 0-" + std::to_string(scope_dim) + ")";
+    return " (root " + to_string(t) + ": within the claim's dims 0-" + std::to_string(scope_dim) + ")";
+  };
   for (int i = 0; i < o.check_instances; ++i) {
     const int rank = i % (max_rank + 1);
     // dims 1..max_dim in turn (each instance draws every dim from 0..that), the largest most often
@@ -120,12 +129,13 @@ std::string concrete_check(const rules::Rule& rule, const rules::RulePattern* pa
     Program tgt(*inst);
     const prove::Applied ap = prove::apply_once(tgt, one);
     if (!ap.error.empty())
-      return "root rank " + std::to_string(rank) + ", dims <= " + std::to_string(d) + ": " + ap.error + "instance:\n" +
-             print_program(*inst);
+      return "root rank " + std::to_string(rank) + ", dims <= " + std::to_string(d) + scope_note(*inst) + ": " +
+             ap.error + "instance:\n" + print_program(*inst);
     if (!ap.changed) continue;
     ++*fired;
     if (std::string diff = differ(*inst, tgt, o.check_runs, mix(seed, static_cast<uint64_t>(i))); !diff.empty())
-      return "root rank " + std::to_string(rank) + ", dims <= " + std::to_string(d) + ":\ninstance:\n" +
+      return "root rank " + std::to_string(rank) + ", dims <= " + std::to_string(d) + scope_note(*inst) +
+             ":\ninstance:\n" +
              print_program(*inst) + "rewritten (the real pattern, applied once):\n" + print_program(tgt) + diff;
   }
   return "";
@@ -186,10 +196,11 @@ std::string check_rule_text(const std::string& text, bool role_conflict, const P
   const FrozenPatternSet one = std::move(set).freeze(f);
   const auto* pattern = one.size() == 1 ? dynamic_cast<const rules::RulePattern*>(one.all()[0]) : nullptr;
   std::string finding;
-  auto claim = [&](const char* what, int max_rank, const std::set<std::string>* dtypes, uint64_t salt) -> std::string {
+  auto claim = [&](const char* what, int max_rank, int scope_dim, const std::set<std::string>* dtypes,
+                   uint64_t salt) -> std::string {
     int fired = 0;
-    std::string d =
-        concrete_check(rule, pattern, one, max_rank, o.check_max_dim, dtypes, o, mix(o.seed, salt), &fired);
+    std::string d = concrete_check(rule, pattern, one, max_rank, o.check_max_dim, scope_dim, dtypes, o,
+                                   mix(o.seed, salt), &fired);
     res.checked += fired;
     if (d.empty()) return "";
     return std::string(what) + " but the concrete check (root ranks 0-" + std::to_string(max_rank) + ", dims 0-" +
@@ -197,12 +208,12 @@ std::string check_rule_text(const std::string& text, bool role_conflict, const P
   };
   if (bounded_proved) {
     // The bounded claim is about the root dtypes it fired on (listed in its scope), at its ranks.
-    std::string d = claim("bounded PROVED", o.bounded_max_rank, &rep.dtypes, 11);
+    std::string d = claim("bounded PROVED", o.bounded_max_rank, o.bounded_max_dim, &rep.dtypes, 11);
     if (!d.empty()) finding = d;
   }
   if (finding.empty() && engine_proved) {
     std::string d = claim(bounded_proved ? "PROVED FOR ALL SHAPES" : "the all-shape engine says PROVED",
-                          o.allshape_check_rank, nullptr, 23);
+                          o.allshape_check_rank, -1, nullptr, 23);
     if (!d.empty()) {
       if (bounded_proved || o.engine_strict) finding = d;
       else res.engine_disagreement = true, res.engine_note = d;
