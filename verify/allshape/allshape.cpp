@@ -1154,16 +1154,7 @@ class Enc {
           if (given) tgt_ill = tgt_ill || args[k]->dims[a] != given->second[a];
         }
       }
-      if (ill) {
-        // Ill-formed for every size: its value is never compared (tgt_ill makes every index bad).
-        tgt_ill = Expr::boolean(true);
-        SVal out;
-        out.dtype = given ? given->first : own;
-        out.dims = given ? given->second : typed->second;
-        const Expr v = Expr::var("ill!" + std::to_string(fresh_++), verify::sem::sort_of(out.dtype));
-        out.at = [v](const std::vector<Expr>&) { return Elem{v, Expr::boolean(false)}; };
-        return out;
-      }
+      if (ill) return ill_value(given ? *given : std::make_pair(own, typed->second));
       if (op == OpCode::Compare) {
         for (const auto& a : n.attrs)
           if (a.name == "dir") {
@@ -1191,18 +1182,32 @@ class Enc {
       };
       return out;
     }
+    // The instruction the builder makes has the given type (the root's, `: $T`); one whose own shape
+    // rule gives another type is rejected by the verifier whatever the sizes (ill-formed, not
+    // infeasible: the engine proved `tile(%x) {repeats = $r} : $T => tile(%x) {repeats =
+    // add_ints($r, $r)} : $T` by assuming the tile's size equal to the root's).
+    auto fit = [&](SVal v) -> SVal {
+      if (!given) return v;
+      if (v.dtype != given->first || v.dims.size() != given->second.size()) return ill_value(*given);
+      for (size_t k = 0; k < v.dims.size(); ++k) tgt_ill = tgt_ill || v.dims[k] != given->second[k];
+      v.dims = given->second;
+      return v;
+    };
     switch (op) {
       case OpCode::Transpose: {
         SVal x = tgt(*n.operands[0], nullptr, false);
         std::vector<int64_t> p = concrete_attr(n, "perm");
-        if (p.size() != x.dims.size()) throw Infeasible{"perm rank"};
-        return transpose(x, p);
+        if (p.size() != x.dims.size()) {
+          if (given) return ill_value(*given);  // built with its given type and a perm that does not fit
+          throw Infeasible{"perm rank"};        // a derived type cannot be formed: the rule does not fire
+        }
+        return fit(transpose(x, p));
       }
       case OpCode::BroadcastTo: {
         NotFull nf(tgt_full_);
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"broadcast_to without a type"};
-        if (given->first != x.dtype) throw Infeasible{"broadcast dtype"};
+        if (given->first != x.dtype) return ill_value(*given);
         return broadcast(x, given->second, false);
       }
       case OpCode::Reshape: {
@@ -1212,7 +1217,7 @@ class Enc {
         // not replay, UNKNOWN).
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"reshape without a type"};
-        if (given->first != x.dtype) throw Infeasible{"reshape dtype"};
+        if (given->first != x.dtype) return ill_value(*given);
         const std::vector<Expr>& a = x.dims;
         const std::vector<Expr>& b = given->second;
         std::vector<int> from(a.size(), -1);  // operand axis -> output axis (-1: a unit axis, index 0)
@@ -1243,7 +1248,8 @@ class Enc {
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"slice without a type"};
         std::vector<Expr> starts = sym_attr_tgt(n, "starts");
-        if (starts.size() != x.dims.size() || given->second.size() != x.dims.size()) throw Infeasible{"slice rank"};
+        if (starts.size() != x.dims.size() || given->second.size() != x.dims.size() || given->first != x.dtype)
+          return ill_value(*given);
         for (size_t k = 0; k < starts.size(); ++k)
           tgt_ill = tgt_ill || starts[k].ilt(Expr::intVal(0)) || x.dims[k].ilt(starts[k].iadd(given->second[k]));
         return slice(x, starts, given->second);
@@ -1252,9 +1258,12 @@ class Enc {
         NotFull nf(tgt_full_);
         SVal x = tgt(*n.operands[0], nullptr, false);
         std::vector<Expr> reps = sym_attr_tgt(n, "repeats");
-        if (reps.size() != x.dims.size()) throw Infeasible{"tile rank"};
+        if (reps.size() != x.dims.size()) {
+          if (given) return ill_value(*given);
+          throw Infeasible{"tile rank"};
+        }
         for (const Expr& e : reps) tgt_ill = tgt_ill || e.ilt(Expr::intVal(0));
-        return tile(x, reps);
+        return fit(tile(x, reps));
       }
       case OpCode::Concat: {
         std::vector<SVal> xs;
@@ -1262,13 +1271,25 @@ class Enc {
         if (xs[0].dims.empty()) throw Infeasible{"concat at rank 0"};
         const int64_t axis = concat_axis(n, static_cast<int>(xs[0].dims.size()));
         SVal c = concat(xs, axis, /*src=*/false);
-        if (given && (given->first != c.dtype || given->second.size() != c.dims.size())) throw Infeasible{"concat type"};
+        if (given && (given->first != c.dtype || given->second.size() != c.dims.size())) return ill_value(*given);
         if (given)
           for (size_t k = 0; k < c.dims.size(); ++k) tgt_ill = tgt_ill || c.dims[k] != given->second[k];
         return c;
       }
       default: throw Outside{std::string("target ") + std::string(mnemonic(op)) + ": outside the all-shape fragment"};
     }
+  }
+
+  /// A target instruction the verifier rejects whatever the sizes (a rule bug: the driver stops): the
+  /// target is ill-formed, so every index is a counterexample; its value is never compared.
+  SVal ill_value(const std::pair<DType, std::vector<Expr>>& t) {
+    tgt_ill = Expr::boolean(true);
+    SVal out;
+    out.dtype = t.first;
+    out.dims = t.second;
+    const Expr v = Expr::var("ill!" + std::to_string(fresh_++), verify::sem::sort_of(out.dtype));
+    out.at = [v](const std::vector<Expr>&) { return Elem{v, Expr::boolean(false)}; };
+    return out;
   }
 
   std::vector<int64_t> concrete_attr(const Node& n, const std::string& name) {
