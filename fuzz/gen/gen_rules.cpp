@@ -182,8 +182,11 @@ class RuleGen {
       case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
         g.kids.push_back(src(d, false, false, false));
         g.attrs.push_back({"axes", c_.chance(1, 10) ? (c_.chance(1, 2) ? "[0]" : "[]") : "$" + attr_cap(Role::AxisList)});
-        if (c_.chance(1, 2)) g.attrs.push_back({"keepdims", c_.chance(1, 2) ? "true" : "false"});
-        if (c_.chance(1, 4)) g.attrs.push_back({"accum", kAccums[c_.index(5)]});
+        // keepdims and accum are words: a quarter of them captured (the role of a compare's dir too).
+        if (c_.chance(1, 2))
+          g.attrs.push_back({"keepdims", c_.chance(1, 4) ? "$" + attr_cap(Role::Word) : c_.chance(1, 2) ? "true" : "false"});
+        if (c_.chance(1, 4))
+          g.attrs.push_back({"accum", c_.chance(1, 4) ? "$" + attr_cap(Role::Word) : kAccums[c_.index(5)]});
         break;
       default: break;
     }
