@@ -1268,8 +1268,17 @@ class Enc {
       case OpCode::Concat: {
         std::vector<SVal> xs;
         for (const auto& o : n.operands) xs.push_back(tgt(*o, nullptr, false));
-        if (xs[0].dims.empty()) throw Infeasible{"concat at rank 0"};
-        const int64_t axis = concat_axis(n, static_cast<int>(xs[0].dims.size()));
+        // A target concat is built with its given type: at rank 0, or with an axis out of range, the
+        // verifier rejects it (ill-formed; the engine proved a rule whose result changed the axis to 1
+        // at rank 1: the prover fuzzer).
+        const int rank = static_cast<int>(xs[0].dims.size());
+        int64_t axis = -1;
+        try {
+          axis = concat_axis(n, rank);
+        } catch (const Infeasible&) {
+          if (!given) throw;
+          return ill_value(*given);
+        }
         SVal c = concat(xs, axis, /*src=*/false);
         if (given && (given->first != c.dtype || given->second.size() != c.dims.size())) return ill_value(*given);
         if (given)

@@ -171,7 +171,7 @@ struct Attempt {
 /// Generates instance `i`: up to 40 tries for a well-typed one; unperturbed rule instances also retry
 /// until the rule matches (a rule whose constraints are rarely met still gets instances that fire).
 Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOptions& o, int i, int rank, int dim,
-                 Perturb pert, std::string* why) {
+                 Perturb pert, std::string* why, bool small_flagged = true) {
   std::mt19937_64 rng(mix(mix(o.seed, hash_str(s.name)), static_cast<uint64_t>(i)));
   Attempt best;
   for (int t = 0; t < 200; ++t) {
@@ -182,13 +182,15 @@ Attempt generate(const Subject& s, const rules::RulePattern* rule, const ProveOp
     // the source's inner zero-sign choices, which it leaves UNKNOWN.)
     if (i % 3 == 2 && pert == Perturb::None) extra = static_cast<uint8_t>(std::uniform_int_distribution<int>(1, 7)(rng));
     // Flagged instances stay small (rank <= 1, dims <= 2): UB queries under nnan/ninf cost more.
-    InstanceOptions io{.rank = extra ? std::min(rank, 1) : rank, .max_dim = extra ? std::min(dim, 2) : dim,
+    // (The sweep has no Z3 query: its flagged instances keep the full rank and dims, `small_flagged`.)
+    const bool small = extra && small_flagged;
+    InstanceOptions io{.rank = small ? std::min(rank, 1) : rank, .max_dim = small ? std::min(dim, 2) : dim,
                        .perturb = pert, .fastmath = static_cast<uint8_t>(s.assumes | extra), .dtype_hint = s.dtype_hint};
     const auto& tmpl = s.templates[i % s.templates.size()];
     Instance inst = make_instance(*tmpl, io, rng);
     // f64 under nnan/ninf: the UB queries bit-blast f64 division and time out; those instances keep the
     // rule's own flags (f16/bf16/f32 instances cover the extra flags).
-    if (inst.program && extra && inst.dtype == "f64") inst.program->body(inst.program->entry()).fastmath.bits = s.assumes;
+    if (inst.program && small && inst.dtype == "f64") inst.program->body(inst.program->entry()).fastmath.bits = s.assumes;
     if (!inst.program) {
       *why = inst.why_not;
       continue;
@@ -346,7 +348,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     for (int k = 0; k < n; ++k) {
       const int i = 200000 + k;  // instance ids past the main loop's and the shrinker's
       std::string w;
-      Attempt a = generate(s, rule, o, i, k % (o.max_rank + 1), o.max_dim, Perturb::None, &w);
+      Attempt a = generate(s, rule, o, i, k % (o.max_rank + 1), o.max_dim, Perturb::None, &w, /*small_flagged=*/false);
       if (!a.inst.program) continue;
       Program tgt(*a.inst.program);
       const Applied g = apply_once(tgt, one);
