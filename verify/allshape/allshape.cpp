@@ -1279,11 +1279,14 @@ class Enc {
           if (!given) throw;
           return ill_value(*given);
         }
+        for (const SVal& x : xs)  // operands that do not fit each other: the built concat is ill-formed
+          if (given && (x.dtype != xs[0].dtype || x.dims.size() != xs[0].dims.size())) return ill_value(*given);
         SVal c = concat(xs, axis, /*src=*/false);
-        if (given && (given->first != c.dtype || given->second.size() != c.dims.size())) return ill_value(*given);
-        if (given)
-          for (size_t k = 0; k < c.dims.size(); ++k) tgt_ill = tgt_ill || c.dims[k] != given->second[k];
-        return c;
+        // fit(): the built concat has the given type, so its size is the given one and a different
+        // sum is ill-formed (it returned the sum, and the root's "result type equals the root's"
+        // assumption then excluded every size where they differ: the engine proved
+        // concat(broadcast_to(%x) : $A, %x) => concat(broadcast_to(%x) : $A, broadcast_to(%x) : $A)).
+        return fit(c);
       }
       default: throw Outside{std::string("target ") + std::string(mnemonic(op)) + ": outside the all-shape fragment"};
     }
