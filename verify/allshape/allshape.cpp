@@ -271,6 +271,7 @@ class Enc {
   // Filled by run():
   std::vector<Expr> assume;     ///< well-formedness of the source, constraints, the index in bounds
   Expr src_ub, tgt_ub, differ;  ///< at the index
+  Expr in_bounds;               ///< the index is in the root's bounds
   Expr tgt_ill;                 ///< the target is ill-formed (a rule bug) for these sizes
   std::vector<CNode> cnodes;
   int root = -1;
@@ -293,8 +294,12 @@ class Enc {
     for (size_t k = 0; k < s.dims.size(); ++k) same.push_back(t.dims[k] == s.dims[k]);
     // The rule applies only when the result's type equals the root's (docs/rules.md "Applying").
     assume.push_back(Expr::all(same));
-    for (size_t k = 0; k < idx_.size(); ++k)
-      assume.push_back(Expr::intVal(0).ile(idx_[k]) && idx_[k].ilt(s.dims[k]));
+    // The index is in bounds only for the element comparison: an ill-formed target is a counterexample
+    // for an empty root too (prove_all_shapes' `bad`; the engine proved a rule whose constraints force an
+    // empty root and whose result builds a concat of the wrong size: the prover fuzzer).
+    std::vector<Expr> bounds;
+    for (size_t k = 0; k < idx_.size(); ++k) bounds.push_back(Expr::intVal(0).ile(idx_[k]) && idx_[k].ilt(s.dims[k]));
+    in_bounds = Expr::all(bounds);
     Elem a = s.at(idx_), b = t.at(idx_);
     src_ub = a.ub;
     tgt_ub = b.ub;
@@ -1785,7 +1790,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     };
     auto decide = [&](Enc& e, int rank) -> Decision {
       Decision d;
-      const Expr bad = (!e.src_ub && (e.tgt_ub || e.differ || e.tgt_ill));
+      const Expr bad = (e.in_bounds && !e.src_ub && (e.tgt_ub || e.differ)) || e.tgt_ill;
       // Stage 1: the goal alone, uninterpreted applications (input reads, transcendentals) replaced by
       // fresh constants, no assumption: more models, so unsat here is unsat there; often pure
       // bit-vector/float logic, which Z3 decides fast. Cached by canonical form across configurations.
