@@ -335,7 +335,7 @@ int cmd_prove(int argc, char** argv) {
   allshape::Options ao;
   ao.timeout_ms = static_cast<unsigned>(*atmo);
   o.max_rank = *rank, o.max_dim = *dim, o.instances = *inst, o.timeout_ms = *tmo, o.campaign_runs = *runs;
-  o.solver_threads = *jobs > 1 ? 1 : 2;
+  o.solver_threads = 1;  // one solver thread per check: budgets in units are then reproducible
   if (auto v = a.get("seed")) {
     auto n = parse_u64_option("prove", "seed", *v);
     if (!n) return kUsage;

@@ -98,7 +98,9 @@ class Checker {
   Checker(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& o, bool source_defined,
           clock::time_point start)
       : src_(src), tgt_(tgt), sb_(sb), tb_(tb), opts_(o), source_defined_(source_defined),
-        deadline_(start + std::chrono::milliseconds(o.timeout_ms)), fm_(plan_fastmath(src, sb, tgt, tb)) {}
+        deadline_(start + std::chrono::milliseconds(o.deterministic ? uint64_t{smt::kWallFactor} * o.timeout_ms + smt::kWallSlackMs : o.timeout_ms)),
+        fm_(plan_fastmath(src, sb, tgt, tb)),
+        units_left_(static_cast<uint64_t>(o.timeout_ms) * smt::kRlimitPerMs) {}
 
   Verdict run();
 
@@ -124,7 +126,15 @@ class Checker {
   Outcome solve_refuting(const Job& j, const std::vector<Expr>& stages, const Encoded& e, int from);
   Outcome solve_plain(const Expr& goal, Q q);
   std::vector<Tensor> model_inputs(const smt::Model& m, const Encoded& e) const;
+  /// What is left of the budget, in ms: wall time, or (CheckOptions::deterministic) the Z3 units left
+  /// expressed in ms (smt::Solver turns them back into the same units).
   unsigned remaining_ms() const;
+  /// Deterministic budgets: subtracts what a check spent.
+  void charge(uint64_t units) {
+    uint64_t left = units_left_.load();
+    while (!units_left_.compare_exchange_weak(left, left > units ? left - units : 0)) {
+    }
+  }
   /// Stops every worker: interrupts their Z3 calls; `out_of_time`: because the budget ran out.
   void stop_all(bool out_of_time = false);
   /// The watchdog: at the deadline, stops everything (and keeps interrupting until the workers are
@@ -139,6 +149,7 @@ class Checker {
   bool source_defined_;
   clock::time_point deadline_;
   FastMathPlan fm_;  ///< what the fast-math flags of the pair mean for this check
+  std::atomic<uint64_t> units_left_;  ///< CheckOptions::deterministic: Z3 units left for the check
   std::vector<Job> jobs_;
   std::vector<Outcome> out_;
   /// Elements plan() did not reach by the deadline: (result, first element, last element).
@@ -221,7 +232,9 @@ Encoded Checker::encode() const {
 
 unsigned Checker::remaining_ms() const {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock::now()).count();
-  return left > 0 ? static_cast<unsigned>(left) : 0;
+  if (left <= 0) return 0;
+  if (opts_.deterministic) return static_cast<unsigned>(units_left_.load() / smt::kRlimitPerMs);
+  return static_cast<unsigned>(left);
 }
 
 void Checker::stop_all(bool out_of_time) {
@@ -339,6 +352,7 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     if (opts_.emit_smt2) o.smt2 += s.to_smt2();
     ++solver_calls_;
     const smt::Result r = s.check();
+    charge(s.units());
     if (r == smt::Result::Unknown) {
       const std::string why = out_of_time_ ? "timeout" : s.reason_unknown();
       o.text = stop_ && !out_of_time_ ? "stopped" : why == "timeout" || why == "canceled" ? "timeout" : "unknown";
@@ -457,6 +471,7 @@ Outcome Checker::solve_plain(const Expr& goal, Q q) {
   if (opts_.emit_smt2) o.smt2 = s.to_smt2();
   ++solver_calls_;
   const smt::Result r = s.check();
+  charge(s.units());
   o.text = r == smt::Result::Sat ? "sat" : r == smt::Result::Unsat ? "unsat" : "unknown";
   if (r == smt::Result::Unknown)
     o.unknown = stop_ && !out_of_time_ ? "stopped" : "solver: " + (out_of_time_ ? "timeout" : s.reason_unknown());

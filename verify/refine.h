@@ -42,6 +42,12 @@ struct CheckOptions {
   int fastmath_rounds = 8;
   const KernelRegistry* kernels = nullptr;  ///< kernels for opaque ops when replaying
   bool emit_smt2 = false;              ///< keep every solver query as SMT-LIB 2 text in Verdict::smt2
+  /// Count `timeout_ms` in Z3 resource units (timeout_ms * smt::kRlimitPerMs for the whole check, each
+  /// query given its share of what is left, what it spent subtracted) instead of wall time, so the same
+  /// check gives the same verdict on a loaded machine and an idle one (`ptir prove` sets it). The wall
+  /// clock is then only a safety net at smt::kWallFactor * timeout_ms + smt::kWallSlackMs. With threads > 1 the order in which
+  /// queries spend the shared budget can vary, so only threads == 1 is fully reproducible.
+  bool deterministic = false;
 };
 
 /// What one numbered query concluded.

@@ -725,9 +725,20 @@ class Enc {
           break;
         }
         case OpCode::Concat: {
-          std::vector<SVal> xs;
-          for (const auto& o : n.operands) xs.push_back(src(*o, rank, xs.empty() ? std::nullopt : std::make_optional(std::make_pair(xs[0].dtype, xs[0].dims))));
+          // The axis first: a literal operand after the first takes the first operand's dtype and its
+          // sizes off the axis only; its size on the axis is its own (typing it like the first operand
+          // made every splat operand as long as the first on the axis, and the engine proved two wrong
+          // rules whose splat operand is the root's type: corpus/unsound/allshape_fuzz_open.rules).
           const int64_t axis = concat_axis(n, rank);
+          std::vector<SVal> xs;
+          for (const auto& o : n.operands) {
+            std::optional<std::pair<DType, std::vector<Expr>>> ctx;
+            if (!xs.empty()) {
+              ctx.emplace(xs[0].dtype, xs[0].dims);
+              ctx->second[axis] = fresh_dims(1, "concat")[0];
+            }
+            xs.push_back(src(*o, rank, ctx));
+          }
           out = concat(xs, axis, /*src=*/true);
           cn.cints.push_back({"axis", {axis}});
           for (const SVal& x : xs) cn.operands.push_back(x.cnode);

@@ -51,7 +51,9 @@ struct ProveOptions {
   uint64_t seed = 1;
   unsigned timeout_ms = 4000;  ///< Z3 budget per instance
   int campaign_runs = 1000;    ///< interpreter runs when Z3 says UNKNOWN
-  unsigned solver_threads = 2; ///< Z3 threads per check (1 when patterns are proved in parallel)
+  /// Z3 threads per check. 1 (ptir prove) makes the per-check budget of units reproducible
+  /// (verify::CheckOptions::deterministic); more threads share it in an order that can vary.
+  unsigned solver_threads = 1;
   /// After the `instances` main loop: directed tries for each reachable coverage class that has not
   /// fired yet (each try generates an instance of that class and checks it).
   int class_tries = 12;
