@@ -20,9 +20,8 @@ constexpr uint64_t kMaxMemoryMb = 1u << 30;  ///< the largest memory budget: 1 P
 
 /// Rows with build-dependent text: the expensive checks' default.
 std::string checks_default() {
-  return kExpensiveChecksByDefault ? "on in this build (PTIR_EXPENSIVE_CHECKS=ON, the default of Debug builds)"
-                                   : "off in this build (PTIR_EXPENSIVE_CHECKS=OFF, the default of non-Debug "
-                                     "builds; Debug builds have them on)";
+  return kExpensiveChecksByDefault ? "on in this build, PTIR_EXPENSIVE_CHECKS=ON (the default of Debug builds)"
+                                   : "off in this build, PTIR_EXPENSIVE_CHECKS=OFF (Debug builds have them on)";
 }
 
 std::vector<OptionSpec> make_options() {
@@ -106,17 +105,6 @@ std::vector<OptionSpec> make_options() {
        .help = "pop the canonicalize worklist in a random order seeded by N (the result must not depend on "
                "it; 0 = in order) and seed the expensive checks' inputs with it",
        .dflt = "0"},
-      {.name = "enable-patterns", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
-       .help = "keep only the patterns with these names (plus those --enable-labels keeps); an unknown name "
-               "is a usage error with the closest names",
-       .repeatable = true},
-      {.name = "disable-patterns", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
-       .help = "drop the patterns with these names; an unknown name is a usage error", .repeatable = true},
-      {.name = "enable-labels", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
-       .help = "keep only the patterns carrying one of these labels (plus those --enable-patterns keeps)",
-       .repeatable = true},
-      {.name = "disable-labels", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
-       .help = "drop the patterns carrying any of these labels", .repeatable = true},
       {.name = "list-patterns", .scope = kOpt,
        .help = "print the canonicalization patterns (name, benefit, roots, labels, and where each comes from: "
                "C++, FILE:LINE of a rule, 'C++ plugin LIB' or 'LIB(FILE):LINE' for a plugin's pattern), exit"},
@@ -198,15 +186,6 @@ std::vector<OptionSpec> make_options() {
        .dflt_help = checks_default(), .exclusive = "checks"},
       {.name = "no-expensive-checks", .scope = kCorpus, .help = "without them", .exclusive = "checks"},
 
-      // ---- corpus, prove ----
-      {.name = "progress", .scope = kCorpus | kProve,
-       .help = "progress on stderr, one line per finished item: '[k/n] NAME VERDICT in T (elapsed E, eta R)'; "
-               "on a terminal a status line '[k/n] NAME (T) (elapsed E, eta R)' redrawn every second, shown "
-               "there without this flag too",
-       .exclusive = "progress"},
-      {.name = "no-progress", .scope = kCorpus | kProve, .help = "no progress, not even on a terminal",
-       .exclusive = "progress"},
-
       // ---- prove ----
       {.name = "rules", .kind = K::Path, .meta = "FILE", .scope = kProve,
        .help = "prove the rules of FILE instead of the library; no rebuild needed; a malformed file exits 1",
@@ -216,6 +195,18 @@ std::vector<OptionSpec> make_options() {
                "templates, and its rule files) instead of the library; with --rules both are proved; a "
                "plugin that cannot be loaded exits 1",
        .repeatable = true},
+      // Pattern selection: the same rows for opt and prove.
+      {.name = "enable-patterns", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
+       .help = "keep only the patterns with these names (plus those --enable-labels keeps); an unknown name "
+               "is a usage error with the closest names",
+       .repeatable = true},
+      {.name = "disable-patterns", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
+       .help = "drop the patterns with these names; an unknown name is a usage error", .repeatable = true},
+      {.name = "enable-labels", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
+       .help = "keep only the patterns carrying one of these labels (plus those --enable-patterns keeps)",
+       .repeatable = true},
+      {.name = "disable-labels", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
+       .help = "drop the patterns carrying any of these labels", .repeatable = true},
       {.name = "max-rank", .kind = K::UInt, .meta = "R", .scope = kProve, .help = "largest root rank of an instance",
        .dflt = "3", .min = 0, .max = 6},
       {.name = "max-dim", .kind = K::UInt, .meta = "D", .scope = kProve, .help = "largest dimension size of an instance",
@@ -257,6 +248,15 @@ std::vector<OptionSpec> make_options() {
       {.name = "junit", .kind = K::Path, .meta = "FILE", .scope = kProve,
        .help = "write them as JUnit XML (a failure element for REFUTED, all-shape REFUTED and DISAGREEMENT; an "
                "error element for ERROR, UNKNOWN, NOT EXERCISED and TESTED under --require-proof)"},
+      // ---- corpus, prove (in both helps after the command's own) ----
+      {.name = "progress", .scope = kCorpus | kProve,
+       .help = "progress on stderr, one line per finished item: '[k/n] NAME VERDICT in T (elapsed E, eta R)'; "
+               "on a terminal a status line '[k/n] NAME (T) (elapsed E, eta R)' redrawn every second, shown "
+               "there without this flag too",
+       .exclusive = "progress"},
+      {.name = "no-progress", .scope = kCorpus | kProve, .help = "no progress, not even on a terminal",
+       .exclusive = "progress"},
+
       {.name = "list", .scope = kProve,
        .help = "list the patterns that would be proved, with where they come from (rule FILE:LINE, C++, 'C++ "
                "plugin LIB', 'LIB(FILE):LINE'), and exit"},
@@ -295,8 +295,7 @@ std::vector<OptionSpec> make_options() {
       // ---- every command (last in every help) ----
       {.name = "o", .kind = K::Path, .meta = "FILE", .scope = kAll,
        .help = "write the output to FILE ('-' = stdout) through a temporary file next to it, renamed over FILE "
-               "when the command succeeds or its verdict or report is complete (see 'ptir --help'): FILE may "
-               "be an input",
+               "when the command succeeds or its verdict or report is complete, so FILE may be an input",
        .dflt = "-", .dflt_help = "stdout"},
       {.name = "help", .scope = kAll, .help = "print this help and exit 0", .alias = "h"},
       {.name = "version", .scope = kAll,
