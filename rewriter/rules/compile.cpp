@@ -261,6 +261,14 @@ class Compiler {
     }
     for (const auto& o : n.operands) r.operands.push_back(result(*o, false, id));
     if (r.type_source == TypeSource::Context) infer_type(n, r);
+    // compare's literal operands take the type of its other, typed operand (`from`), also when compare's
+    // own type is given (the root, `: $T`): builder.plan reads n.from for them.
+    if (n.op == OpCode::Compare && r.from < 0)
+      for (int k = 0; k < static_cast<int>(r.operands.size()) && r.from < 0; ++k)
+        if (r.operands[k].kind != Node::Kind::Splat && r.operands[k].kind != Node::Kind::Const) r.from = k;
+        else if (r.operands[k].type_source != TypeSource::Context) r.from = k;
+    if (n.op == OpCode::Compare && r.from < 0)
+      throw Fail{n.loc, "a literal operand of compare needs its type: write ': type(%x)' or ': $T'"};
     // Literal operands take their type from their parent.
     for (RNode& o : r.operands)
       if ((o.kind == Node::Kind::Splat || o.kind == Node::Kind::Const) && o.type_source == TypeSource::Context &&

@@ -271,6 +271,7 @@ class Enc {
   // Filled by run():
   std::vector<Expr> assume;     ///< well-formedness of the source, constraints, the index in bounds
   Expr src_ub, tgt_ub, differ;  ///< at the index
+  Expr in_bounds;               ///< the index is in the root's bounds
   Expr tgt_ill;                 ///< the target is ill-formed (a rule bug) for these sizes
   std::vector<CNode> cnodes;
   int root = -1;
@@ -293,8 +294,12 @@ class Enc {
     for (size_t k = 0; k < s.dims.size(); ++k) same.push_back(t.dims[k] == s.dims[k]);
     // The rule applies only when the result's type equals the root's (docs/rules.md "Applying").
     assume.push_back(Expr::all(same));
-    for (size_t k = 0; k < idx_.size(); ++k)
-      assume.push_back(Expr::intVal(0).ile(idx_[k]) && idx_[k].ilt(s.dims[k]));
+    // The index is in bounds only for the element comparison: an ill-formed target is a counterexample
+    // for an empty root too (prove_all_shapes' `bad`; the engine proved a rule whose constraints force an
+    // empty root and whose result builds a concat of the wrong size: the prover fuzzer).
+    std::vector<Expr> bounds;
+    for (size_t k = 0; k < idx_.size(); ++k) bounds.push_back(Expr::intVal(0).ile(idx_[k]) && idx_[k].ilt(s.dims[k]));
+    in_bounds = Expr::all(bounds);
     Elem a = s.at(idx_), b = t.at(idx_);
     src_ub = a.ub;
     tgt_ub = b.ub;
@@ -1128,18 +1133,33 @@ class Enc {
         args[k] = tgt(*n.operands[k], &c, false);
       }
       const DType t = typed->first;
-      for (size_t k = 0; k < args.size(); ++k) {
-        const DType want = op == OpCode::Select && k == 0 ? DType::I1 : t;
-        if (op != OpCode::Cast && args[k]->dtype != want) throw Infeasible{"target operand dtypes differ"};
-        if (args[k]->dims.size() != typed->second.size()) throw Infeasible{"target ranks differ"};
-        for (size_t a = 0; a < args[k]->dims.size(); ++a) tgt_ill = tgt_ill || args[k]->dims[a] != typed->second[a];
-      }
       DType to = t;
       std::string dir;
       if (op == OpCode::Cast) {
         if (!given) throw Outside{"cast without a type"};
         to = given->first;
       }
+      // The instruction the builder makes (rewriter/rules/pattern.cpp) has the given type (the root's,
+      // `: $T`, `: type(%x)`), else the type of its first typed operand; operands that do not fit it make
+      // the verifier reject the built instruction and stop the driver (a rule bug), whatever the sizes:
+      // the target is ill-formed, not infeasible. (Infeasible skipped the configuration, so the engine
+      // proved `neg(cast(%x) : $T) => neg(%x)` and `neg(broadcast_to(%x) : $T) => neg(%x)`: the prover
+      // fuzzer, docs/fuzzing.md.)
+      const DType own = op == OpCode::Compare ? DType::I1 : op == OpCode::Cast ? to : t;
+      bool ill = given && given->first != own;
+      for (size_t k = 0; k < args.size(); ++k) {
+        const DType want = op == OpCode::Select && k == 0 ? DType::I1 : t;
+        if (op != OpCode::Cast && args[k]->dtype != want) ill = true;
+        if (args[k]->dims.size() != typed->second.size() || (given && args[k]->dims.size() != given->second.size())) {
+          ill = true;
+          continue;
+        }
+        for (size_t a = 0; a < args[k]->dims.size(); ++a) {
+          tgt_ill = tgt_ill || args[k]->dims[a] != typed->second[a];
+          if (given) tgt_ill = tgt_ill || args[k]->dims[a] != given->second[a];
+        }
+      }
+      if (ill) return ill_value(given ? *given : std::make_pair(own, typed->second));
       if (op == OpCode::Compare) {
         for (const auto& a : n.attrs)
           if (a.name == "dir") {
@@ -1150,9 +1170,8 @@ class Enc {
         if (dir.empty()) throw Outside{"compare without a known dir"};
       }
       SVal out;
-      out.dtype = op == OpCode::Compare ? DType::I1 : op == OpCode::Cast ? to : t;
-      out.dims = typed->second;
-      if (given && given->first != out.dtype) throw Infeasible{"target type differs"};
+      out.dtype = own;
+      out.dims = given ? given->second : typed->second;
       if (!dtype_valid(op, t)) tgt_ill = Expr::boolean(true);  // the rule builds an invalid instruction
       const bool can_ub = (op == OpCode::Div && !is_float(t)) || fastmath_governs(op);  // nnan/ninf may hold
       if (can_ub && !tgt_full_)
@@ -1168,18 +1187,32 @@ class Enc {
       };
       return out;
     }
+    // The instruction the builder makes has the given type (the root's, `: $T`); one whose own shape
+    // rule gives another type is rejected by the verifier whatever the sizes (ill-formed, not
+    // infeasible: the engine proved `tile(%x) {repeats = $r} : $T => tile(%x) {repeats =
+    // add_ints($r, $r)} : $T` by assuming the tile's size equal to the root's).
+    auto fit = [&](SVal v) -> SVal {
+      if (!given) return v;
+      if (v.dtype != given->first || v.dims.size() != given->second.size()) return ill_value(*given);
+      for (size_t k = 0; k < v.dims.size(); ++k) tgt_ill = tgt_ill || v.dims[k] != given->second[k];
+      v.dims = given->second;
+      return v;
+    };
     switch (op) {
       case OpCode::Transpose: {
         SVal x = tgt(*n.operands[0], nullptr, false);
         std::vector<int64_t> p = concrete_attr(n, "perm");
-        if (p.size() != x.dims.size()) throw Infeasible{"perm rank"};
-        return transpose(x, p);
+        if (p.size() != x.dims.size()) {
+          if (given) return ill_value(*given);  // built with its given type and a perm that does not fit
+          throw Infeasible{"perm rank"};        // a derived type cannot be formed: the rule does not fire
+        }
+        return fit(transpose(x, p));
       }
       case OpCode::BroadcastTo: {
         NotFull nf(tgt_full_);
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"broadcast_to without a type"};
-        if (given->first != x.dtype) throw Infeasible{"broadcast dtype"};
+        if (given->first != x.dtype) return ill_value(*given);
         return broadcast(x, given->second, false);
       }
       case OpCode::Reshape: {
@@ -1189,7 +1222,7 @@ class Enc {
         // not replay, UNKNOWN).
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"reshape without a type"};
-        if (given->first != x.dtype) throw Infeasible{"reshape dtype"};
+        if (given->first != x.dtype) return ill_value(*given);
         const std::vector<Expr>& a = x.dims;
         const std::vector<Expr>& b = given->second;
         std::vector<int> from(a.size(), -1);  // operand axis -> output axis (-1: a unit axis, index 0)
@@ -1220,7 +1253,8 @@ class Enc {
         SVal x = tgt(*n.operands[0], nullptr, false);
         if (!given) throw Outside{"slice without a type"};
         std::vector<Expr> starts = sym_attr_tgt(n, "starts");
-        if (starts.size() != x.dims.size() || given->second.size() != x.dims.size()) throw Infeasible{"slice rank"};
+        if (starts.size() != x.dims.size() || given->second.size() != x.dims.size() || given->first != x.dtype)
+          return ill_value(*given);
         for (size_t k = 0; k < starts.size(); ++k)
           tgt_ill = tgt_ill || starts[k].ilt(Expr::intVal(0)) || x.dims[k].ilt(starts[k].iadd(given->second[k]));
         return slice(x, starts, given->second);
@@ -1229,23 +1263,50 @@ class Enc {
         NotFull nf(tgt_full_);
         SVal x = tgt(*n.operands[0], nullptr, false);
         std::vector<Expr> reps = sym_attr_tgt(n, "repeats");
-        if (reps.size() != x.dims.size()) throw Infeasible{"tile rank"};
+        if (reps.size() != x.dims.size()) {
+          if (given) return ill_value(*given);
+          throw Infeasible{"tile rank"};
+        }
         for (const Expr& e : reps) tgt_ill = tgt_ill || e.ilt(Expr::intVal(0));
-        return tile(x, reps);
+        return fit(tile(x, reps));
       }
       case OpCode::Concat: {
         std::vector<SVal> xs;
         for (const auto& o : n.operands) xs.push_back(tgt(*o, nullptr, false));
-        if (xs[0].dims.empty()) throw Infeasible{"concat at rank 0"};
-        const int64_t axis = concat_axis(n, static_cast<int>(xs[0].dims.size()));
+        // A target concat is built with its given type: at rank 0, or with an axis out of range, the
+        // verifier rejects it (ill-formed; the engine proved a rule whose result changed the axis to 1
+        // at rank 1: the prover fuzzer).
+        const int rank = static_cast<int>(xs[0].dims.size());
+        int64_t axis = -1;
+        try {
+          axis = concat_axis(n, rank);
+        } catch (const Infeasible&) {
+          if (!given) throw;
+          return ill_value(*given);
+        }
+        for (const SVal& x : xs)  // operands that do not fit each other: the built concat is ill-formed
+          if (given && (x.dtype != xs[0].dtype || x.dims.size() != xs[0].dims.size())) return ill_value(*given);
         SVal c = concat(xs, axis, /*src=*/false);
-        if (given && (given->first != c.dtype || given->second.size() != c.dims.size())) throw Infeasible{"concat type"};
-        if (given)
-          for (size_t k = 0; k < c.dims.size(); ++k) tgt_ill = tgt_ill || c.dims[k] != given->second[k];
-        return c;
+        // fit(): the built concat has the given type, so its size is the given one and a different
+        // sum is ill-formed (it returned the sum, and the root's "result type equals the root's"
+        // assumption then excluded every size where they differ: the engine proved
+        // concat(broadcast_to(%x) : $A, %x) => concat(broadcast_to(%x) : $A, broadcast_to(%x) : $A)).
+        return fit(c);
       }
       default: throw Outside{std::string("target ") + std::string(mnemonic(op)) + ": outside the all-shape fragment"};
     }
+  }
+
+  /// A target instruction the verifier rejects whatever the sizes (a rule bug: the driver stops): the
+  /// target is ill-formed, so every index is a counterexample; its value is never compared.
+  SVal ill_value(const std::pair<DType, std::vector<Expr>>& t) {
+    tgt_ill = Expr::boolean(true);
+    SVal out;
+    out.dtype = t.first;
+    out.dims = t.second;
+    const Expr v = Expr::var("ill!" + std::to_string(fresh_++), verify::sem::sort_of(out.dtype));
+    out.at = [v](const std::vector<Expr>&) { return Elem{v, Expr::boolean(false)}; };
+    return out;
   }
 
   std::vector<int64_t> concrete_attr(const Node& n, const std::string& name) {
@@ -1739,7 +1800,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     };
     auto decide = [&](Enc& e, int rank) -> Decision {
       Decision d;
-      const Expr bad = (!e.src_ub && (e.tgt_ub || e.differ || e.tgt_ill));
+      const Expr bad = (e.in_bounds && !e.src_ub && (e.tgt_ub || e.differ)) || e.tgt_ill;
       // Stage 1: the goal alone, uninterpreted applications (input reads, transcendentals) replaced by
       // fresh constants, no assumption: more models, so unsat here is unsat there; often pure
       // bit-vector/float logic, which Z3 decides fast. Cached by canonical form across configurations.

@@ -80,11 +80,7 @@ std::string campaign(const Program& src, const Program& tgt, int runs, uint64_t 
          " skipped: source UB or not runnable), too few to count as TESTED";
 }
 
-/// What one application of the pattern did to a program.
-struct Applied {
-  bool changed = false;
-  std::string error;  ///< non-empty: the pattern broke a rule of the game (the message, newline-terminated)
-};
+}  // namespace
 
 /// Applies `one` once (no folding, no DCE of the driver beyond what it always does): one application,
 /// so a wrong rule that undoes itself (concat(x, y) => concat(y, x)) cannot come back to the instance
@@ -110,6 +106,8 @@ Applied apply_once(Program& p, const FrozenPatternSet& one) {
     a.error = "the pattern broke the program: " + (contract.failed() ? contract.report() : rw.error()) + "\n";
   return a;
 }
+
+namespace {
 
 Checked check_instance(const Program& inst, const FrozenPatternSet& one, const ProveOptions& o, uint64_t seed) {
   Checked c;
@@ -202,7 +200,7 @@ uint8_t extra_flags(const Subject& s, const CoverageClass* target, int i, Pertur
 /// faithful try is kept).
 Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int i, int t, int rank, int dim,
                  Perturb pert, std::string* why, const CoveragePlan* plan = nullptr,
-                 const CoverageClass* target = nullptr, GenStats* stats = nullptr) {
+                 const CoverageClass* target = nullptr, GenStats* stats = nullptr, bool small_flagged = true) {
   std::mt19937_64 rng(mix(mix(o.seed, hash_str(s.name)), static_cast<uint64_t>(i)));
   Attempt best;
   const int lowest = plan && !plan->ranks.empty() ? plan->ranks[0] : 0;
@@ -211,7 +209,9 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
     // Flagged instances stay small (rank <= 1, or the lowest reachable rank; dims <= 2): UB queries
     // under nnan/ninf cost more. Aimed at a flags class, rank and dims are the ones asked for (a
     // pattern may fire only at higher ranks or larger dims: concat(%x, %x, %x) needs an axis of 3).
-    const bool capped = extra && !(target && target->flags > 0);
+    // (The sweep has no Z3 query: its flagged instances keep the full rank and dims, `small_flagged`.)
+    const bool small = extra && small_flagged;
+    const bool capped = small && !(target && target->flags > 0);
     InstanceOptions io{.rank = capped ? std::max(std::min(rank, 1), std::min(rank, lowest)) : rank,
                        .max_dim = capped ? std::min(dim, 2) : dim,
                        .perturb = pert,
@@ -224,7 +224,7 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
     Instance inst = make_instance(*tmpl, io, rng);
     // f64 under nnan/ninf: the UB queries bit-blast f64 division and time out; those instances keep the
     // rule's own flags (f16/bf16/f32 instances cover the extra flags).
-    if (inst.program && extra && inst.dtype == "f64") inst.program->body(inst.program->entry()).fastmath.bits = s.assumes;
+    if (inst.program && small && inst.dtype == "f64") inst.program->body(inst.program->entry()).fastmath.bits = s.assumes;
     if (!inst.program) {
       *why = inst.why_not;
       continue;
@@ -477,7 +477,7 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     if (c.outcome == Outcome::Refuted) {
       rep.status = Status::Refuted;
       std::string head = "instance " + std::to_string(i) + (near ? " (near miss)" : "");
-      if (auto smaller = shrink(s, matchers[t], t, one, o, rank, pert, elements(*a.inst.program))) {
+      if (auto smaller = o.shrink ? shrink(s, matchers[t], t, one, o, rank, pert, elements(*a.inst.program)) : std::nullopt) {
         head += ", shrunk to the smallest failing instance found (" + smaller->second + ")";
         a = std::move(smaller->first.first);
         c = std::move(smaller->first.second);
@@ -535,6 +535,40 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
     rep.status = Status::Error;
     rep.detail = "internal error: " + contradiction + "\n";
     return rep;
+  }
+  // The sweep (ProveOptions::sweep_factor): more instances of the same kind, each run through the real
+  // pattern and compared by the interpreter only. Z3 proves the sampled instances exactly, but a wrong
+  // rule may fire rarely or break only some shapes (a result type that does not fit, a helper's
+  // attribute out of bounds): the prover fuzzer found such rules PROVED on 16 sampled instances.
+  if (rep.fired > 0 && o.sweep_factor > 0) {
+    const int n = o.sweep_factor * o.instances;
+    for (int k = 0; k < n; ++k) {
+      const int i = 200000 + k;  // instance ids past the main loop's and the shrinker's
+      std::string w;
+      // Each template in turn, at each root rank its coverage plan finds reachable.
+      const int t = k % T;
+      const auto& ranks = plans[t].ranks;
+      const int rank = ranks.empty() ? k % (o.max_rank + 1) : ranks[(k / T) % ranks.size()];
+      Attempt a = generate(s, matchers[t], o, i, t, rank, o.max_dim, Perturb::None, &w, &plans[t], nullptr, nullptr,
+                           /*small_flagged=*/false);
+      if (!a.inst.program) continue;
+      Program tgt(*a.inst.program);
+      const Applied g = apply_once(tgt, one);
+      if (g.error.empty() && !g.changed) continue;
+      std::string why = g.error;
+      if (why.empty()) {
+        bool refuted = false;
+        const std::string d = campaign(*a.inst.program, tgt, o.sweep_runs, mix(o.seed, i), &refuted);
+        if (!refuted) continue;
+        why = d;
+      }
+      rep.status = Status::Refuted;
+      rep.detail = "sweep instance " + std::to_string(k) + " (the " + std::to_string(rep.fired) +
+                   " sampled instances it fired on were checked by Z3; this one by the interpreter):\n" +
+                   print_program(*a.inst.program) + "rewritten by " + s.name + " to:\n" + print_program(tgt) + why;
+      rep.ms = ms_since(start);
+      return rep;
+    }
   }
   if (rep.fired == 0) {
     rep.status = rep.instances == 0 ? Status::Error : Status::NotExercised;

@@ -55,6 +55,15 @@ struct ProveOptions {
   /// After the `instances` main loop: directed tries for each reachable coverage class that has not
   /// fired yet (each try generates an instance of that class and checks it).
   int class_tries = 12;
+  /// REFUTED: look for a smaller failing instance to show (up to (max_dim+1)*(max_rank+1)*12 more
+  /// checks). The prover fuzzer (fuzz/harness/prove_case.h) turns it off: it only needs the verdict.
+  bool shrink = true;
+  /// The sweep: once every fired instance is proved (or tested), sweep_factor * instances more
+  /// instances (same ranks and dims, no near misses) run through the real pattern and are compared by
+  /// the interpreter on sweep_runs edge-biased inputs each, no Z3: a pattern that breaks the program or
+  /// differs there is REFUTED. 0: no sweep.
+  int sweep_factor = 2;
+  int sweep_runs = 8;
 };
 
 /// One coverage class of a pattern and whether it fired (docs/verification.md "Coverage").
@@ -96,6 +105,15 @@ struct Report {
 
 /// Builds a fresh set holding every pattern of the library (the prover freezes one pattern at a time).
 using Populate = std::function<void(PatternSet&)>;
+
+/// What one application of a pattern did to a program.
+struct Applied {
+  bool changed = false;
+  std::string error;  ///< non-empty: the pattern broke a rule of the game (the message, newline-terminated)
+};
+/// Applies the only pattern of `one` ONCE through the production greedy driver (folding off) with the
+/// driver's contract checked (fingerprints, every mutation verified), as every check of the prover does.
+Applied apply_once(Program& p, const FrozenPatternSet& one);
 
 /// Proves one pattern.
 Report prove_pattern(const Subject& s, const Populate& populate, const ProveOptions& o);
