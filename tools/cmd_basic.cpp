@@ -11,20 +11,8 @@
 namespace ptir::tool {
 namespace {
 
-int print_like(int argc, char** argv, const char* cmd) {
-  Args a = split_args(argc, argv, {});
-  if (a.has("help")) {
-    std::printf("usage: ptir %s [FILE] [-o OUT] [--split-input-file] [--verify-diagnostics]\n\n"
-                "Parses and verifies FILE (omitted or '-' = stdin) and prints it in canonical text form.\n"
-                "Errors are printed as FILE:LINE:COL: error: ... followed by the source line and a caret,\n"
-                "with exit code 1 (also for an output that cannot be written); usage errors exit 2.\n"
-                "-o OUT is replaced only on exit 0, so it may name FILE (see 'ptir --help').\n%s", cmd, kInputHelp);
-    return 0;
-  }
-  if (!check_known(a, cmd, {"split-input-file", "verify-diagnostics"})) return kExitUsage;
-  auto path = input_path(a, std::string("usage: ptir ") + cmd + " [FILE]");
-  if (!path) return kExitUsage;
-  return for_each_program(*path, input_mode(a), true, [](Loaded& l) {
+int print_like(const Args& a) {
+  return for_each_program(input_path(a), input_mode(a), true, [](Loaded& l) {
     std::string out = print_program(l.program());
     std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
@@ -33,22 +21,11 @@ int print_like(int argc, char** argv, const char* cmd) {
 
 }  // namespace
 
-int cmd_parse(int argc, char** argv) { return print_like(argc, argv, "parse"); }
-int cmd_print(int argc, char** argv) { return print_like(argc, argv, "print"); }
+int cmd_parse(const Args& a) { return print_like(a); }
+int cmd_print(const Args& a) { return print_like(a); }
 
-int cmd_verify(int argc, char** argv) {
-  Args a = split_args(argc, argv, {});
-  if (a.has("help")) {
-    std::printf("usage: ptir verify [FILE] [--split-input-file] [--verify-diagnostics]\n\n"
-                "Checks syntax, types, shapes, attributes, region signatures and SSA of FILE (omitted or '-' =\n"
-                "stdin). Prints 'ok' (exit 0) or the first error as FILE:LINE:COL: error: ... followed by the\n"
-                "source line and a caret (exit 1).\n%s", kInputHelp);
-    return 0;
-  }
-  if (!check_known(a, "verify", {"split-input-file", "verify-diagnostics"})) return kExitUsage;
-  auto path = input_path(a, "usage: ptir verify [FILE]");
-  if (!path) return kExitUsage;
-  return for_each_program(*path, input_mode(a), true, [](Loaded&) {
+int cmd_verify(const Args& a) {
+  return for_each_program(input_path(a), input_mode(a), true, [](Loaded&) {
     std::printf("ok\n");
     return kExitOk;
   });
@@ -103,51 +80,46 @@ bool read_inputs(const std::string& path, const Program& p, BodyId entry, std::v
 }
 }  // namespace
 
-int cmd_run(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"inputs", "random", "timeout-ms", "memory-mb"});
-  if (a.has("help")) {
-    std::printf(
-        "usage: ptir run [FILE] [--inputs FILE | --random SEED] [--timeout-ms N] [--memory-mb N] [-o OUT]\n\n"
-        "FILE omitted or '-' reads stdin.\n"
-        "Runs the entry function (@main, else the first func) in the reference interpreter and prints\n"
-        "each result as a PTIR literal, one per line. Inputs come from --inputs (one literal per\n"
-        "parameter, e.g. 'dense<[1.0, 2.0]> : tensor<f32, 2>', separated by newlines or ';'), or are\n"
-        "drawn from --random SEED (edge values included); a function without parameters needs neither.\n"
-        "With --random the inputs are printed first as '// input N: LITERAL' lines.\n"
-        "--timeout-ms N stops the run after N ms (default: no limit); --memory-mb N (default 4096, 0 =\n"
-        "none) bounds the tensors the run holds at once: an instruction that would go past it is not run.\n"
-        "Either budget ends the run with a clean error naming it.\n"
-        "Exit codes: 0 ran, 1 bad input, undefined behaviour, no kernel or an output that cannot be\n"
-        "written, 2 usage error. -o OUT is replaced only on exit 0.\n");
-    return 0;
-  }
-  if (!check_known(a, "run", {"inputs", "random", "timeout-ms", "memory-mb"})) return kExitUsage;
-  InterpOptions io;
-  io.max_bytes = uint64_t{4096} << 20;
-  if (auto v = a.get("memory-mb")) {
-    auto n = parse_ranged_option("run", "memory-mb", *v, 0, uint64_t{1} << 30);
-    if (!n) return kExitUsage;
-    io.max_bytes = *n << 20;
-  }
-  if (auto v = a.get("timeout-ms")) {
-    auto n = parse_u64_option("run", "timeout-ms", *v);
-    if (!n) return kExitUsage;
-    if (*n == 0 || *n > 86400000) {
-      std::fprintf(stderr, "ptir run: --timeout-ms needs a value from 1 to 86400000, got %s\n", v->c_str());
-      return kExitUsage;
+namespace {
+/// Tensors of more elements than this (not splats) are summarised by `ptir run` unless --full.
+constexpr int64_t kRunFullElements = 1024;
+/// Elements a summary shows at each end.
+constexpr int64_t kRunShownElements = 4;
+
+/// A tensor as `ptir run` prints it: a literal, or past kRunFullElements (and not `full`) one line
+/// "TYPE: N elements, fnv1a HASH; first 4: ...; last 4: ... (--full prints all)", HASH being the 64-bit
+/// FNV-1a hash of the elements' bits (each element's dtype_bytes bytes, little-endian, row-major).
+std::string show_run_tensor(const Tensor& t, bool full) {
+  if (full || t.splat || t.size() <= kRunFullElements) return print_literal(t);
+  const int64_t n = t.size();
+  const size_t nb = dtype_bytes(t.dtype());
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t bits = t.bits(i);
+    for (size_t k = 0; k < nb; ++k) {
+      h ^= (bits >> (8 * k)) & 0xff;
+      h *= 0x100000001b3ull;
     }
-    io.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*n);
   }
-  if (a.positional.size() > 1 || (a.has("inputs") && a.has("random"))) {
-    std::fprintf(stderr, "usage: ptir run [FILE] [--inputs FILE | --random SEED]\n");
-    return kExitUsage;
-  }
-  const std::string path = a.positional.empty() ? "-" : a.positional[0];
-  std::optional<uint64_t> random_seed;
-  if (auto seed = a.get("random")) {
-    random_seed = parse_u64_option("run", "random", *seed);
-    if (!random_seed) return kExitUsage;
-  }
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(h));
+  std::string s = to_string(t.type) + ": " + std::to_string(n) + " elements, fnv1a " + hash + "; first " +
+                  std::to_string(kRunShownElements) + ":";
+  for (int64_t i = 0; i < kRunShownElements; ++i) s += (i ? ", " : " ") + format_elem(t.dtype(), t.bits(i));
+  s += "; last " + std::to_string(kRunShownElements) + ":";
+  for (int64_t i = n - kRunShownElements; i < n; ++i)
+    s += (i > n - kRunShownElements ? ", " : " ") + format_elem(t.dtype(), t.bits(i));
+  return s + " (--full prints all)";
+}
+}  // namespace
+
+int cmd_run(const Args& a) {
+  InterpOptions io;
+  io.max_bytes = *a.u64("memory-mb") << 20;
+  if (auto n = a.u64("timeout-ms")) io.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*n);
+  const bool full = a.has("full");
+  const std::string path = input_path(a);
+  const std::optional<uint64_t> random_seed = a.u64("random");
   auto l = load_program(path);
   if (!l) return kExitBadInput;
   const Program& p = l->program();
@@ -166,7 +138,8 @@ int cmd_run(int argc, char** argv) {
       return kExitBadInput;
     }
     inputs = random_inputs_avoiding_ub(p, entry, *s);
-    for (size_t i = 0; i < inputs.size(); ++i) std::printf("// input %zu: %s\n", i + 1, print_literal(inputs[i]).c_str());
+    for (size_t i = 0; i < inputs.size(); ++i)
+      std::printf("// input %zu: %s\n", i + 1, show_run_tensor(inputs[i], full).c_str());
   } else if (!p.body(entry).params.empty()) {
     std::fprintf(stderr, "ptir run: @%s takes %zu inputs: give --inputs FILE or --random SEED\n",
                  p.body(entry).name.c_str(), p.body(entry).params.size());
@@ -179,7 +152,7 @@ int cmd_run(int argc, char** argv) {
     std::fprintf(stderr, "%s: error: %s: %s\n", loc.c_str(), what, r.message.c_str());
     return kExitBadInput;
   }
-  for (const Tensor& t : r.results) std::printf("%s\n", print_literal(t).c_str());
+  for (const Tensor& t : r.results) std::printf("%s\n", show_run_tensor(t, full).c_str());
   return kExitOk;
 }
 

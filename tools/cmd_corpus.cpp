@@ -98,54 +98,13 @@ Row check_file(const fs::path& path, uint64_t seed, bool optimize, unsigned time
 
 }  // namespace
 
-int cmd_corpus(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"seed", "timeout-ms"});
-  if (a.has("help")) {
-    std::printf(
-        "usage: ptir corpus DIR|FILE... [--seed N] [--optimize [--timeout-ms N]] [--[no-]expensive-checks]\n"
-        "                   [--progress | --no-progress]\n\n"
-        "Parses, verifies and runs (on random inputs from --seed, default 1, with in-range indices)\n"
-        "every .ptir file given or found in the folders (in name order), and prints one table row per\n"
-        "program as soon as it is done.\n"
-        "With --optimize, also runs the default pipeline (fixpoint(4){canonicalize,cse,dce}) and checks\n"
-        "with Z3 that the optimized program refines the original (budget --timeout-ms, default 10000);\n"
-        "the table then shows the op count after optimization and the verdict.\n\n"
-        "  --expensive-checks    with --optimize: every rewrite of the pipeline is replayed in the\n"
-        "                        interpreter and every mutation verified (as 'ptir opt --expensive-checks');\n"
-        "                        a violation fails the program's row ('opt failed: expensive checks: ...')\n"
-        "  --no-expensive-checks without them\n"
-        "%s"
-        "%s\n"
-        "Exit code 0 when every program passes (an UNKNOWN verdict is reported, not a failure), 1 when a\n"
-        "step fails or a verdict is REFUTED (the table is complete: -o FILE is replaced), when a path\n"
-        "does not exist or holds no .ptir file, or when the output cannot be written; 2 on usage errors.\n",
-        expensive_checks_default_help(24).c_str(), Progress::help(24).c_str());
-    return 0;
-  }
-  if (!check_known(a, "corpus", {"seed", "optimize", "timeout-ms", "expensive-checks", "no-expensive-checks",
-                                 "progress", "no-progress"}))
-    return kExitUsage;
-  const auto checks = expensive_checks_option(a, "corpus");
-  if (!checks) return kExitUsage;
-  bool optimize = a.has("optimize");
-  unsigned timeout_ms = 10000;
-  if (auto s = a.get("timeout-ms")) {
-    auto v = parse_ranged_option("corpus", "timeout-ms", *s, 1, 86400000);
-    if (!v) return kExitUsage;
-    timeout_ms = static_cast<unsigned>(std::min<uint64_t>(*v, 24u * 3600 * 1000));
-  }
-  uint64_t seed = 1;
-  if (auto s = a.get("seed")) {
-    auto v = parse_u64_option("corpus", "seed", *s);
-    if (!v) return kExitUsage;
-    seed = *v;
-  }
-  if (a.positional.empty()) {
-    std::fprintf(stderr, "usage: ptir corpus DIR|FILE... [--seed N]\n");
-    return kExitUsage;
-  }
+int cmd_corpus(const Args& a) {
+  const bool checks = expensive_checks_option(a);
+  const bool optimize = a.has("optimize");
+  const unsigned timeout_ms = static_cast<unsigned>(*a.u64("timeout-ms"));
+  const uint64_t seed = *a.u64("seed");
   std::vector<fs::path> files;
-  for (const std::string& arg : a.positional) {
+  for (const std::string& arg : a.positional()) {
     std::error_code ec;
     if (fs::is_directory(arg, ec)) {
       for (const auto& e : fs::recursive_directory_iterator(arg, ec))
@@ -183,7 +142,7 @@ int cmd_corpus(int argc, char** argv) {
   size_t passed = 0, total = 0;
   for (size_t i = 0; i < files.size(); ++i) {
     progress.started(i, files[i].filename().string());
-    const Row r = check_file(files[i], seed, optimize, timeout_ms, *checks);
+    const Row r = check_file(files[i], seed, optimize, timeout_ms, checks);
     ++total;
     passed += r.ok;
     if (optimize)

@@ -2,6 +2,7 @@
 // pattern on generated instances and checking each rewrite with Z3 (verify/prove/prove.h).
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -27,78 +28,6 @@ namespace ptir::tool {
 namespace {
 
 constexpr int kOk = 0, kFail = 1, kUsage = 2;
-
-const char* kHelp =
-    "usage: ptir prove [--rules FILE]... [--load-plugin LIB]... [--pattern NAME | --label L] [--max-rank R] [--max-dim D]\n"
-    "                  [--instances N] [--seed S] [--jobs N] [--shard K/N] [--require-proof] [--coverage]\n"
-    "                  [--json FILE] [--junit FILE] [--timeout-ms T] [--all-shapes] [--list] [--list-natives]\n"
-    "                  [--progress | --no-progress]\n\n"
-    "Proves the patterns of the built-in library (or, with --rules, the rules of those files only): for\n"
-    "every pattern, instances of the DAG it must handle are generated (ranks 0..R, dims 0..D with size 0\n"
-    "and 1 included, every dtype the constraints admit, random attributes) plus near misses (a splat\n"
-    "nudged to a neighbouring value, a repeated capture split, an extra use); the REAL pattern runs on\n"
-    "each through the production greedy driver (folding off) and Z3 checks that the rewritten program\n"
-    "refines the instance, bit-exactly. Instances are steered to each coverage class of the pattern (root\n"
-    "rank, dtype of each capture, accum/keepdims/perm/pad/slice/tile/broadcast/dir classes of its ops,\n"
-    "input sizes, shared subterms, extra fast-math flags; docs/verification.md \"Coverage\"). One row per pattern:\n"
-    "  PROVED         every instance it fired on was proved, and every reachable coverage class fired\n"
-    "                 (count, shapes and dtypes shown; 'classes' is fired/reachable), and a sweep\n"
-    "                 of twice as many more instances, each rewritten and run in the interpreter\n"
-    "                 (8 inputs), found no difference\n"
-    "  TESTED         Z3 said UNKNOWN on some instance, which then passed an interpreter campaign of\n"
-    "                 --campaign-runs (default 1000) edge-biased inputs: listed, never called PROVED\n"
-    "  REFUTED        an instance where the rewrite changes the meaning: the instance, the rewritten\n"
-    "                 program and the counterexample are printed\n"
-    "  PARTIAL        every instance it fired on was proved (or TESTED), but some reachable coverage class\n"
-    "                 never fired (they are listed): not a proof of the pattern\n"
-    "  NOT EXERCISED  the pattern never fired on its instances (an error; the reason is printed)\n"
-    "  ERROR          no instance could be generated, or the pattern has no instance template\n"
-    "  UNKNOWN        some instance was neither proved nor decided by the campaign (fails too)\n\n"
-    "options:\n"
-    "  --rules FILE      prove the rules of FILE instead of the library (repeatable); no rebuild needed\n"
-    "  --load-plugin LIB prove the patterns of the plugin LIB (C++ patterns on the instances of their\n"
-    "                    declared templates, and its rule files) instead of the library; repeatable, and\n"
-    "                    with --rules both are proved; a plugin that cannot be loaded exits 1\n"
-    "  --pattern NAME    only this pattern (repeatable)      --label L   only patterns with label L\n"
-    "  --max-rank R      default 3                            --max-dim D default 3\n"
-    "  --instances N     instances per pattern (default 48; about a quarter are near misses), each other one\n"
-    "                    aimed at a coverage class not yet fired; then up to 12 directed instances for each\n"
-    "                    class still not fired\n"
-    "  --seed S          default 1: the same seed gives the same instances on every machine\n"
-    "  --jobs N          patterns proved in parallel (default 1)\n"
-    "  --shard K/N       prove only the K-th of N deterministic slices of the patterns (CI matrices)\n"
-    "  --timeout-ms T    Z3 budget per instance (default 4000); running out gives the campaign, not PROVED\n"
-    "  --campaign-runs N interpreter runs for an instance Z3 could not decide (default 1000, at least 1000)\n"
-    "  --require-proof   TESTED and PARTIAL fail too\n"
-    "  --coverage        print each pattern's coverage classes: fired (how often), never fired, unreachable\n"
-    "                    (and why)\n"
-    "  --all-shapes      also prove each rule for EVERY rank and size (docs/verification.md \"All-shape\n"
-    "                    proofs\"): symbolic sizes, inputs as uninterpreted functions, the same IEEE semantics;\n"
-    "                    a second column: PROVED FOR ALL SHAPES (with the rank bound B: ranks 0..B checked, the\n"
-    "                    argument covers the rest), BOUNDED ONLY (outside the fragment: why is printed), REFUTED\n"
-    "                    (a concretized counterexample replayed with the real pattern), UNKNOWN. An all-shape\n"
-    "                    PROVED must also be PROVED by the bounded run, and a canary at rank B+1 runs in the\n"
-    "                    interpreter; a disagreement fails the run. C++ patterns are BOUNDED ONLY. Scope:\n"
-    "                    the rule's assumptions plus any of nnan/ninf/nsz; not functions with reassoc the\n"
-    "                    rule does not assume; each rule's proof has a budget of 120 s (then UNKNOWN).\n"
-    "  --all-shapes-timeout-ms T  Z3 budget per all-shape query (default 10000)\n"
-    "  --json FILE       write the results as JSON        --junit FILE write them as JUnit XML (a failure\n"
-    "                    element for REFUTED, all-shape REFUTED and DISAGREEMENT; an error element for\n"
-    "                    ERROR, UNKNOWN, NOT EXERCISED and TESTED under --require-proof)\n"
-    "%s"
-    "  --list            list the patterns that would be proved, with where they come from (rule\n"
-    "                    FILE:LINE, C++, 'C++ plugin LIB', 'LIB(FILE):LINE'), and exit\n"
-    "  --list-natives    list the rule language's predicates and helpers, and exit\n\n"
-    "exit codes: 0 nothing REFUTED, NOT EXERCISED, ERROR or UNKNOWN (and, with --require-proof, nothing\n"
-    "TESTED or PARTIAL; with --all-shapes, nothing all-shape REFUTED and no disagreement);\n"
-    "1 otherwise, a bad rule file (FILE:LINE:COL: error: ...) or a plugin that cannot be loaded\n"
-    "(LIB: error: ...) or an output that cannot be written; 2 usage error. -o FILE, --json FILE and\n"
-    "--junit FILE are replaced once the report is complete (exit 0 or 1 with the failures listed); an\n"
-    "error before it leaves them as they were. Rows are printed as the patterns finish (in name order).\n"
-    "SIGINT or SIGTERM during the proofs: --json and --junit FILE are replaced by the report of the\n"
-    "patterns finished so far (JSON: \"complete\": false and the unfinished ones; JUnit: a pattern being\n"
-    "proved is an error INTERRUPTED, one not started is skipped), then ptir dies by the signal; -o FILE\n"
-    "keeps its old content. SIGKILL leaves every file as it was.\n";
 
 std::string xml_escape(const std::string& s) {
   std::string o;
@@ -292,65 +221,40 @@ class InterruptHandlers {
   bool installed_[2] = {false, false};
 };
 
-std::optional<int> parse_int(const Args& a, const char* name, int lo, int hi, int dflt) {
-  auto v = a.get(name);
-  if (!v) return dflt;
-  auto n = parse_u64_option("prove", name, *v);
-  if (!n) return std::nullopt;
-  if (static_cast<int64_t>(*n) < lo || static_cast<int64_t>(*n) > hi) {
-    std::fprintf(stderr, "ptir prove: --%s must be in %d..%d, got %s\n", name, lo, hi, v->c_str());
-    return std::nullopt;
-  }
-  return static_cast<int>(*n);
-}
-
 }  // namespace
 
-int cmd_prove(int argc, char** argv) {
-  Args a = split_args(argc, argv, {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
-                                   "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "all-shapes-timeout-ms"});
-  if (a.has("help")) {
-    std::printf(kHelp, Progress::help(20).c_str());
-    return kOk;
-  }
-  if (!check_known(a, "prove", {"rules", "load-plugin", "pattern", "label", "max-rank", "max-dim", "instances", "seed",
-                                "jobs", "shard", "json", "junit", "timeout-ms", "campaign-runs", "require-proof", "list",
-                                "list-natives", "all-shapes", "all-shapes-timeout-ms", "coverage", "progress", "no-progress"}))
-    return kUsage;
-  if (!a.positional.empty()) {
-    std::fprintf(stderr, "ptir prove: unexpected argument '%s' (rule files go after --rules)\n", a.positional[0].c_str());
-    return kUsage;
-  }
+int cmd_prove(const Args& a) {
   if (a.has("list-natives")) {
     std::fputs(rules::describe_natives().c_str(), stdout);
     return kOk;
   }
   prove::ProveOptions o;
-  auto rank = parse_int(a, "max-rank", 0, 6, 3), dim = parse_int(a, "max-dim", 0, 8, 3);
-  auto inst = parse_int(a, "instances", 1, 100000, 48), jobs = parse_int(a, "jobs", 1, 64, 1);
-  auto tmo = parse_int(a, "timeout-ms", 1, 3600000, 4000), runs = parse_int(a, "campaign-runs", 1000, 100000000, 1000);
-  auto atmo = parse_int(a, "all-shapes-timeout-ms", 1, 3600000, 10000);
-  if (!rank || !dim || !inst || !jobs || !tmo || !runs || !atmo) return kUsage;
+  const int jobs = static_cast<int>(*a.u64("jobs"));
   const bool all_shapes = a.has("all-shapes");
   allshape::Options ao;
-  ao.timeout_ms = static_cast<unsigned>(*atmo);
-  o.max_rank = *rank, o.max_dim = *dim, o.instances = *inst, o.timeout_ms = *tmo, o.campaign_runs = *runs;
+  ao.timeout_ms = static_cast<unsigned>(*a.u64("all-shapes-query-timeout-ms"));
+  o.max_rank = static_cast<int>(*a.u64("max-rank"));
+  o.max_dim = static_cast<int>(*a.u64("max-dim"));
+  o.instances = static_cast<int>(*a.u64("instances"));
+  o.timeout_ms = static_cast<unsigned>(*a.u64("instance-timeout-ms"));
+  o.campaign_runs = static_cast<int>(*a.u64("campaign-runs"));
   o.solver_threads = 1;  // one solver thread per check: budgets in units are then reproducible
-  if (auto v = a.get("seed")) {
-    auto n = parse_u64_option("prove", "seed", *v);
-    if (!n) return kUsage;
-    o.seed = *n;
-  }
+  o.seed = *a.u64("seed");
   int shard_k = 1, shard_n = 1;
   if (auto v = a.get("shard")) {
     const size_t slash = v->find('/');
-    auto k = slash == std::string::npos ? std::nullopt : parse_u64_option("prove", "shard", v->substr(0, slash));
-    auto n = slash == std::string::npos ? std::nullopt : parse_u64_option("prove", "shard", v->substr(slash + 1));
-    if (!k || !n || *k < 1 || *n < 1 || *k > *n) {
-      std::fprintf(stderr, "ptir prove: --shard must be K/N with 1 <= K <= N, got '%s'\n", v->c_str());
+    uint64_t k = 0, n = 0;
+    auto num = [](std::string_view t, uint64_t& out) {
+      auto r = std::from_chars(t.data(), t.data() + t.size(), out);
+      return !t.empty() && r.ec == std::errc() && r.ptr == t.data() + t.size() && out <= 1000000;
+    };
+    if (slash == std::string::npos || !num(std::string_view(*v).substr(0, slash), k) ||
+        !num(std::string_view(*v).substr(slash + 1), n) || k < 1 || n < 1 || k > n) {
+      std::fprintf(stderr, "ptir prove: --shard expects K/N with 1 <= K <= N, got %s (see 'ptir prove --help')\n",
+                   escape_bytes(*v).c_str());
       return kUsage;
     }
-    shard_k = static_cast<int>(*k), shard_n = static_cast<int>(*n);
+    shard_k = static_cast<int>(k), shard_n = static_cast<int>(n);
   }
 
   // What to prove: the library, or only the rules of the given files.
@@ -387,24 +291,26 @@ int cmd_prove(int argc, char** argv) {
     };
   for (const auto& p : plugins) templates.insert(templates.end(), p->templates().begin(), p->templates().end());
   std::vector<prove::Subject> subjects = prove::subjects_of(populate, templates);
-  const auto names = a.all("pattern");
-  const auto label = a.get("label");
-  if (!names.empty() || label) {
+  // The selection options of `ptir opt` (PatternFilter): --enable-patterns/--enable-labels keep, the
+  // --disable-* ones drop; an unknown pattern name is a usage error.
+  PatternFilter filter{.disabled_names = a.list("disable-patterns"), .disabled_labels = a.list("disable-labels"),
+                       .enabled_names = a.list("enable-patterns"), .enabled_labels = a.list("enable-labels")};
+  if (!filter.disabled_names.empty() || !filter.disabled_labels.empty() || !filter.enabled_names.empty() ||
+      !filter.enabled_labels.empty()) {
+    std::vector<std::string> known;
+    for (const auto& s : subjects) known.push_back(s.name);
+    if (unknown_pattern_name("prove", "enable-patterns", filter.enabled_names, known, "ptir prove --list") ||
+        unknown_pattern_name("prove", "disable-patterns", filter.disabled_names, known, "ptir prove --list"))
+      return kUsage;
     PatternSet set;
     populate(set);
     std::vector<prove::Subject> kept;
-    for (auto& s : subjects) {
-      bool keep = std::find(names.begin(), names.end(), s.name) != names.end();
-      if (label)
-        for (const auto& p : set.patterns())
-          if (p->debug_name() == s.name && p->has_label(*label)) keep = true;
-      if (keep) kept.push_back(std::move(s));
-    }
-    for (const std::string& n : names)
-      if (std::none_of(kept.begin(), kept.end(), [&](const prove::Subject& s) { return s.name == n; })) {
-        std::fprintf(stderr, "ptir prove: no pattern named '%s' (see ptir prove --list)\n", n.c_str());
-        return kUsage;
-      }
+    for (auto& s : subjects)
+      for (const auto& p : set.patterns())
+        if (p->debug_name() == s.name) {
+          if (filter.keeps(*p)) kept.push_back(std::move(s));
+          break;
+        }
     subjects = std::move(kept);
   }
   std::sort(subjects.begin(), subjects.end(), [](const auto& x, const auto& y) { return x.name < y.name; });
@@ -482,7 +388,7 @@ int cmd_prove(int argc, char** argv) {
   std::unique_ptr<InterruptHandlers> handlers;
   if (json_file || junit_file) handlers = std::make_unique<InterruptHandlers>();
   Progress progress(Progress::mode_for(a), subjects.size(), "patterns",
-                    ", " + std::to_string(*jobs) + (*jobs == 1 ? " job" : " jobs") + (all_shapes ? ", all shapes" : ""));
+                    ", " + std::to_string(jobs) + (jobs == 1 ? " job" : " jobs") + (all_shapes ? ", all shapes" : ""));
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i; !g_signal && (i = next++) < subjects.size();) {
@@ -519,7 +425,7 @@ int cmd_prove(int argc, char** argv) {
     }
   };
   std::vector<std::thread> pool;
-  for (int j = 0; j < *jobs; ++j) pool.emplace_back(work);
+  for (int j = 0; j < jobs; ++j) pool.emplace_back(work);
   {
     std::unique_lock<std::mutex> l(mu);
     while (finished < subjects.size() && !(handlers && g_signal))

@@ -1,27 +1,27 @@
-// The `ptir` subcommands. Each returns the process exit code.
+// The `ptir` subcommands. Each takes its arguments parsed against the option table (tools/options.h) and
+// returns the process exit code.
 #pragma once
+#include "tools/options.h"
 
 namespace ptir::tool {
 
-/// One subcommand: its name, a one-line summary for `ptir --help`, its entry point and the exit codes main
-/// uses for it (a bad -o, an output that cannot be written).
+/// One subcommand's entry point and the exit code main uses for an output that cannot be written. Its
+/// name, summary, operands, options and usage exit code are in the option table (command_table()).
 struct Command {
   const char* name;
-  const char* summary;
-  int (*run)(int argc, char** argv);  ///< argv[0] is the subcommand name
-  int error_code = 1;                 ///< an output that cannot be written (check-equiv: 3)
-  int usage_code = 2;                 ///< a malformed -o (check-equiv: 3)
+  int (*run)(const Args& args);
+  int error_code = 1;  ///< an output that cannot be written (check-equiv: 3)
 };
 
-int cmd_parse(int argc, char** argv);
-int cmd_print(int argc, char** argv);
-int cmd_verify(int argc, char** argv);
-int cmd_run(int argc, char** argv);
-int cmd_opt(int argc, char** argv);
-int cmd_check_equiv(int argc, char** argv);
-int cmd_dot(int argc, char** argv);
-int cmd_corpus(int argc, char** argv);
-int cmd_prove(int argc, char** argv);
-int cmd_synth(int argc, char** argv);
+int cmd_parse(const Args& a);
+int cmd_print(const Args& a);
+int cmd_verify(const Args& a);
+int cmd_run(const Args& a);
+int cmd_opt(const Args& a);
+int cmd_check_equiv(const Args& a);
+int cmd_dot(const Args& a);
+int cmd_corpus(const Args& a);
+int cmd_prove(const Args& a);
+int cmd_synth(const Args& a);
 
 }  // namespace ptir::tool

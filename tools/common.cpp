@@ -1,6 +1,7 @@
 // Shared helpers of the `ptir` subcommands.
 #include "tools/common.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -33,92 +34,8 @@ std::string version_text() {
          "\n";
 }
 
-std::optional<bool> expensive_checks_option(const Args& a, std::string_view cmd) {
-  const bool on = a.has("expensive-checks"), off = a.has("no-expensive-checks");
-  if (on && off) {
-    std::fprintf(stderr, "ptir %.*s: --expensive-checks and --no-expensive-checks contradict each other\n",
-                 int(cmd.size()), cmd.data());
-    return std::nullopt;
-  }
-  return on || (kExpensiveChecksByDefault && !off);
-}
-
-std::string expensive_checks_default_help(int indent) {
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  return kExpensiveChecksByDefault
-             ? pad + "This build has them ON by default (PTIR_EXPENSIVE_CHECKS=ON, the default of Debug\n" + pad +
-                   "builds): --no-expensive-checks turns them off\n"
-             : pad + "This build has them off by default (PTIR_EXPENSIVE_CHECKS=OFF, the default of\n" + pad +
-                   "non-Debug builds; Debug builds have them on)\n";
-}
-
-bool Args::has(std::string_view name) const {
-  for (const auto& [k, v] : options)
-    if (k == name) return true;
-  return false;
-}
-
-std::vector<std::string> Args::all(std::string_view name) const {
-  std::vector<std::string> out;
-  for (const auto& [n, v] : options)
-    if (n == name) out.push_back(v);
-  return out;
-}
-
-std::optional<std::string> Args::get(std::string_view name) const {
-  std::optional<std::string> out;
-  for (const auto& [k, v] : options)
-    if (k == name) out = v;
-  return out;
-}
-
-Args split_args(int argc, char** argv, std::initializer_list<std::string_view> value_options) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    std::string s = argv[i];
-    if (s.size() > 2 && s.rfind("--", 0) == 0) {
-      std::string name = s.substr(2), value;
-      size_t eq = name.find('=');
-      if (eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-      } else {
-        for (std::string_view vo : value_options) {
-          if (vo != name) continue;
-          if (i + 1 < argc) value = argv[++i];
-          else if (a.missing_value.empty()) a.missing_value = name;
-          break;
-        }
-      }
-      a.options.emplace_back(name, value);
-    } else if (s == "-h") {
-      a.options.emplace_back("help", "");
-    } else if (s.size() > 1 && s[0] == '-') {
-      a.options.emplace_back(s, "");  // a single-dash flag ("-x", or "--"): kept as spelled, so it is named
-    } else {
-      a.positional.push_back(s);
-    }
-  }
-  return a;
-}
-
-bool check_known(const Args& a, std::string_view cmd, std::initializer_list<std::string_view> known) {
-  if (!a.missing_value.empty()) {
-    std::fprintf(stderr, "ptir %.*s: --%s needs a value (see 'ptir %.*s --help')\n", int(cmd.size()), cmd.data(),
-                 escape_bytes(a.missing_value).c_str(), int(cmd.size()), cmd.data());
-    return false;
-  }
-  for (const auto& [k, v] : a.options) {
-    bool ok = k == "help";
-    for (std::string_view n : known) ok = ok || n == k;
-    if (!ok) {
-      std::string shown = k.rfind('-', 0) == 0 ? k : "--" + k;
-      std::fprintf(stderr, "ptir %.*s: unknown option %s (see 'ptir %.*s --help')\n", int(cmd.size()), cmd.data(),
-                   escape_bytes(shown).c_str(), int(cmd.size()), cmd.data());
-      return false;
-    }
-  }
-  return true;
+bool expensive_checks_option(const Args& a) {
+  return a.has("expensive-checks") || (kExpensiveChecksByDefault && !a.has("no-expensive-checks"));
 }
 
 std::optional<std::string> read_file(const std::string& path) {
@@ -338,13 +255,7 @@ std::vector<Chunk> split_input(const std::string& text, bool split) {
 
 InputMode input_mode(const Args& a) { return {a.has("split-input-file"), a.has("verify-diagnostics")}; }
 
-std::optional<std::string> input_path(const Args& a, std::string_view usage) {
-  if (a.positional.size() > 1) {
-    std::fprintf(stderr, "%.*s\n", int(usage.size()), usage.data());
-    return std::nullopt;
-  }
-  return a.positional.empty() ? std::string("-") : a.positional[0];
-}
+std::string input_path(const Args& a) { return a.positional().empty() ? std::string("-") : a.positional()[0]; }
 
 namespace {
 struct Expected {
@@ -436,30 +347,26 @@ int for_each_program(const std::string& path, const InputMode& mode, bool verify
   return ok ? fn_code : std::max(fn_code, kExitBadInput);
 }
 
-std::optional<uint64_t> parse_u64_option(std::string_view cmd, std::string_view name, const std::string& v) {
-  uint64_t out = 0;
-  auto r = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size()) {
-    std::fprintf(stderr, "ptir %.*s: --%.*s needs a non-negative integer, got '%s'\n", int(cmd.size()), cmd.data(),
-                 int(name.size()), name.data(), escape_bytes(v).c_str());
-    return std::nullopt;
+bool unknown_pattern_name(std::string_view cmd, std::string_view option, const std::vector<std::string>& names,
+                          const std::vector<std::string>& known, std::string_view list) {
+  for (const std::string& n : names) {
+    if (std::find(known.begin(), known.end(), n) != known.end()) continue;
+    std::vector<std::pair<size_t, std::string>> close;
+    for (const std::string& k : known) {
+      const size_t d = edit_distance(n, k);
+      if (d <= std::max<size_t>(3, n.size() / 2) || (n.size() >= 3 && k.find(n) != std::string::npos))
+        close.emplace_back(d, k);
+    }
+    std::sort(close.begin(), close.end());
+    std::string hint;
+    for (size_t i = 0; i < close.size() && i < 5; ++i) hint += (i ? ", " : "") + close[i].second;
+    std::fprintf(stderr, "ptir %.*s: --%.*s: no pattern is named '%s'%s%s (see '%.*s')\n", int(cmd.size()), cmd.data(),
+                 int(option.size()), option.data(), escape_bytes(n).c_str(), hint.empty() ? "" : "; close names: ",
+                 hint.c_str(), int(list.size()), list.data());
+    return true;
   }
-  return out;
+  return false;
 }
-
-std::optional<uint64_t> parse_ranged_option(std::string_view cmd, std::string_view name, const std::string& v,
-                                            uint64_t lo, uint64_t hi) {
-  uint64_t out = 0;
-  auto r = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || out < lo || out > hi) {
-    std::fprintf(stderr, "ptir %.*s: --%.*s needs a value from %llu to %llu, got '%s'\n", int(cmd.size()), cmd.data(),
-                 int(name.size()), name.data(), static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi),
-                 escape_bytes(v).c_str());
-    return std::nullopt;
-  }
-  return out;
-}
-
 
 // ---- OutputFile ----------------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@
 
 #include "ir/program.h"
 #include "ir/text.h"
+#include "tools/options.h"
 
 namespace ptir::tool {
 
@@ -19,25 +20,6 @@ namespace ptir::tool {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;
 inline constexpr int kExitUsage = 2;
-
-/// Arguments after the subcommand name.
-struct Args {
-  std::vector<std::string> positional;
-  std::vector<std::pair<std::string, std::string>> options;  ///< --name=value or --name value; flags have ""
-  std::string missing_value;  ///< a value option given last with no value ("--timeout-ms" at the end)
-
-  bool has(std::string_view name) const;
-  std::optional<std::string> get(std::string_view name) const;
-  /// Every value of a repeatable option, in order.
-  std::vector<std::string> all(std::string_view name) const;
-};
-
-/// Splits argv. `value_options` lists the options that take a value (`--x v` or `--x=v`); anything else
-/// starting with `--` is a flag. Unknown options are reported by the caller via `check_known`.
-Args split_args(int argc, char** argv, std::initializer_list<std::string_view> value_options);
-/// Prints "ptir CMD: unknown option --x" and returns false when an option is not in `known`, or
-/// "ptir CMD: --x needs a value" when a value option ended the command line.
-bool check_known(const Args& a, std::string_view cmd, std::initializer_list<std::string_view> known);
 
 /// Reads a whole file ("-" = stdin). On failure (a folder included) prints "ptir: cannot read FILE: reason"
 /// and returns nullopt.
@@ -67,10 +49,8 @@ std::string version_text();
 
 /// Whether a command's pipelines run with expensive checks (rewriter/checks.h): the build's default
 /// (kExpensiveChecksByDefault, the CMake option PTIR_EXPENSIVE_CHECKS) unless --expensive-checks or
-/// --no-expensive-checks is given. Prints a usage error and returns nullopt when both are.
-std::optional<bool> expensive_checks_option(const Args& a, std::string_view cmd);
-/// The help lines saying this build's default, indented by `indent` spaces.
-std::string expensive_checks_default_help(int indent);
+/// --no-expensive-checks is given (the option table makes them exclude each other).
+bool expensive_checks_option(const Args& a);
 
 /// One program of an input file: the whole file, or with --split-input-file one piece between `// -----`
 /// lines. `text` is padded with the newlines before the piece so line numbers are those of the file.
@@ -93,20 +73,11 @@ struct InputMode {
   bool split = false;
   bool verify_diagnostics = false;
 };
-/// The help paragraph of the input options, shared by the commands that take them.
-inline constexpr const char* kInputHelp =
-    "  --split-input-file    split FILE at lines '// -----' and process each piece on its own; outputs are\n"
-    "                        joined by '// -----' lines, errors keep the line numbers of FILE\n"
-    "  --verify-diagnostics  check the errors against the file's 'expected-error {{TEXT}}' comments (on the\n"
-    "                        line of the error, or '@+N' / '@-N' lines away); exit 0 when every error was\n"
-    "                        expected and every expectation met, else print each mismatch, exit 1.\n"
-    "                        Quiet: no '// -----' separators; only the output of the pieces that loaded\n"
-    "                        (a file whose every piece fails as expected prints nothing)\n";
 /// Reads the two input options of `a`.
 InputMode input_mode(const Args& a);
-/// The one input path of a command: the positional argument, or "-" (stdin) when there is none. Prints a
-/// usage line and returns nullopt when more than one is given.
-std::optional<std::string> input_path(const Args& a, std::string_view usage);
+/// The one input path of a command: its operand, or "-" (stdin) when there is none (the option table
+/// allows at most one).
+std::string input_path(const Args& a);
 
 /// Parses (and verifies when `verify`) every program of the file at `path` and calls `fn` on each that
 /// loads; `fn` prints its output on stdout and returns an exit code. Chunk outputs are separated by
@@ -116,13 +87,11 @@ std::optional<std::string> input_path(const Args& a, std::string_view usage);
 int for_each_program(const std::string& path, const InputMode& mode, bool verify,
                      const std::function<int(Loaded&)>& fn);
 
-/// Parses an unsigned integer option, printing a usage error when malformed.
-std::optional<uint64_t> parse_u64_option(std::string_view cmd, std::string_view name, const std::string& v);
-
-/// Parses an integer option that must lie in [lo, hi]; prints "ptir CMD: --NAME needs a value from LO to HI,
-/// got 'V'" and returns nullopt otherwise.
-std::optional<uint64_t> parse_ranged_option(std::string_view cmd, std::string_view name, const std::string& v,
-                                            uint64_t lo, uint64_t hi);
+/// For --enable-patterns / --disable-patterns (`option`, without dashes): when a name of `names` is not in
+/// `known`, prints "ptir CMD: --OPTION: no pattern is named 'X'; close names: A, B (see 'LIST')" and
+/// returns true.
+bool unknown_pattern_name(std::string_view cmd, std::string_view option, const std::vector<std::string>& names,
+                          const std::vector<std::string>& known, std::string_view list);
 
 /// A file a command writes (-o FILE, --json FILE, ...), handled like LLVM's ToolOutputFile:
 ///   - "-" is stdout;

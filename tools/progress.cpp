@@ -25,18 +25,6 @@ size_t columns() {
 constexpr double kHeartbeatSeconds = 10;
 }  // namespace
 
-std::string Progress::help(int col) {
-  auto opt = [col](std::string name) {
-    name = "  " + name;
-    return name + std::string(name.size() + 1 < static_cast<size_t>(col) ? col - name.size() : 1, ' ');
-  };
-  const std::string pad(static_cast<size_t>(col), ' ');
-  return opt("--progress") + "progress on stderr, one line per finished item: '[k/n] NAME VERDICT in T\n" + pad +
-         "(elapsed E, eta R)'; on a terminal a status line '[k/n] NAME (T) (elapsed E,\n" + pad +
-         "eta R)' redrawn every second, shown there without this flag too\n" + opt("--no-progress") +
-         "no progress, not even on a terminal\n";
-}
-
 Progress::Mode Progress::mode_for(const Args& a) {
   if (a.has("no-progress")) return Mode::Off;
   if (::isatty(STDERR_FILENO)) return Mode::Tty;

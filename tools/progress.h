@@ -30,8 +30,6 @@ class Progress {
   enum class Mode { Off, Tty, Lines };
   /// The mode for a command's options: --no-progress Off; a terminal on stderr Tty; --progress Lines.
   static Mode mode_for(const Args& a);
-  /// The help lines of --progress / --no-progress, descriptions starting at column `col`.
-  static std::string help(int col);
 
   /// `total` items; `what` names them in the first line ("patterns", "programs"), `detail` is appended
   /// to it (", 2 jobs"). The ticker starts here in Tty and Lines modes.
