@@ -113,11 +113,16 @@ struct RuleFile {
   std::vector<Rule> rules;
 };
 
-/// A load-time error: `file:line:col: error: message`.
+/// A load-time error: `file:line:col: error: message`, then the source line and a caret under the
+/// column (when the text is known). A file with several errors reports them all: the first here, the
+/// others in `more`, in file order.
 struct RuleError {
   std::string file;
   Loc loc;
   std::string message;
+  std::string line_text;         ///< the source line `loc` points into ("" when unknown)
+  std::vector<RuleError> more;   ///< the file's further errors
+  /// Every error, each as `file:line:col: error: message` followed by the source line and a caret.
   std::string format() const;
 };
 

@@ -343,19 +343,28 @@ std::optional<RuleError> check_rule_file(const RuleFile& f) {
   // Compiling needs shared ownership; a copy-free alias of `f` is enough here.
   std::shared_ptr<const RuleFile> alias(std::shared_ptr<const RuleFile>(), &f);
   std::set<std::string> names;
+  std::vector<RuleError> errors;  // every rule's first error, in file order
   for (size_t k = 0; k < f.rules.size(); ++k) {
-    if (!names.insert(f.rules[k].name).second)
-      return RuleError{f.path, f.rules[k].loc, "rule " + f.rules[k].name + " is defined twice"};
+    if (!names.insert(f.rules[k].name).second) {
+      errors.push_back(RuleError{f.path, f.rules[k].loc, "rule " + f.rules[k].name + " is defined twice", "", {}});
+      continue;
+    }
     RuleError err;
-    if (!compile_rule(alias, k, &err)) return err;
+    if (!compile_rule(alias, k, &err)) errors.push_back(std::move(err));
   }
-  return std::nullopt;
+  if (errors.empty()) return std::nullopt;
+  RuleError first = std::move(errors[0]);
+  for (size_t k = 1; k < errors.size(); ++k) first.more.push_back(std::move(errors[k]));
+  return first;
 }
 
 std::variant<RuleFile, RuleError> load_rule_text(std::string_view text, const std::string& path) {
   auto parsed = parse_rule_text(text, path);
   if (auto* e = std::get_if<RuleError>(&parsed)) return *e;
-  if (auto err = check_rule_file(std::get<RuleFile>(parsed))) return *err;
+  if (auto err = check_rule_file(std::get<RuleFile>(parsed))) {
+    attach_source_lines(*err, text);
+    return *err;
+  }
   return parsed;
 }
 

@@ -23,20 +23,52 @@ class Parser {
     RuleFile f;
     f.path = path_;
     while (true) {
-      skip_ws();
-      if (at_end()) break;
-      // The comment lines directly above `rule` (the last skip that moved may have been inside the
-      // previous rule's lookahead, so the comment is remembered rather than returned).
-      std::string comment = std::move(comment_above_);
-      const Loc at = loc();
-      std::string kw = ident("'rule'");
-      if (kw != "rule") throw Fail{at, "expected 'rule', found '" + kw + "'"};
-      Rule r = rule(at);
-      r.comment = std::move(comment);
-      f.rules.push_back(std::move(r));
+      try {
+        skip_ws();
+        if (at_end()) break;
+        // The comment lines directly above `rule` (the last skip that moved may have been inside the
+        // previous rule's lookahead, so the comment is remembered rather than returned).
+        std::string comment = std::move(comment_above_);
+        const Loc at = loc();
+        std::string kw = ident("'rule'");
+        if (kw != "rule") throw Fail{at, "expected 'rule', found '" + kw + "'"};
+        Rule r = rule(at);
+        r.comment = std::move(comment);
+        f.rules.push_back(std::move(r));
+      } catch (const Fail& e) {
+        // Report it and go on at the next line that starts with `rule`, so one run lists every
+        // syntax error of the file (as compilers do), not only the first.
+        errors.push_back(e);
+        comment_above_.clear();
+        if (!skip_to_next_rule()) break;
+      }
     }
     return f;
   }
+
+  std::vector<Fail> errors;  ///< every syntax error, in file order
+
+ private:
+  /// Moves to the start of the next line whose first word is `rule`; false at the end of the text.
+  bool skip_to_next_rule() {
+    size_t p = pos_;
+    while (true) {
+      p = s_.find('\n', p);
+      if (p == std::string_view::npos) {
+        pos_ = s_.size();
+        return false;
+      }
+      ++p;
+      size_t q = p;
+      while (q < s_.size() && (s_[q] == ' ' || s_[q] == '\t')) ++q;
+      if (s_.substr(q, 4) == "rule" && (q + 4 == s_.size() || s_[q + 4] == ' ' || s_[q + 4] == '\t')) {
+        pos_ = p;
+        return true;
+      }
+    }
+  }
+
+ public:
 
  private:
   // ---- lexing ----
@@ -396,16 +428,49 @@ class Parser {
 }  // namespace
 
 std::string RuleError::format() const {
-  if (loc.line == 0) return file + ": error: " + message;
-  return file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": error: " + message;
+  auto one = [](const RuleError& e) {
+    if (e.loc.line == 0) return e.file + ": error: " + e.message;
+    std::string s = e.file + ":" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col) + ": error: " + e.message;
+    if (!e.line_text.empty()) {
+      s += "\n  " + e.line_text + "\n  ";
+      // The caret under the column (tabs kept, so it lines up in a terminal).
+      for (size_t k = 0; k + 1 < e.loc.col && k < e.line_text.size(); ++k) s += e.line_text[k] == '\t' ? '\t' : ' ';
+      s += "^";
+    }
+    return s;
+  };
+  std::string s = one(*this);
+  for (const RuleError& e : more) s += "\n" + one(e);
+  if (!more.empty()) s += "\n" + std::to_string(more.size() + 1) + " errors in " + file;
+  return s;
+}
+
+void attach_source_lines(RuleError& e, std::string_view text) {
+  auto line_of = [&](uint32_t line) -> std::string {
+    if (line == 0) return "";
+    size_t b = 0;
+    for (uint32_t k = 1; k < line; ++k) {
+      b = text.find('\n', b);
+      if (b == std::string_view::npos) return "";
+      ++b;
+    }
+    size_t end = text.find('\n', b);
+    std::string_view l = text.substr(b, end == std::string_view::npos ? std::string_view::npos : end - b);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    return std::string(l);
+  };
+  e.line_text = line_of(e.loc.line);
+  for (RuleError& m : e.more) m.line_text = line_of(m.loc.line);
 }
 
 std::variant<RuleFile, RuleError> parse_rule_text(std::string_view text, const std::string& path) {
-  try {
-    return Parser(text, path).parse();
-  } catch (const Fail& f) {
-    return RuleError{path, f.loc, f.message};
-  }
+  Parser p(text, path);
+  RuleFile f = p.parse();
+  if (p.errors.empty()) return f;
+  RuleError e{path, p.errors[0].loc, p.errors[0].message, "", {}};
+  for (size_t k = 1; k < p.errors.size(); ++k) e.more.push_back(RuleError{path, p.errors[k].loc, p.errors[k].message, "", {}});
+  attach_source_lines(e, text);
+  return e;
 }
 
 }  // namespace ptir::rules

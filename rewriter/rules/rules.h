@@ -18,10 +18,14 @@ std::variant<RuleFile, RuleError> parse_rule_text(std::string_view text, const s
 
 /// Type-checks a parsed file: known ops with the right arity and attributes, captures bound before
 /// use and used with one meaning, known predicates and helpers with the right arguments, derivable
-/// result types, unique rule names. Returns the first error, or nothing.
+/// result types, unique rule names. Returns the first error (every rule's first error after it in
+/// RuleError::more), or nothing.
 std::optional<RuleError> check_rule_file(const RuleFile& f);
 
-/// parse_rule_text + check_rule_file.
+/// Fills RuleError::line_text of `e` and of its `more` errors from the file's text.
+void attach_source_lines(RuleError& e, std::string_view text);
+
+/// parse_rule_text + check_rule_file (syntax errors first: a file with any is not type-checked).
 std::variant<RuleFile, RuleError> load_rule_text(std::string_view text, const std::string& path);
 /// Reads and loads a file from disk (an unreadable file is an error at line 0).
 std::variant<RuleFile, RuleError> load_rule_file(const std::string& path);
