@@ -213,23 +213,28 @@ Expr Model::eval(const Expr& e) const {
 // ---- Solver ----
 
 Solver::Solver(unsigned budget_ms) {
-  s_ = Z3_mk_solver(C());
-  Z3_solver_inc_ref(C(), s_);
+  C();  // a live context
   budget_ms_ = budget_ms ? budget_ms : 1;
   const uint64_t wall = static_cast<uint64_t>(budget_ms_) * kWallFactor + kWallSlackMs;
   timeout_ms_ = static_cast<unsigned>(std::min<uint64_t>(wall, std::numeric_limits<unsigned>::max()));
-  const uint64_t units = std::min<uint64_t>(budget_ms_ * kRlimitPerMs, std::numeric_limits<unsigned>::max());
+}
+
+namespace {
+/// The budget parameters of one check: `units` of rlimit, the wall-clock net, no SIGINT handler.
+void set_budget(Z3_solver s, uint64_t units, unsigned timeout_ms) {
   Z3_params p = Z3_mk_params(C());
   Z3_params_inc_ref(C(), p);
-  Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "rlimit"), static_cast<unsigned>(units));
-  Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "timeout"), timeout_ms_);
+  Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "rlimit"),
+                     static_cast<unsigned>(std::clamp<uint64_t>(units, 1, std::numeric_limits<unsigned>::max())));
+  Z3_params_set_uint(C(), p, Z3_mk_string_symbol(C(), "timeout"), timeout_ms);
   // No SIGINT handler of Z3's during a check (its default, ctrl_c=true): it would turn a Ctrl-C into an
   // UNKNOWN ("canceled") check and let the command go on, and checks on several threads install and
   // restore it out of order. SIGINT keeps ptir's disposition (the default, or `ptir prove`'s partial report).
   Z3_params_set_bool(C(), p, Z3_mk_string_symbol(C(), "ctrl_c"), false);
-  Z3_solver_set_params(C(), s_, p);
+  Z3_solver_set_params(C(), s, p);
   Z3_params_dec_ref(C(), p);
 }
+}  // namespace
 
 namespace {
 /// Z3's resource counter of the solver's context (cumulative over its checks).
@@ -281,20 +286,61 @@ Expr eliminate(std::span<const Expr> fs) {
 }
 
 Solver::~Solver() {
-  if (Z3_context c = live_context()) Z3_solver_dec_ref(c, s_);
+  if (Z3_context c = live_context()) {
+    if (s_) Z3_solver_dec_ref(c, s_);
+    if (quick_) Z3_solver_dec_ref(c, quick_);
+  }
 }
-void Solver::add(const Expr& e) { Z3_solver_assert(C(), s_, e.raw()); }
+// Assertions are kept and given to a Z3 solver only when it runs: the first assertion into Z3's
+// default solver builds its strategy (about 20 ms, mostly parameter lookups), which most queries
+// never need (the quick try answers them).
+void Solver::add(const Expr& e) { assertions_.push_back(e); }
+
+Z3_solver Solver::full() {
+  if (!s_) {
+    s_ = Z3_mk_solver(C());
+    Z3_solver_inc_ref(C(), s_);
+    for (const Expr& a : assertions_) Z3_solver_assert(C(), s_, a.raw());
+    in_full_ = assertions_.size();
+  }
+  for (; in_full_ < assertions_.size(); ++in_full_) Z3_solver_assert(C(), s_, assertions_[in_full_].raw());
+  return s_;
+}
 
 Result Solver::check() {
+  const uint64_t total = static_cast<uint64_t>(budget_ms_) * kRlimitPerMs;
+  answered_ = nullptr;
+  // 1. The plain SMT core with a small part of the budget (see the class comment).
+  if (quick_) Z3_solver_dec_ref(C(), quick_);
+  quick_ = Z3_mk_simple_solver(C());
+  Z3_solver_inc_ref(C(), quick_);
+  for (const Expr& a : assertions_) Z3_solver_assert(C(), quick_, a.raw());
+  const Result q = run(quick_, std::min(total, kQuickUnits));
+  const uint64_t spent = units_;
+  if (q != Result::Unknown) {
+    answered_ = quick_;
+    return q;
+  }
+  // Interrupted, abandoned to the wall-clock net, or the whole budget spent: that is the answer.
+  if (reason_ == "canceled" || current_context()->dead() || spent >= total) return q;
+  // 2. The default solver with the rest.
+  const Result r = run(full(), total - spent);
+  units_ += spent;
+  if (r != Result::Unknown) answered_ = s_;
+  return r;
+}
+
+Result Solver::run(Z3_solver solver, uint64_t units) {
   using clock = std::chrono::steady_clock;
   C();  // a live context
+  set_budget(solver, units, timeout_ms_);
   Context* cx = current_context();
   reason_.clear();
   const uint64_t interrupts = cx->interrupts_.load();
   const auto start = clock::now();
   std::shared_ptr<Context::Host> h = cx->host();
   std::unique_lock<std::mutex> lk(h->m);
-  h->solver = s_;
+  h->solver = solver;
   h->state = Context::Host::State::Busy;
   h->cv.notify_all();
   auto done = [&] { return h->state == Context::Host::State::Done; };
@@ -315,7 +361,7 @@ Result Solver::check() {
   h->state = Context::Host::State::Idle;
   const Z3_lbool r = h->result;
   lk.unlock();
-  const uint64_t seen = rlimit_count(s_);
+  const uint64_t seen = rlimit_count(solver);
   units_ = seen >= cx->rlimit_seen_ ? seen - cx->rlimit_seen_ : seen;
   cx->rlimit_seen_ = seen;
   switch (r) {
@@ -323,7 +369,7 @@ Result Solver::check() {
     case Z3_L_FALSE: return Result::Unsat;
     case Z3_L_UNDEF: break;
   }
-  reason_ = Z3_solver_get_reason_unknown(C(), s_);
+  reason_ = Z3_solver_get_reason_unknown(C(), solver);
   // The deterministic budget ran out: the same word as the wall-clock net, callers treat both alike.
   // Z3 4.8 reports an exhausted rlimit as "canceled" (or "max. resource limit exceeded"); nobody
   // interrupted this check (that case returned above), so it is the budget or Z3's own wall timeout.
@@ -331,10 +377,18 @@ Result Solver::check() {
   return Result::Unknown;
 }
 
-std::unique_ptr<Model> Solver::model() const { return std::make_unique<Model>(Z3_solver_get_model(C(), s_)); }
+std::unique_ptr<Model> Solver::model() const {
+  if (!answered_) throw std::runtime_error("z3: no model (the last check was not sat)");
+  return std::make_unique<Model>(Z3_solver_get_model(C(), answered_));
+}
 std::string Solver::reason_unknown() const { return reason_; }
 std::string Solver::to_smt2() const {
-  std::string s = Z3_solver_to_string(C(), s_);
+  // A plain solver holding the assertions prints them (building the default one costs ~20 ms).
+  Z3_solver t = Z3_mk_simple_solver(C());
+  Z3_solver_inc_ref(C(), t);
+  for (const Expr& a : assertions_) Z3_solver_assert(C(), t, a.raw());
+  std::string s = Z3_solver_to_string(C(), t);
+  Z3_solver_dec_ref(C(), t);
   return s + "(check-sat)\n";
 }
 

@@ -43,8 +43,17 @@ inline constexpr uint64_t kRlimitPerMs = 5000;
 inline constexpr unsigned kWallFactor = 10;
 inline constexpr unsigned kWallSlackMs = 2000;
 
+/// The quick first try of every check (Solver::check): up to this many units (20 ms' worth).
+inline constexpr uint64_t kQuickUnits = 20 * kRlimitPerMs;
+
 /// A solver for one query. `budget_ms` bounds each check (see kRlimitPerMs); running out is
 /// Result::Unknown. Needs a current smt::Context; the assertions are terms of that context.
+/// Each check first asks Z3's plain SMT core (Z3_mk_simple_solver) with at most kQuickUnits of the
+/// budget: it answers the many easy queries of the provers in well under a millisecond, where Z3's
+/// default solver spends about 20 ms choosing and building a strategy before every first check. Only
+/// when the core runs out does the default solver (its tactics: bit-blasting, ...) get the rest of the
+/// budget. Both are complete decision procedures, so the answer is the same; the units spent are the
+/// sum, so budgets stay deterministic.
 class Solver {
  public:
   explicit Solver(unsigned budget_ms);
@@ -68,7 +77,16 @@ class Solver {
   std::string to_smt2() const;
 
  private:
-  Z3_solver s_;
+  /// One check of `s` with at most `units` units, on the context's solver host.
+  Result run(Z3_solver s, uint64_t units);
+  /// The default solver holding every assertion (made on first use).
+  Z3_solver full();
+
+  Z3_solver s_ = nullptr;         ///< the default solver (strategies by logic), made by full()
+  size_t in_full_ = 0;            ///< assertions_ given to s_ so far
+  Z3_solver quick_ = nullptr;     ///< the plain SMT core of the last check's first try
+  Z3_solver answered_ = nullptr;  ///< the solver whose answer the last check returned (its model)
+  std::vector<Expr> assertions_;  ///< what was added (the quick try gets the same)
   unsigned budget_ms_;
   unsigned timeout_ms_;  ///< the wall-clock safety net
   std::string reason_;
