@@ -37,7 +37,7 @@ struct ProveFuzzOptions {
   /// bounded prover did not prove the rule (ptir prove's safety net then reports UNKNOWN/DISAGREEMENT,
   /// so no user sees that PROVED). Off by default: such cases are counted in the outcome.
   bool engine_strict = false;
-  /// A rule whose whole check takes longer is a finding (a hang).
+  /// A rule whose whole check takes more CPU time (all threads) is a finding (a hang).
   double max_rule_ms = 180000;
   uint64_t seed = 1;
 };

@@ -12,10 +12,13 @@ for f in "$@"; do args+=(--rules "$f"); done
 tmp="$(mktemp -d)"
 hogs=()
 cleanup() {
-  for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
+  # SIGKILL and wait: a hog left behind would eat a core for hours (one did).
+  for p in "${hogs[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  for p in "${hogs[@]}"; do wait "$p" 2>/dev/null || true; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 # The table without times: "12.34s" cells and the totals' "median ... ms, max ... ms".
 table() {
   sed -E -e 's/ +[0-9]+\.[0-9]+s / /' -e 's/median [0-9]+ ms, max [0-9]+ ms//' -e 's/ in [0-9.]+ ?m?s//g' -e 's/ +/ /g' "$1" |
