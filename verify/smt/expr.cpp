@@ -585,6 +585,17 @@ bool Expr::mentionsBitsOrFloats() const {
   return found;
 }
 
+bool Expr::mentionsFloats() const {
+  bool found = false;
+  for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app, unsigned) {
+    if (found) return false;
+    const Z3_sort_kind k = Z3_get_sort_kind(C(), Z3_get_sort(C(), t));
+    if (k == Z3_FLOATING_POINT_SORT || k == Z3_ROUNDING_MODE_SORT) found = true;
+    return !found;
+  });
+  return found;
+}
+
 std::vector<unsigned> Expr::constants() const {
   std::vector<unsigned> out;
   for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app app, unsigned n) {

@@ -216,6 +216,8 @@ class Expr {
   std::vector<Expr> conjuncts() const;
   /// True when some subterm (the term included) has a bit-vector or floating-point sort.
   bool mentionsBitsOrFloats() const;
+  /// True when a floating-point (or rounding-mode) term occurs in it.
+  bool mentionsFloats() const;
   /// Ids of the free constants (uninterpreted, arity 0) the term mentions, sorted.
   std::vector<unsigned> constants() const;
   /// The term with every application of an uninterpreted function of arity > 0 replaced by a fresh

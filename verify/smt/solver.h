@@ -43,13 +43,13 @@ inline constexpr uint64_t kRlimitPerMs = 5000;
 inline constexpr unsigned kWallFactor = 10;
 inline constexpr unsigned kWallSlackMs = 2000;
 
-/// The quick first try of every check (Solver::check): up to this many units (20 ms' worth).
-inline constexpr uint64_t kQuickUnits = 20 * kRlimitPerMs;
+/// The quick first try of a check without float terms (Solver::check): up to this many units (4 ms' worth).
+inline constexpr uint64_t kQuickUnits = 4 * kRlimitPerMs;
 
 /// A solver for one query. `budget_ms` bounds each check (see kRlimitPerMs); running out is
 /// Result::Unknown. Needs a current smt::Context; the assertions are terms of that context.
-/// Each check first asks Z3's plain SMT core (Z3_mk_simple_solver) with at most kQuickUnits of the
-/// budget: it answers the many easy queries of the provers in well under a millisecond, where Z3's
+/// Each check whose assertions have no float term first asks Z3's plain SMT core (Z3_mk_simple_solver)
+/// with at most kQuickUnits of the budget: it answers the many easy queries of the provers in well under a millisecond, where Z3's
 /// default solver spends about 20 ms choosing and building a strategy before every first check. Only
 /// when the core runs out does the default solver (its tactics: bit-blasting, ...) get the rest of the
 /// budget. Both are complete decision procedures, so the answer is the same; the units spent are the
