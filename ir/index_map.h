@@ -82,14 +82,16 @@ struct Case {
   std::vector<Access> reads;
 };
 
-/// Undefined behaviour: UB when `bad` holds at some point of `space` (its own variables, Var 0..).
-/// The interpreter reports the first such point in row-major order.
+/// Undefined behaviour: every element of the integer operand `operand` must lie in [0, bound) (take,
+/// gather, scatter_reduce indices; segment ids). `space` and `bad` state the same as an expression over
+/// the check's own variables (Var 0.. run over the operand's dims): UB when `bad` holds at some point.
+/// The interpreter reports the first offending element in row-major order.
 struct Check {
   enum class What : uint8_t { Index, SegmentId } what = What::Index;  ///< which message
-  int operand = 0;                ///< the operand holding the offending value, read at the point
-  std::vector<ExprId> space;      ///< extents
-  ExprId bad = kNoExpr;
-  ExprId bound = kNoExpr;         ///< the valid range is [0, bound) (for the message)
+  int operand = 0;
+  ExprId bound = kNoExpr;
+  std::vector<ExprId> space;  ///< the operand's dims
+  ExprId bad = kNoExpr;       ///< !(0 <= read(operand, vars) < bound)
 };
 
 /// What a Move result element is when no case holds.
