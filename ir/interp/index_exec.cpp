@@ -293,7 +293,61 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
   }
   t.vals.assign(static_cast<size_t>(size), 0);
   std::vector<int64_t> vars(run_.space.size(), 0);
-  if (size > 0) {
+  // Affine pieces (most offsets): filled by arithmetic instead of evaluating the expression per entry.
+  std::optional<Affine> lin = conj ? std::nullopt : std::optional<Affine>(Affine{0, std::vector<int64_t>(run_.space.size(), 0)});
+  for (size_t k = 0; lin && k < pieces.size(); ++k) {
+    const auto a = affine(run_, pieces[k].first);
+    if (!a) {
+      lin.reset();
+      break;
+    }
+    lin->c += pieces[k].second * a->c;
+    for (size_t v = 0; v < a->coef.size(); ++v) lin->coef[v] += pieces[k].second * a->coef[v];
+  }
+  // Conjunctions of comparisons of affine sides (concat's ranges): filled by arithmetic too.
+  struct Cmp {
+    Op op;
+    Affine d;  // left - right
+  };
+  std::vector<Cmp> cmps;
+  for (size_t k = 0; conj && k < pieces.size(); ++k) {
+    const Node& n = run_.m.node(pieces[k].first);
+    if (n.op != Op::Lt && n.op != Op::Le && n.op != Op::Eq && n.op != Op::Ne) break;
+    const auto l = affine(run_, n.a), r = affine(run_, n.b);
+    if (!l || !r) break;
+    Cmp c{n.op, *l};
+    c.d.c -= r->c;
+    for (size_t v = 0; v < c.d.coef.size(); ++v) c.d.coef[v] -= r->coef[v];
+    cmps.push_back(std::move(c));
+  }
+  if (conj && cmps.size() == pieces.size() && size > 0) {
+    for (int64_t p = 0; p < size; ++p) {
+      int64_t rest = p;
+      std::vector<int64_t> at(t.vars.size());
+      for (size_t k = t.vars.size(); k-- > 0;) {
+        const int64_t n = run_.space[static_cast<size_t>(t.vars[k])];
+        at[k] = rest % n;
+        rest /= n;
+      }
+      bool all = true;
+      for (const Cmp& c : cmps) {
+        int64_t d = c.d.c;
+        for (size_t k = 0; k < at.size(); ++k) d += c.d.coef[static_cast<size_t>(t.vars[k])] * at[k];
+        all = all && (c.op == Op::Lt ? d < 0 : c.op == Op::Le ? d <= 0 : c.op == Op::Eq ? d == 0 : d != 0);
+      }
+      t.vals[static_cast<size_t>(p)] = all;
+    }
+  } else if (lin && size > 0) {
+    for (int64_t p = 0; p < size; ++p) {
+      int64_t rest = p, v = lin->c;
+      for (size_t k = t.vars.size(); k-- > 0;) {
+        const int64_t n = run_.space[static_cast<size_t>(t.vars[k])];
+        v += lin->coef[static_cast<size_t>(t.vars[k])] * (rest % n);
+        rest /= n;
+      }
+      t.vals[static_cast<size_t>(p)] = v;
+    }
+  } else if (size > 0) {
     for (int64_t p = 0; p < size; ++p) {
       int64_t rest = p;
       for (size_t k = t.vars.size(); k-- > 0;) {
@@ -502,7 +556,9 @@ Status run_move(const Call& c, const MapRun& run, Tensor& out) {
     int c;
     int64_t toff;
   };
-  std::map<uint64_t, std::vector<Run>> cache;  // without mixed tables the runs depend on the row's mask only
+  // Without mixed tables the runs depend on the row's mask only (few distinct masks: a short list).
+  std::vector<std::pair<uint64_t, std::vector<Run>>> cache;
+  size_t last = 0;
   int64_t o0 = 0;
   do {
     uint64_t mask = 0;
@@ -523,8 +579,11 @@ Status run_move(const Call& c, const MapRun& run, Tensor& out) {
         else put(out, o0 + j, pad);
       }
     } else {
-      auto it = cache.find(mask);
-      if (it == cache.end()) {
+      if (last >= cache.size() || cache[last].first != mask) {
+        last = 0;
+        while (last < cache.size() && cache[last].first != mask) ++last;
+      }
+      if (last == cache.size()) {
         std::vector<Run> runs;
         int64_t prev = 0;
         for (int64_t j = 0; j < n; ++j) {
@@ -534,9 +593,9 @@ Status run_move(const Call& c, const MapRun& run, Tensor& out) {
           else runs.push_back(Run{j, 1, k, o});
           prev = o;
         }
-        it = cache.emplace(mask, std::move(runs)).first;
+        cache.emplace_back(mask, std::move(runs));
       }
-      for (const Run& r : it->second) {
+      for (const Run& r : cache[last].second) {
         if (r.c < 0) {
           if (pad != 0)
             for (int64_t q = 0; q < r.len; ++q) put(out, o0 + r.j0 + q, pad);

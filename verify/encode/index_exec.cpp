@@ -65,10 +65,21 @@ ITerm MapEval::read(int operand, std::span<const ITerm> idx) const {
                     is_signed_int(t.type.dtype));
 }
 
-Expr MapEval::pick_rec(const SymTensor& x, std::vector<ITerm>& comps, std::vector<int64_t>& pos,
+Expr MapEval::pick_rec(int operand, const SymTensor& x, std::vector<ITerm>& comps, std::vector<int64_t>& pos,
                        std::vector<size_t>& sym, size_t n) {
   if (n == 0) return x.elems[static_cast<size_t>(ravel(pos, x.type.dims))];
   // The last symbolic axis is the outermost choice (the dynamic_slice encoding sliced axis 0 first).
+  std::vector<int64_t> key{operand, static_cast<int64_t>(n)};
+  for (size_t d = 0; d < pos.size(); ++d)
+    if (std::find(sym.begin(), sym.begin() + static_cast<std::ptrdiff_t>(n), d) == sym.begin() + static_cast<std::ptrdiff_t>(n))
+      key.push_back(pos[d]);
+  for (size_t k = 0; k < n; ++k) {
+    const ITerm& c = comps[sym[k]];
+    key.insert(key.end(), {static_cast<int64_t>(sym[k]), static_cast<int64_t>(c.base.id()), c.sign, c.offset, c.lo, c.hi});
+  }
+  if (auto it = picks_.find(key); it != picks_.end()) return it->second;
+  // Term ids are only unique while the terms live: keep the keyed terms alive with the memo.
+  for (size_t k = 0; k < n; ++k) keep_.push_back(comps[sym[k]].base);
   const size_t d = sym[n - 1];
   const int64_t dim = x.type.dims[d];
   const ITerm& c = comps[d];
@@ -77,7 +88,7 @@ Expr MapEval::pick_rec(const SymTensor& x, std::vector<ITerm>& comps, std::vecto
   Expr r;
   for (int64_t k = hi; k >= lo; --k) {
     pos[d] = k;
-    const Expr opt = pick_rec(x, comps, pos, sym, n - 1);
+    const Expr opt = pick_rec(operand, x, comps, pos, sym, n - 1);
     if (k == hi) {
       r = opt;
       continue;
@@ -86,6 +97,7 @@ Expr MapEval::pick_rec(const SymTensor& x, std::vector<ITerm>& comps, std::vecto
     if (hit.is_false()) continue;
     r = hit.is_true() ? opt : Expr::ite(T_.expr(hit), opt, r);
   }
+  picks_.emplace(std::move(key), r);
   return r;
 }
 
@@ -108,7 +120,7 @@ Expr MapEval::pick(const imap::Access& a) {
     if (!comps[d].known) sym.push_back(d);
     else pos[d] = *comps[d].known >= 0 && *comps[d].known < dim ? *comps[d].known : dim - 1;
   }
-  return pick_rec(x, comps, pos, sym, sym.size());
+  return pick_rec(a.operand, x, comps, pos, sym, sym.size());
 }
 
 std::vector<std::pair<int64_t, Expr>> MapEval::candidates(const std::vector<imap::ExprId>& index,

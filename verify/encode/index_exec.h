@@ -4,6 +4,7 @@
 // slices, scatters, segment ids) selects through if-then-else over the positions its bounds allow.
 // The geometry of every data-movement op is its map; the encoders only add the element semantics.
 #pragma once
+#include <map>
 #include <optional>
 #include <span>
 #include <vector>
@@ -63,14 +64,18 @@ class MapEval {
   Val select(const Val& c, const Val& t, const Val& e) const { return T_.select(c, t, e); }
 
  private:
-  Expr pick_rec(const SymTensor& x, std::vector<ITerm>& comps, std::vector<int64_t>& pos, std::vector<size_t>& sym,
-                size_t n);
+  Expr pick_rec(int operand, const SymTensor& x, std::vector<ITerm>& comps, std::vector<int64_t>& pos,
+                std::vector<size_t>& sym, size_t n);
 
   const OpEnv& env_;
   const imap::IndexMap& m_;
   smt::IndexTerms T_;
   std::vector<int64_t> vars_;
   std::vector<std::optional<ITerm>> memo_;
+  /// Selections already built: neighbouring outputs share their inner choices (the one-axis-at-a-time
+  /// slicing of a dynamic_slice). Key: operand, axes left, the fixed positions, the terms still chosen.
+  std::map<std::vector<int64_t>, Expr> picks_;
+  std::vector<Expr> keep_;
 };
 
 /// The extents of a space.
