@@ -920,6 +920,8 @@ std::optional<IndexMap> index_map(OpCode op, const AttrSet& attrs, std::span<con
     if (error) *error = std::string(mnemonic(op)) + ": " + e.what;
     return std::nullopt;
   }
+  for (Case& c : m.cases)  // conjuncts that folded to true say nothing
+    std::erase_if(c.when, [&](ExprId e) { return m.node(e).op == Op::Const && m.node(e).v != 0; });
   return m;
 }
 
