@@ -15,7 +15,10 @@ namespace ptir::testgen {
 
 inline std::string dims_text(const std::vector<int64_t>& d) {
   std::string s;
-  for (size_t k = 0; k < d.size(); ++k) s += "x" + std::to_string(d[k]);
+  for (size_t k = 0; k < d.size(); ++k) {
+    s += 'x';
+    s += std::to_string(d[k]);
+  }
   return s;
 }
 inline std::string ty(const std::string& dt, const std::vector<int64_t>& d) {

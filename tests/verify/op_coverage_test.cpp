@@ -118,7 +118,9 @@ TEST(OpCoverage, EveryOpHasAKindAndAnIndexMapOrNone) {
           EXPECT_EQ(m->kind, kind);
           EXPECT_FALSE(m->space.empty() && m->out_vars > 0);
           EXPECT_TRUE(!m->cases.empty() || m->otherwise != imap::Otherwise::Nothing) << m->str();
-          if (kind == imap::Kind::Scatter) EXPECT_FALSE(m->target.empty()) << m->str();
+          if (kind == imap::Kind::Scatter) {
+            EXPECT_FALSE(m->target.empty()) << m->str();
+          }
         } else {
           EXPECT_NE(error.find(name), std::string::npos) << error;  // the error names the op
         }
