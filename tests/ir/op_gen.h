@@ -49,7 +49,7 @@ struct Gen {
     return p;
   }
   std::string dtype() const { return *rc::gen::element<std::string>("f32", "si8", "f16", "ui16"); }
-  std::string index_dtype() const { return *rc::gen::element<std::string>("si32", "ui8", "si64", "si8"); }
+  std::string index_dtype() const { return *rc::gen::element<std::string>("si32", "ui8", "si64", "si8", "ui64"); }
 
   /// A program `func @f(params) -> result { %r = op -> result; return %r }`.
   static std::string fn(const std::string& params, const std::string& op, const std::string& result) {

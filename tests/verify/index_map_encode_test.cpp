@@ -157,16 +157,29 @@ TEST(IndexTerms, IdentitiesAndBoundsDecide) {
     return s.check() == smt::Result::Unsat;
   };
   const smt::Expr xe = x.base;
-  auto n = [&](int64_t k) { return T.numeral(k); };
-  EXPECT_TRUE(same_value(T.expr(T.lt(T.sub(T.num(3), x), T.num(1))), (n(3) - xe).slt(n(1))));
-  EXPECT_TRUE(same_value(T.expr(T.le(T.num(1), T.sub(T.num(3), x))), n(1).sle(n(3) - xe)));
-  EXPECT_TRUE(same_value(T.expr(T.lt(T.num(1), T.add(x, T.num(7)))), n(1).slt(xe + n(7))));
-  EXPECT_TRUE(same_value(T.expr(T.floordiv(x, T.num(3))), smt::Expr::ite(xe.slt(n(0)), (xe - n(2)).sdiv(n(3)), xe.sdiv(n(3)))));
+  auto nm = [&](int64_t k) { return T.numeral(k); };
+  EXPECT_TRUE(same_value(T.expr(T.lt(T.sub(T.num(3), x), T.num(1))), (nm(3) - xe).slt(nm(1))));
+  EXPECT_TRUE(same_value(T.expr(T.le(T.num(1), T.sub(T.num(3), x))), nm(1).sle(nm(3) - xe)));
+  EXPECT_TRUE(same_value(T.expr(T.lt(T.num(1), T.add(x, T.num(7)))), nm(1).slt(xe + nm(7))));
+  EXPECT_TRUE(same_value(T.expr(T.floordiv(x, T.num(3))), smt::Expr::ite(xe.slt(nm(0)), (xe - nm(2)).sdiv(nm(3)), xe.sdiv(nm(3)))));
   for (int64_t k : {-7, -6, -1, 0, 5})  // floor semantics on numerals
     EXPECT_EQ(T.floordiv(T.num(k), T.num(3)).known, k >= 0 ? k / 3 : -((-k + 2) / 3));
+  // A BV66 term that might not fit 66 bits is refused, never wrapped: two ui64 sums fit, three do not.
+  const smt::ITerm u = T.element(smt::Expr::var("u", smt::Sort::bv(64)), 64, false);
+  const smt::ITerm v = T.element(smt::Expr::var("v", smt::Sort::bv(64)), 64, false);
+  const smt::ITerm uv = T.add(u, v);
+  EXPECT_EQ(uv.mag, 65);
+  EXPECT_THROW(T.add(uv, u), std::overflow_error);
+  EXPECT_THROW(T.mul(u, T.num(3)), std::overflow_error);
+  // Int mode: the same identities over mathematical integers.
+  smt::IndexTerms I(smt::IndexTerms::Mode::Int);
+  const smt::ITerm n = I.term(smt::Expr::var("n", smt::Sort::integer()), 0, 10);
+  EXPECT_TRUE(I.expr(I.eq(I.add(n, I.num(3)), I.num(5))).same(n.base == smt::Expr::intVal(2)));
+  EXPECT_TRUE(I.lt(n, I.num(11)).is_true());
+  EXPECT_EQ(I.sub(I.add(n, I.num(4)), n).known, 4);
   const smt::Expr fm = T.expr(T.mod(x, T.num(3)));
   smt::Solver s(2000);  // 0 <= x mod 3 < 3 and x - x mod 3 is a multiple of 3
-  s.add(!(n(0).sle(fm) && fm.slt(n(3))));
+  s.add(!(nm(0).sle(fm) && fm.slt(nm(3))));
   EXPECT_EQ(s.check(), smt::Result::Unsat);
 }
 

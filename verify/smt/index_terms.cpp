@@ -36,8 +36,27 @@ int64_t floor_div(int64_t a, int64_t b) {
   const int64_t q = a / b;
   return (a % b != 0 && a < 0) ? q - 1 : q;
 }
+/// Bits of |v| (v = INT64_MIN: 64).
+int bits_of(int64_t v) {
+  const uint64_t m = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  return m == 0 ? 0 : 64 - __builtin_clzll(m);
+}
 
 }  // namespace
+
+void IndexTerms::guard(int mag, int64_t lo, int64_t hi) const {
+  if (finite_lo(lo) && finite_hi(hi)) mag = std::min(mag, std::max(bits_of(lo), bits_of(hi)));
+  if (mode_ == Mode::BV66 && mag > 65) throw std::overflow_error("smt::IndexTerms: an index term might not fit 66 bits");
+}
+
+ITerm IndexTerms::sized(ITerm t, int mag) const {
+  if (t.known) return t;
+  if (finite_lo(t.lo) && finite_hi(t.hi)) mag = std::min(mag, std::max(bits_of(t.lo), bits_of(t.hi)));
+  t.mag = mag;
+  if (mode_ == Mode::BV66 && !t.is_bool && mag > 65)
+    throw std::overflow_error("smt::IndexTerms: an index term might not fit 66 bits");
+  return t;
+}
 
 ITerm IndexTerms::num(int64_t v) const {
   ITerm t;
@@ -62,7 +81,7 @@ ITerm IndexTerms::term(const Expr& e, int64_t lo, int64_t hi) const {
   t.base = e;
   t.lo = lo, t.hi = hi;
   if (finite_lo(lo) && finite_hi(hi) && lo == hi) return num(lo);
-  return t;
+  return sized(t, 64);
 }
 
 ITerm IndexTerms::cond(const Expr& b) const {
@@ -95,7 +114,7 @@ ITerm IndexTerms::element(const Expr& e, unsigned width, bool is_signed) const {
     if (v <= static_cast<uint64_t>(kMax)) return num(static_cast<int64_t>(v));
   }
   const Expr x = is_signed ? e.sext(66 - width) : e.zext(66 - width);
-  return term(x, lo, hi);
+  return sized(term(x, lo, hi), static_cast<int>(width));
 }
 
 Expr IndexTerms::numeral(int64_t k) const {
@@ -116,14 +135,14 @@ Expr IndexTerms::expr(const ITerm& t) const {
   return mode_ == Mode::Int ? s.iadd(Expr::intVal(t.offset)) : s + numeral(t.offset);
 }
 
-ITerm IndexTerms::linear(const Expr& base, int sign, int64_t offset, int64_t lo, int64_t hi) const {
+ITerm IndexTerms::linear(const Expr& base, int sign, int64_t offset, int64_t lo, int64_t hi, int mag) const {
   ITerm t;
   t.base = base;
   t.sign = sign;
   t.offset = offset;
   t.lo = lo, t.hi = hi;
   if (finite_lo(lo) && finite_hi(hi) && lo == hi) return num(lo);
-  return t;
+  return sized(t, mag);
 }
 
 Expr IndexTerms::lt_expr(const Expr& a, const Expr& b) const { return mode_ == Mode::Int ? a.ilt(b) : a.slt(b); }
@@ -135,22 +154,26 @@ ITerm IndexTerms::add(const ITerm& a, const ITerm& b) const {
   int64_t s;
   if (a.known && b.known && !__builtin_add_overflow(*a.known, *b.known, &s)) return num(s);
   const int64_t lo = bound_add(a.lo, b.lo, false), hi = bound_add(a.hi, b.hi, true);
-  if (b.known && !a.known && !__builtin_add_overflow(a.offset, *b.known, &s)) return linear(a.base, a.sign, s, lo, hi);
-  if (a.known && !b.known && !__builtin_add_overflow(b.offset, *a.known, &s)) return linear(b.base, b.sign, s, lo, hi);
+  const int mag = std::max(a.known ? bits_of(*a.known) : a.mag, b.known ? bits_of(*b.known) : b.mag) + 1;
+  if (b.known && !a.known && !__builtin_add_overflow(a.offset, *b.known, &s)) return linear(a.base, a.sign, s, lo, hi, mag);
+  if (a.known && !b.known && !__builtin_add_overflow(b.offset, *a.known, &s)) return linear(b.base, b.sign, s, lo, hi, mag);
+  guard(mag, lo, hi);  // throws before building a term that could wrap
   const Expr x = expr(a), y = expr(b);
-  return term(mode_ == Mode::Int ? x.iadd(y) : x + y, lo, hi);
+  return sized(term(mode_ == Mode::Int ? x.iadd(y) : x + y, lo, hi), mag);
 }
 
 ITerm IndexTerms::sub(const ITerm& a, const ITerm& b) const {
   int64_t s;
   if (a.known && b.known && !__builtin_sub_overflow(*a.known, *b.known, &s)) return num(s);
   const int64_t lo = bound_add(a.lo, neg_bound(b.hi), false), hi = bound_add(a.hi, neg_bound(b.lo), true);
-  if (b.known && !a.known && !__builtin_sub_overflow(a.offset, *b.known, &s)) return linear(a.base, a.sign, s, lo, hi);
-  if (a.known && !b.known && !__builtin_sub_overflow(*a.known, b.offset, &s)) return linear(b.base, -b.sign, s, lo, hi);
+  const int mag = std::max(a.known ? bits_of(*a.known) : a.mag, b.known ? bits_of(*b.known) : b.mag) + 1;
+  if (b.known && !a.known && !__builtin_sub_overflow(a.offset, *b.known, &s)) return linear(a.base, a.sign, s, lo, hi, mag);
+  if (a.known && !b.known && !__builtin_sub_overflow(*a.known, b.offset, &s)) return linear(b.base, -b.sign, s, lo, hi, mag);
   if (!a.known && !b.known && a.sign == b.sign && a.base.same(b.base) && !__builtin_sub_overflow(a.offset, b.offset, &s))
     return num(s);  // (x + p) - (x + q) = p - q
+  guard(mag, lo, hi);
   const Expr x = expr(a), y = expr(b);
-  return term(mode_ == Mode::Int ? x.isub(y) : x - y, lo, hi);
+  return sized(term(mode_ == Mode::Int ? x.isub(y) : x - y, lo, hi), mag);
 }
 
 ITerm IndexTerms::mul(const ITerm& a, const ITerm& b) const {
@@ -163,10 +186,13 @@ ITerm IndexTerms::mul(const ITerm& a, const ITerm& b) const {
     if (k == 1) return x;
     int64_t lo, hi;
     bound_mul(x.lo, x.hi, k, lo, hi);
-    if (k == -1 && x.offset != kMin) return linear(x.base, -x.sign, -x.offset, lo, hi);
-    return term(mode_ == Mode::Int ? expr(x).imul(numeral(k)) : expr(x) * numeral(k), lo, hi);
+    const int mag = x.mag + bits_of(k);
+    if (k == -1 && x.offset != kMin) return linear(x.base, -x.sign, -x.offset, lo, hi, x.mag + 1);
+    guard(mag, lo, hi);
+    return sized(term(mode_ == Mode::Int ? expr(x).imul(numeral(k)) : expr(x) * numeral(k), lo, hi), mag);
   }
-  return term(mode_ == Mode::Int ? expr(a).imul(expr(b)) : expr(a) * expr(b));
+  guard(a.mag + b.mag);
+  return sized(term(mode_ == Mode::Int ? expr(a).imul(expr(b)) : expr(a) * expr(b)), a.mag + b.mag);
 }
 
 ITerm IndexTerms::floordiv(const ITerm& a, const ITerm& b) const {
@@ -177,15 +203,17 @@ ITerm IndexTerms::floordiv(const ITerm& a, const ITerm& b) const {
     if (finite_lo(a.lo) && finite_hi(a.hi) && floor_div(a.lo, d) == floor_div(a.hi, d)) return num(floor_div(a.lo, d));
     const int64_t lo = finite_lo(a.lo) ? floor_div(a.lo, d) : kMin, hi = finite_hi(a.hi) ? floor_div(a.hi, d) : kMax;
     const Expr x = expr(a);
-    if (mode_ == Mode::Int) return term(x.idiv(numeral(d)), lo, hi);
-    // floor(x / d) = trunc((x < 0 ? x - (d - 1) : x) / d) for d > 0.
+    if (mode_ == Mode::Int) return sized(term(x.idiv(numeral(d)), lo, hi), a.mag);
+    // floor(x / d) = trunc((x < 0 ? x - (d - 1) : x) / d) for d > 0 (x - (d - 1) needs one more bit).
+    if (!(finite_lo(a.lo) && a.lo >= 0)) guard(std::max(a.mag, bits_of(d)) + 1);
     const Expr adj = finite_lo(a.lo) && a.lo >= 0 ? x : Expr::ite(x.slt(numeral(0)), x - numeral(d - 1), x);
-    return term(adj.sdiv(numeral(d)), lo, hi);
+    return sized(term(adj.sdiv(numeral(d)), lo, hi), a.mag);
   }
   const Expr x = expr(a), y = expr(b);
-  if (mode_ == Mode::Int) return term(x.idiv(y));
+  if (mode_ == Mode::Int) return sized(term(x.idiv(y)), a.mag);
+  guard(std::max(a.mag, b.mag) + 1);
   const Expr adj = Expr::ite(x.slt(numeral(0)), x - (y - numeral(1)), x);
-  return term(adj.sdiv(y));
+  return sized(term(adj.sdiv(y)), a.mag);
 }
 
 ITerm IndexTerms::mod(const ITerm& a, const ITerm& b) const {
@@ -195,7 +223,11 @@ ITerm IndexTerms::mod(const ITerm& a, const ITerm& b) const {
     if (d == 1) return num(0);
     if (finite_lo(a.lo) && finite_hi(a.hi) && floor_div(a.lo, d) == floor_div(a.hi, d))
       return sub(a, num(floor_div(a.lo, d) * d));  // one quotient: a linear term
-    if (mode_ == Mode::Int) return term(expr(a).imod(numeral(d)), 0, d - 1);
+    if (mode_ == Mode::Int) return sized(term(expr(a).imod(numeral(d)), 0, d - 1), bits_of(d));
+    // x - d * floor(x / d): |d * floor(x / d)| <= |x| + d, so the product fits where x and d do.
+    const ITerm q = floordiv(a, b);
+    guard(std::max(a.mag, bits_of(d)) + 1);
+    return sized(term(expr(a) - expr(q) * numeral(d), 0, d - 1), bits_of(d));
   }
   // a - b * floor(a / b)
   const ITerm q = floordiv(a, b);
@@ -208,14 +240,14 @@ ITerm IndexTerms::min(const ITerm& a, const ITerm& b) const {
   if (finite_hi(a.hi) && finite_lo(b.lo) && a.hi <= b.lo) return a;
   if (finite_hi(b.hi) && finite_lo(a.lo) && b.hi <= a.lo) return b;
   const Expr x = expr(a), y = expr(b);
-  return term(Expr::ite(lt_expr(x, y), x, y), std::min(a.lo, b.lo), std::min(a.hi, b.hi));
+  return sized(term(Expr::ite(lt_expr(x, y), x, y), std::min(a.lo, b.lo), std::min(a.hi, b.hi)), std::max(a.mag, b.mag));
 }
 
 ITerm IndexTerms::max(const ITerm& a, const ITerm& b) const {
   if (finite_hi(a.hi) && finite_lo(b.lo) && a.hi <= b.lo) return b;
   if (finite_hi(b.hi) && finite_lo(a.lo) && b.hi <= a.lo) return a;
   const Expr x = expr(a), y = expr(b);
-  return term(Expr::ite(lt_expr(x, y), y, x), std::max(a.lo, b.lo), std::max(a.hi, b.hi));
+  return sized(term(Expr::ite(lt_expr(x, y), y, x), std::max(a.lo, b.lo), std::max(a.hi, b.hi)), std::max(a.mag, b.mag));
 }
 
 ITerm IndexTerms::clamp(const ITerm& x, const ITerm& lo, const ITerm& hi) const {
@@ -229,13 +261,15 @@ ITerm IndexTerms::clamp(const ITerm& x, const ITerm& lo, const ITerm& hi) const 
     if (above && below) return x;
     const int64_t rlo = std::clamp(x.lo, l, h), rhi = std::clamp(x.hi, l, h);
     const Expr e = expr(x), L = numeral(l), H = numeral(h);
-    if (above) return term(Expr::ite(lt_expr(H, e), H, e), rlo, rhi);
-    if (below) return term(Expr::ite(lt_expr(e, L), L, e), rlo, rhi);
+    const int mag = std::max({x.mag, bits_of(l), bits_of(h)});
+    if (above) return sized(term(Expr::ite(lt_expr(H, e), H, e), rlo, rhi), mag);
+    if (below) return sized(term(Expr::ite(lt_expr(e, L), L, e), rlo, rhi), mag);
     // Spelled as the encoder always spelled a clamped start: x < lo ? lo : (hi < x ? hi : x).
-    return term(Expr::ite(lt_expr(e, L), L, Expr::ite(lt_expr(H, e), H, e)), rlo, rhi);
+    return sized(term(Expr::ite(lt_expr(e, L), L, Expr::ite(lt_expr(H, e), H, e)), rlo, rhi), mag);
   }
   const Expr e = expr(x), L = expr(lo), H = expr(hi);
-  return term(Expr::ite(lt_expr(e, L), L, Expr::ite(lt_expr(H, e), H, e)), lo.lo, hi.hi);
+  const int mag = std::max({x.mag, lo.known ? bits_of(*lo.known) : lo.mag, hi.known ? bits_of(*hi.known) : hi.mag});
+  return sized(term(Expr::ite(lt_expr(e, L), L, Expr::ite(lt_expr(H, e), H, e)), lo.lo, hi.hi), mag);
 }
 
 ITerm IndexTerms::select(const ITerm& c, const ITerm& t, const ITerm& e) const {
@@ -243,7 +277,8 @@ ITerm IndexTerms::select(const ITerm& c, const ITerm& t, const ITerm& e) const {
   if (t.known && e.known && *t.known == *e.known && t.is_bool == e.is_bool) return t;
   const Expr r = Expr::ite(expr(c), expr(t), expr(e));
   if (t.is_bool) return cond(r);
-  return term(r, std::min(t.lo, e.lo), std::max(t.hi, e.hi));
+  return sized(term(r, std::min(t.lo, e.lo), std::max(t.hi, e.hi)),
+               std::max(t.known ? bits_of(*t.known) : t.mag, e.known ? bits_of(*e.known) : e.mag));
 }
 
 // ---- conditions ----

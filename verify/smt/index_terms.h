@@ -12,8 +12,12 @@
 //    few of them exactly (the bounded encoder's index terms: an element read as an index is sign- or
 //    zero-extended to 66 bits);
 //  - Int: mathematical integers (symbolic sizes and attributes).
-// Bounds are int64 with INT64_MIN / INT64_MAX meaning unbounded; they are only ever used to decide a
-// comparison or to drop an impossible candidate, never to change a value.
+// Bounds are int64 with INT64_MIN / INT64_MAX meaning unbounded; they only decide what they imply (a
+// comparison, a min/max/clamp, a quotient they fix) or drop an impossible candidate. In BV66 mode every
+// unknown value also carries a magnitude bound (|value| < 2^mag): an operation whose result might not
+// fit 66 bits throws std::overflow_error instead of building a term that would wrap (an encoding error:
+// UNKNOWN, never a wrong answer). An unbounded term given to term() is taken to be element-sized
+// (|value| < 2^64), as every index element is.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -30,6 +34,7 @@ struct ITerm {
   int sign = 1;
   int64_t offset = 0;
   int64_t lo = INT64_MIN, hi = INT64_MAX;  ///< bounds of the value (unknown integers)
+  int mag = 64;  ///< |value| < 2^mag (unknown integers): a BV66 term is exact only while mag <= 65
 
   bool is_known() const { return known.has_value(); }
   bool is_true() const { return known && *known != 0; }
@@ -82,7 +87,11 @@ class IndexTerms {
  private:
   /// sign * base (no offset) as a term.
   Expr scaled(const ITerm& t) const;
-  ITerm linear(const Expr& base, int sign, int64_t offset, int64_t lo, int64_t hi) const;
+  ITerm linear(const Expr& base, int sign, int64_t offset, int64_t lo, int64_t hi, int mag) const;
+  /// Records |value| < 2^mag (tightened by finite bounds); in BV66 throws std::overflow_error past 65.
+  ITerm sized(ITerm t, int mag) const;
+  /// Throws (BV66) when a value with these bounds could need more than 66 bits.
+  void guard(int mag, int64_t lo = INT64_MIN, int64_t hi = INT64_MAX) const;
   Expr lt_expr(const Expr& a, const Expr& b) const;
   Expr le_expr(const Expr& a, const Expr& b) const;
 
