@@ -191,6 +191,12 @@ typename D::Val eval(const IndexMap& m, ExprId e, D& d) {
   return eval_memo(m, e, d, memo);
 }
 
+/// Two's-complement wrapping int64 arithmetic: a map may compute a position that no case uses (a scatter
+/// window start near INT64_MAX plus an offset, under a `when` that fails); it must not be C++ UB.
+inline int64_t wrap_add(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+inline int64_t wrap_sub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+inline int64_t wrap_mul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+
 /// Floor division and modulo of int64 (b > 0; b <= 0 gives 0: maps divide by positive sizes only, and
 /// an empty space never evaluates them).
 inline int64_t floor_div(int64_t a, int64_t b) {
@@ -216,9 +222,9 @@ struct IntDomain {
   Val dim(int a, int axis) const;
   Val attr(const std::string& name, int k, int64_t dflt) const;
   Val read(int operand, std::span<const Val> idx) const;
-  Val add(Val a, Val b) const { return a + b; }
-  Val sub(Val a, Val b) const { return a - b; }
-  Val mul(Val a, Val b) const { return a * b; }
+  Val add(Val a, Val b) const { return wrap_add(a, b); }
+  Val sub(Val a, Val b) const { return wrap_sub(a, b); }
+  Val mul(Val a, Val b) const { return wrap_mul(a, b); }
   Val floordiv(Val a, Val b) const { return floor_div(a, b); }
   Val mod(Val a, Val b) const { return floor_mod(a, b); }
   Val min(Val a, Val b) const { return a < b ? a : b; }

@@ -34,9 +34,9 @@ int64_t eval64(const MapRun& r, ExprId e, const int64_t* vars, size_t nvars) {
       }
       return imap::index_element(t, flat);
     }
-    case Op::Add: return x(n.a) + x(n.b);
-    case Op::Sub: return x(n.a) - x(n.b);
-    case Op::Mul: return x(n.a) * x(n.b);
+    case Op::Add: return imap::wrap_add(x(n.a), x(n.b));
+    case Op::Sub: return imap::wrap_sub(x(n.a), x(n.b));
+    case Op::Mul: return imap::wrap_mul(x(n.a), x(n.b));
     case Op::FloorDiv: return imap::floor_div(x(n.a), x(n.b));
     case Op::Mod: return imap::floor_mod(x(n.a), x(n.b));
     case Op::Min: return std::min(x(n.a), x(n.b));
@@ -96,15 +96,15 @@ struct AffineDomain {
   Val add(const Val& a, const Val& b) const {
     if (!a.ok || !b.ok) return bad();
     Val r = a;
-    r.c += b.c;
-    for (size_t k = 0; k < nvars; ++k) r.coef[k] += b.coef[k];
+    r.c = imap::wrap_add(r.c, b.c);
+    for (size_t k = 0; k < nvars; ++k) r.coef[k] = imap::wrap_add(r.coef[k], b.coef[k]);
     return r;
   }
   Val sub(const Val& a, const Val& b) const {
     if (!a.ok || !b.ok) return bad();
     Val r = a;
-    r.c -= b.c;
-    for (size_t k = 0; k < nvars; ++k) r.coef[k] -= b.coef[k];
+    r.c = imap::wrap_sub(r.c, b.c);
+    for (size_t k = 0; k < nvars; ++k) r.coef[k] = imap::wrap_sub(r.coef[k], b.coef[k]);
     return r;
   }
   Val mul(const Val& a, const Val& b) const {
@@ -113,8 +113,8 @@ struct AffineDomain {
     const Val& s = a.constant() ? b : a;
     const int64_t k = a.constant() ? a.c : b.c;
     Val r = s;
-    r.c *= k;
-    for (int64_t& v : r.coef) v *= k;
+    r.c = imap::wrap_mul(r.c, k);
+    for (int64_t& v : r.coef) v = imap::wrap_mul(v, k);
     return r;
   }
   Val floordiv(const Val& a, const Val& b) const { return lift(a, b, imap::floor_div); }
@@ -196,8 +196,8 @@ std::optional<Affine> affine_offset(const MapRun& run, const imap::Access& a) {
   for (size_t k = 0; k < a.index.size(); ++k) {
     auto c = affine(run, a.index[k]);
     if (!c) return std::nullopt;
-    r.c += c->c * st[k];
-    for (size_t v = 0; v < r.coef.size(); ++v) r.coef[v] += c->coef[v] * st[k];
+    r.c = imap::wrap_add(r.c, imap::wrap_mul(c->c, st[k]));
+    for (size_t v = 0; v < r.coef.size(); ++v) r.coef[v] = imap::wrap_add(r.coef[v], imap::wrap_mul(c->coef[v], st[k]));
   }
   return r;
 }
@@ -225,17 +225,17 @@ int64_t Plan::stride_along(int t, int v) const {
 void Plan::split(ExprId e, int64_t w, int64_t& base, std::vector<std::pair<ExprId, int64_t>>& out) const {
   const Node& n = run_.m.node(e);
   switch (n.op) {
-    case Op::Const: base += w * n.v; return;
+    case Op::Const: base = imap::wrap_add(base, imap::wrap_mul(w, n.v)); return;
     case Op::Add: split(n.a, w, base, out), split(n.b, w, base, out); return;
     case Op::Sub: split(n.a, w, base, out), split(n.b, -w, base, out); return;
     case Op::Mul:
-      if (run_.m.node(n.a).op == Op::Const) return split(n.b, w * run_.m.node(n.a).v, base, out);
-      if (run_.m.node(n.b).op == Op::Const) return split(n.a, w * run_.m.node(n.b).v, base, out);
+      if (run_.m.node(n.a).op == Op::Const) return split(n.b, imap::wrap_mul(w, run_.m.node(n.a).v), base, out);
+      if (run_.m.node(n.b).op == Op::Const) return split(n.a, imap::wrap_mul(w, run_.m.node(n.b).v), base, out);
       break;
     default: break;
   }
   if (deps(e) == 0) {  // no variable (of extent > 1): a constant
-    base += w * run_.eval(e);
+    base = imap::wrap_add(base, imap::wrap_mul(w, run_.eval(e)));
     return;
   }
   out.emplace_back(e, w);
@@ -301,13 +301,14 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
       lin.reset();
       break;
     }
-    lin->c += pieces[k].second * a->c;
-    for (size_t v = 0; v < a->coef.size(); ++v) lin->coef[v] += pieces[k].second * a->coef[v];
+    lin->c = imap::wrap_add(lin->c, imap::wrap_mul(pieces[k].second, a->c));
+    for (size_t v = 0; v < a->coef.size(); ++v)
+      lin->coef[v] = imap::wrap_add(lin->coef[v], imap::wrap_mul(pieces[k].second, a->coef[v]));
   }
   // Conjunctions of comparisons of affine sides (concat's ranges): filled by arithmetic too.
   struct Cmp {
     Op op;
-    Affine d;  // left - right
+    Affine l, r;  // the two sides, evaluated as eval64 does (wrapping) and then compared
   };
   std::vector<Cmp> cmps;
   for (size_t k = 0; conj && k < pieces.size(); ++k) {
@@ -315,15 +316,18 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
     if (n.op != Op::Lt && n.op != Op::Le && n.op != Op::Eq && n.op != Op::Ne) break;
     const auto l = affine(run_, n.a), r = affine(run_, n.b);
     if (!l || !r) break;
-    Cmp c{n.op, *l};
-    c.d.c -= r->c;
-    for (size_t v = 0; v < c.d.coef.size(); ++v) c.d.coef[v] -= r->coef[v];
-    cmps.push_back(std::move(c));
+    cmps.push_back(Cmp{n.op, *l, *r});
   }
   if (conj && cmps.size() == pieces.size() && size > 0) {
+    std::vector<int64_t> at(t.vars.size());
+    auto side = [&](const Affine& a) {
+      int64_t v = a.c;
+      for (size_t k = 0; k < at.size(); ++k)
+        v = imap::wrap_add(v, imap::wrap_mul(a.coef[static_cast<size_t>(t.vars[k])], at[k]));
+      return v;
+    };
     for (int64_t p = 0; p < size; ++p) {
       int64_t rest = p;
-      std::vector<int64_t> at(t.vars.size());
       for (size_t k = t.vars.size(); k-- > 0;) {
         const int64_t n = run_.space[static_cast<size_t>(t.vars[k])];
         at[k] = rest % n;
@@ -331,9 +335,8 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
       }
       bool all = true;
       for (const Cmp& c : cmps) {
-        int64_t d = c.d.c;
-        for (size_t k = 0; k < at.size(); ++k) d += c.d.coef[static_cast<size_t>(t.vars[k])] * at[k];
-        all = all && (c.op == Op::Lt ? d < 0 : c.op == Op::Le ? d <= 0 : c.op == Op::Eq ? d == 0 : d != 0);
+        const int64_t l = side(c.l), r = side(c.r);
+        all = all && (c.op == Op::Lt ? l < r : c.op == Op::Le ? l <= r : c.op == Op::Eq ? l == r : l != r);
       }
       t.vals[static_cast<size_t>(p)] = all;
     }
@@ -342,7 +345,7 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
       int64_t rest = p, v = lin->c;
       for (size_t k = t.vars.size(); k-- > 0;) {
         const int64_t n = run_.space[static_cast<size_t>(t.vars[k])];
-        v += lin->coef[static_cast<size_t>(t.vars[k])] * (rest % n);
+        v = imap::wrap_add(v, imap::wrap_mul(lin->coef[static_cast<size_t>(t.vars[k])], rest % n));
         rest /= n;
       }
       t.vals[static_cast<size_t>(p)] = v;
@@ -358,7 +361,7 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
       int64_t v = conj ? 1 : 0;
       for (const auto& [e, w] : pieces) {
         const int64_t x = eval64(run_, e, vars.data(), vars.size());
-        v = conj ? (v != 0 && x != 0) : v + w * x;
+        v = conj ? (v != 0 && x != 0) : imap::wrap_add(v, imap::wrap_mul(w, x));
       }
       t.vals[static_cast<size_t>(p)] = v;
     }
@@ -427,11 +430,11 @@ int64_t Plan::Walk::slow(int t) const {
     int64_t v = tb.conj ? 1 : 0;
     for (const auto& [e, w] : tb.dynamic) {
       const int64_t x = eval64(plan.run_, e, idx.data(), idx.size());
-      v = tb.conj ? (v != 0 && x != 0) : v + w * x;
+      v = tb.conj ? (v != 0 && x != 0) : imap::wrap_add(v, imap::wrap_mul(w, x));
     }
     return v;
   }
-  return tb.weight * load_index(*tb.direct, pos[static_cast<size_t>(t)]);
+  return imap::wrap_mul(tb.weight, load_index(*tb.direct, pos[static_cast<size_t>(t)]));
 }
 
 // ---- Move ----

@@ -106,7 +106,7 @@ class Plan {
   /// The value of a tabulated (not dynamic) table at position `pos`.
   int64_t at(int t, int64_t pos) const {
     const Table& tb = tables_[static_cast<size_t>(t)];
-    if (tb.direct) return tb.weight * load_index(*tb.direct, pos);
+    if (tb.direct) return imap::wrap_mul(tb.weight, load_index(*tb.direct, pos));
     return tb.vals[static_cast<size_t>(pos)];
   }
   bool dynamic(int t) const { return !tables_[static_cast<size_t>(t)].dynamic.empty(); }
@@ -141,7 +141,7 @@ class Plan {
     int64_t slow(int t) const;
     int64_t sum(const Sum& s) const {
       int64_t v = s.base;
-      for (int t : s.tables) v += get(t);
+      for (int t : s.tables) v = imap::wrap_add(v, get(t));
       return v;
     }
     bool holds(const All& a) const {
