@@ -52,7 +52,9 @@ std::optional<std::vector<int64_t>> projection(const MapRun& run, const TensorTy
 }
 
 /// Folds every x element into its output's accumulator, in row-major order of x.
-void fold_into(const Tensor& x, const std::vector<int64_t>& ostr_x, const Folder& f, std::vector<Num>& acc,
+// flatten: the element loads and combines inline into the loop (the kernel family calls them elsewhere
+// too, which made GCC keep them out of line here).
+[[gnu::flatten]] void fold_into(const Tensor& x, const std::vector<int64_t>& ostr_x, const Folder& f, std::vector<Num>& acc,
                std::vector<uint8_t>& started) {
   if (x.size() == 0) return;
   StridedCounter it(x.type.dims, ostr_x);
@@ -63,6 +65,21 @@ void fold_into(const Tensor& x, const std::vector<int64_t>& ostr_x, const Folder
     if (started[it.off]) acc[it.off] = f.combine(acc[it.off], v);
     else acc[it.off] = v, started[it.off] = 1;
   } while (it.next());
+}
+
+/// Any other map: its fold walked point by point (kept out of eval_reduce, whose loop stays small).
+[[gnu::noinline]] void fold_by_map(const MapRun& run, const Tensor& x, const Folder& f, std::vector<Num>& acc,
+                                   std::vector<uint8_t>& started) {
+  const DType t = x.dtype();
+  int64_t cur = 0;
+  walk_fold(
+      run, [&](int64_t oi) { cur = oi; },
+      [&](const std::vector<int64_t>& at) {
+        const Num v = f.load(t, get(x, at[0]));
+        acc[cur] = started[cur] ? f.combine(acc[cur], v) : v;
+        started[cur] = 1;
+      },
+      [](int64_t) {});
 }
 
 }  // namespace
@@ -80,20 +97,8 @@ Status eval_reduce(const Call& c, Out& out, Fold kind) {
   Folder f(kind, acc_t);
   std::vector<Num> acc(o.size(), f.identity());
   std::vector<uint8_t> started(o.size(), 0);
-  if (auto ostr_x = projection(run, o.type)) {
-    fold_into(x, *ostr_x, f, acc, started);
-  } else {
-    const DType t = x.dtype();
-    int64_t cur = 0;
-    walk_fold(
-        run, [&](int64_t oi) { cur = oi; },
-        [&](const std::vector<int64_t>& at) {
-          const Num v = f.load(t, get(x, at[0]));
-          acc[cur] = started[cur] ? f.combine(acc[cur], v) : v;
-          started[cur] = 1;
-        },
-        [](int64_t) {});
-  }
+  if (auto ostr_x = projection(run, o.type)) fold_into(x, *ostr_x, f, acc, started);
+  else fold_by_map(run, x, f, acc, started);
   for (int64_t i = 0, n = o.size(); i < n; ++i) put(o, i, f.store(acc[i], o.dtype()));
   return Status::success();
 }
