@@ -1,9 +1,11 @@
 // dot_general (docs/semantics.md "Reductions and contractions"): result dims are batch, lhs free, rhs free;
 // each output element folds the products over the contracting positions in row-major order of the
 // contracting coordinates (contract_lhs order), each product rounded in the accumulation dtype, no FMA.
+// The strides of the loop are the op's index map (ir/index_map.cpp), whose reads are affine.
 #include <chrono>
 #include <type_traits>
 
+#include "ir/interp/index_exec.h"
 #include "ir/interp/kernels.h"
 #include "ir/interp/layout.h"
 
@@ -95,21 +97,6 @@ bool dot_loop(const DotWalk& w, const std::vector<V>& L, const std::vector<V>& R
   return true;
 }
 
-/// The lhs/rhs offsets of every contracting position, in row-major order of the contracting coordinates.
-void contract_offsets(const DotDims& dd, const TensorType& l, const std::vector<int64_t>& ls,
-                      const std::vector<int64_t>& rs, std::vector<int64_t>& lo, std::vector<int64_t>& ro) {
-  std::vector<int64_t> sizes;
-  for (int64_t d : dd.cl) sizes.push_back(l.dims[d]);
-  if (prod(sizes, 0, sizes.size()) == 0) return;
-  Counter it(sizes);
-  do {
-    int64_t a = 0, b = 0;
-    for (size_t k = 0; k < sizes.size(); ++k) a += it.idx[k] * ls[dd.cl[k]], b += it.idx[k] * rs[dd.cr[k]];
-    lo.push_back(a);
-    ro.push_back(b);
-  } while (it.next());
-}
-
 }  // namespace
 
 Status eval_dot_general(const Call& c, Out& out) {
@@ -122,14 +109,27 @@ Status eval_dot_general(const Call& c, Out& out) {
   if (!accum_of(c.attrs, o.dtype(), acc_t)) return c.fail("bad accum[...]");
   if (o.size() == 0) return Status::success();
   const Folder f(Fold::Sum, acc_t);
-  const std::vector<int64_t> ls = strides_of(lhs.type.dims), rs = strides_of(rhs.type.dims);
+  // The map's reads: lhs and rhs offsets affine in (result variables, contracting variables).
+  MapRun run;
+  if (Status st = instantiate(c, out, run); !st.ok()) return st;
+  const auto la = affine_offset(run, run.m.cases[0].reads[0]), ra = affine_offset(run, run.m.cases[0].reads[1]);
+  if (!la || !ra) return c.fail("the index map's reads are not affine");
+  const size_t nout = static_cast<size_t>(run.m.out_vars);
   DotWalk w;
   w.dims = o.type.dims;
-  contract_offsets(dd, lhs.type, ls, rs, w.lo, w.ro);
-  // Output dim k reads lhs (batch, lhs free) and/or rhs (batch, rhs free) with these strides.
-  for (size_t k = 0; k < dd.bl.size(); ++k) w.lstr.push_back(ls[dd.bl[k]]), w.rstr.push_back(rs[dd.br[k]]);
-  for (int64_t d : dd.fl) w.lstr.push_back(ls[d]), w.rstr.push_back(0);
-  for (int64_t d : dd.fr) w.lstr.push_back(0), w.rstr.push_back(rs[d]);
+  w.lstr.assign(la->coef.begin(), la->coef.begin() + nout);
+  w.rstr.assign(ra->coef.begin(), ra->coef.begin() + nout);
+  // The contracting positions in the map's fold order (row-major in its contracting variables).
+  const std::vector<int64_t> rdims(run.space.begin() + nout, run.space.end());
+  if (prod(rdims, 0, rdims.size()) > 0) {
+    Counter it(rdims);
+    do {
+      int64_t a = la->c, b = ra->c;
+      for (size_t k = 0; k < rdims.size(); ++k) a += it.idx[k] * la->coef[nout + k], b += it.idx[k] * ra->coef[nout + k];
+      w.lo.push_back(a);
+      w.ro.push_back(b);
+    } while (it.next());
+  }
   const auto deadline = options(c.exec).deadline;
   bool done;
   if (!is_float(acc_t)) {

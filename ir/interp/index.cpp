@@ -1,24 +1,15 @@
 // Indexing kernels (docs/semantics.md "Shape ops", "Scatter"): take, gather, scatter_reduce, scatter_add,
 // dynamic_slice and dynamic_update_slice. Out-of-range take/gather/scatter_reduce indices are UB; dynamic
-// starts are clamped; scatter_add skips a window that does not fit.
+// starts are clamped; scatter_add skips a window that does not fit. Each kernel checks its instance and
+// runs the op's index map (ir/index_map.cpp; the loops are derived in index_exec.cpp).
 #include <algorithm>
 
+#include "ir/interp/index_exec.h"
 #include "ir/interp/kernels.h"
 #include "ir/interp/layout.h"
 
 namespace ptir::interp {
 namespace {
-
-/// Element i of an index tensor if it lies in [0, bound); false otherwise (ui64 above INT64_MAX included).
-bool index_in_range(const Tensor& idx, int64_t i, int64_t bound, int64_t& v) {
-  v = idx.as_int(i);
-  return v >= 0 && v < bound;
-}
-
-Status index_ub(const Call& c, const Tensor& idx, int64_t i, int64_t bound) {
-  return Status::ub(c.msg("index " + format_elem(idx.dtype(), get(idx, i)) + " at position " +
-                          index_str(unravel(i, idx.type.dims)) + " is out of range [0, " + std::to_string(bound) + ")"));
-}
 
 /// torch-style index tensors: integer, x's rank, dims <= x's except along `axis`.
 Status check_axis_index(const Call& c, const TensorType& x, const TensorType& idx, int64_t axis) {
@@ -27,12 +18,6 @@ Status check_axis_index(const Call& c, const TensorType& x, const TensorType& id
   for (int d = 0; d < x.rank(); ++d)
     if (d != axis && idx.dims[d] > x.dims[d]) return c.fail("index dim " + std::to_string(d) + " is larger than x's");
   return Status::success();
-}
-
-/// A dynamic start clamped into [0, hi].
-int64_t clamp_start(const Tensor& start, int64_t k, int64_t hi) {
-  if (!is_signed_int(start.dtype())) return std::min<uint64_t>(get(start, k), static_cast<uint64_t>(hi));
-  return std::clamp<int64_t>(start.as_int(k), 0, hi);
 }
 
 Status check_start(const Call& c, const Tensor& start, int rank) {
@@ -86,22 +71,12 @@ Status check_scatter(const Call& c, const TensorType& x, const TensorType& idx, 
   return Status::success();
 }
 
-/// The operand start of the window of update position `u`; false when the window does not fit in x.
-bool scatter_start(const ScatterDims& sd, const Tensor& idx, const std::vector<int64_t>& is,
-                   const std::vector<int64_t>& u, const TensorType& x, std::vector<int64_t>& start) {
-  int64_t base = 0;
-  for (size_t k = 0, d = 0; k < sd.usd.size(); ++k, ++d) {
-    if (static_cast<int64_t>(d) == sd.ivd) ++d;
-    base += u[sd.usd[k]] * is[d];
-  }
-  std::fill(start.begin(), start.end(), 0);
-  for (size_t k = 0; k < sd.sd2od.size(); ++k) {
-    const int64_t off = base + (sd.ivd < idx.type.rank() ? static_cast<int64_t>(k) * is[sd.ivd] : 0);
-    start[sd.sd2od[k]] = idx.as_int(off);
-  }
-  for (int d = 0; d < x.rank(); ++d)
-    if (start[d] < 0 || start[d] > x.dims[d] - sd.extent[d]) return false;
-  return true;
+/// The op's index map: UB checks, then the moves into out[0].
+Status move(const Call& c, Out& out) {
+  MapRun run;
+  if (Status st = instantiate(c, out, run); !st.ok()) return st;
+  if (Status st = run_checks(c, run); !st.ok()) return st;
+  return run_move(c, run, out[0]);
 }
 
 }  // namespace
@@ -114,13 +89,7 @@ Status eval_take(const Call& c, Out& out) {
   std::vector<int64_t> odims = idx.type.dims;
   odims.insert(odims.end(), x.type.dims.begin() + 1, x.type.dims.end());
   if (odims != o.type.dims || o.dtype() != x.dtype()) return c.fail("result type must be idx.dims ++ x.dims[1:]");
-  const int64_t inner = prod(x.type.dims, 1, x.type.rank()), w = dtype_bytes(x.dtype());
-  for (int64_t i = 0, n = idx.size(); i < n; ++i) {
-    int64_t v;
-    if (!index_in_range(idx, i, x.type.dims[0], v)) return index_ub(c, idx, i, x.type.dims[0]);
-    if (inner > 0) std::memcpy(o.data.data() + i * inner * w, x.data.data() + v * inner * w, inner * w);
-  }
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_gather(const Call& c, Out& out) {
@@ -130,18 +99,7 @@ Status eval_gather(const Call& c, Out& out) {
   const int64_t axis = c.attrs.int_or("axis", -1);
   if (Status st = check_axis_index(c, x.type, idx.type, axis); !st.ok()) return st;
   if (o.type.dims != idx.type.dims || o.dtype() != x.dtype()) return c.fail("result type must be idx's dims of x's dtype");
-  if (idx.size() == 0) return Status::success();
-  std::vector<int64_t> xs = strides_of(x.type.dims), walk = xs;
-  walk[axis] = 0;
-  StridedCounter it(idx.type.dims, walk);
-  int64_t i = 0;
-  do {
-    int64_t v;
-    if (!index_in_range(idx, i, x.type.dims[axis], v)) return index_ub(c, idx, i, x.type.dims[axis]);
-    copy_elem(x, it.off + v * xs[axis], o, i);
-    ++i;
-  } while (it.next());
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_scatter_reduce(const Call& c, Out& out) {
@@ -157,21 +115,15 @@ Status eval_scatter_reduce(const Call& c, Out& out) {
   const bool replace = red == "replace";
   if (red != "add" && red != "max" && red != "min" && !replace) return c.fail("unknown reduce[" + std::string(red) + "]");
   const Folder f(red == "add" ? Fold::Sum : red == "max" ? Fold::Max : Fold::Min, x.dtype());
+  MapRun run;
+  if (Status st = instantiate(c, out, run); !st.ok()) return st;
+  if (Status st = run_checks(c, run); !st.ok()) return st;
   o.data = x.data;
-  if (idx.size() == 0) return Status::success();
-  std::vector<int64_t> xs = strides_of(x.type.dims), walk = xs;
-  walk[axis] = 0;
-  StridedCounter it(idx.type.dims, walk);
   const DType t = x.dtype();
-  int64_t i = 0;
-  do {
-    int64_t v;
-    if (!index_in_range(idx, i, x.type.dims[axis], v)) return index_ub(c, idx, i, x.type.dims[axis]);
-    const int64_t q = it.off + v * xs[axis];
+  walk_scatter(run, [&](int64_t q, int64_t i) {
     if (replace) copy_elem(src, i, o, q);
     else put(o, q, f.store(f.combine(f.load(t, get(o, q)), f.load(t, get(src, i))), t));
-    ++i;
-  } while (it.next());
+  });
   return Status::success();
 }
 
@@ -182,15 +134,9 @@ Status eval_dynamic_slice(const Call& c, Out& out) {
   const int r = x.type.rank();
   if (Status st = check_start(c, start, r); !st.ok()) return st;
   if (o.type.rank() != r || o.dtype() != x.dtype()) return c.fail("result rank or dtype differs from x");
-  std::vector<int64_t> xs = strides_of(x.type.dims);
-  int64_t base = 0;
-  for (int d = 0; d < r; ++d) {
-    const int64_t hi = x.type.dims[d] - o.type.dims[d];
-    if (hi < 0) return c.fail("the slice is larger than x at dim " + std::to_string(d));
-    base += clamp_start(start, d, hi) * xs[d];
-  }
-  strided_copy(x, base, xs, o);
-  return Status::success();
+  for (int d = 0; d < r; ++d)
+    if (x.type.dims[d] < o.type.dims[d]) return c.fail("the slice is larger than x at dim " + std::to_string(d));
+  return move(c, out);
 }
 
 Status eval_dynamic_update_slice(const Call& c, Out& out) {
@@ -202,20 +148,9 @@ Status eval_dynamic_update_slice(const Call& c, Out& out) {
   if (Status st = check_start(c, start, r); !st.ok()) return st;
   if (o.type != x.type || upd.type.rank() != r || upd.dtype() != x.dtype())
     return c.fail("update must have x's rank and dtype; the result x's type");
-  std::vector<int64_t> xs = strides_of(x.type.dims);
-  int64_t base = 0;
-  for (int d = 0; d < r; ++d) {
-    const int64_t hi = x.type.dims[d] - upd.type.dims[d];
-    if (hi < 0) return c.fail("the update is larger than x at dim " + std::to_string(d));
-    base += clamp_start(start, d, hi) * xs[d];
-  }
-  o.data = x.data;
-  if (upd.size() == 0) return Status::success();
-  StridedCounter it(upd.type.dims, xs);
-  int64_t i = 0;
-  do copy_elem(upd, i++, o, base + it.off);
-  while (it.next());
-  return Status::success();
+  for (int d = 0; d < r; ++d)
+    if (x.type.dims[d] < upd.type.dims[d]) return c.fail("the update is larger than x at dim " + std::to_string(d));
+  return move(c, out);
 }
 
 Status eval_scatter_add(const Call& c, Out& out) {
@@ -226,22 +161,14 @@ Status eval_scatter_add(const Call& c, Out& out) {
   ScatterDims sd;
   if (Status st = check_scatter(c, x.type, idx.type, upd.type, sd); !st.ok()) return st;
   if (o.type != x.type) return c.fail("the result must have x's type");
+  MapRun run;
+  if (Status st = instantiate(c, out, run); !st.ok()) return st;
   o.data = x.data;
-  if (upd.size() == 0) return Status::success();
   const Folder f(Fold::Sum, x.dtype());
-  const std::vector<int64_t> is = strides_of(idx.type.dims), xs = strides_of(x.type.dims);
-  std::vector<int64_t> start(x.type.rank());
-  Counter it(upd.type.dims);
-  int64_t ui = 0;
-  do {
-    if (scatter_start(sd, idx, is, it.idx, x.type, start)) {
-      int64_t q = 0;
-      for (int d = 0; d < x.type.rank(); ++d) q += start[d] * xs[d];
-      for (size_t k = 0; k < sd.wdo.size(); ++k) q += it.idx[sd.uwd[k]] * xs[sd.wdo[k]];
-      put(o, q, f.store(f.combine(f.load(x.dtype(), get(o, q)), f.load(x.dtype(), get(upd, ui))), x.dtype()));
-    }
-    ++ui;
-  } while (it.next());
+  const DType t = x.dtype();
+  walk_scatter(run, [&](int64_t q, int64_t u) {
+    put(o, q, f.store(f.combine(f.load(t, get(o, q)), f.load(t, get(upd, u))), t));
+  });
   return Status::success();
 }
 

@@ -1,7 +1,9 @@
 // Shape kernels (docs/semantics.md "Shape ops"): constant, reshape, transpose, broadcast_to, slice, concat,
-// pad, tile, iota. They move element bits and never change one. Also the row-major helpers of layout.h.
+// pad, tile, iota. They move element bits and never change one. Each checks its instance and runs its
+// index map (ir/index_map.cpp, run_move in index_exec.cpp). Also the row-major helpers of layout.h.
 #include <algorithm>
 
+#include "ir/interp/index_exec.h"
 #include "ir/interp/kernels.h"
 #include "ir/interp/layout.h"
 
@@ -69,6 +71,17 @@ void strided_copy(const Tensor& src, int64_t base, const std::vector<int64_t>& s
   }
 }
 
+namespace {
+
+/// The op's index map, run into out[0].
+Status move(const Call& c, Out& out) {
+  MapRun run;
+  if (Status st = instantiate(c, out, run); !st.ok()) return st;
+  return run_move(c, run, out[0]);
+}
+
+}  // namespace
+
 Status eval_constant(const Call& c, Out& out) {
   const AttrValue* v = c.attrs.find("value");
   if (!v || v->kind != AttrKind::Literal) return c.fail("missing value[...]");
@@ -81,8 +94,7 @@ Status eval_reshape(const Call& c, Out& out) {
   const Tensor& x = c.args[0];
   if (x.dtype() != out[0].dtype() || x.size() != out[0].size())
     return c.fail("operand " + to_string(x.type) + " cannot be reshaped to " + to_string(out[0].type));
-  out[0].data = x.data;
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_transpose(const Call& c, Out& out) {
@@ -93,15 +105,12 @@ Status eval_transpose(const Call& c, Out& out) {
   if (static_cast<int>(perm.size()) != r || o.type.rank() != r || x.dtype() != o.dtype())
     return c.fail("perm, operand and result ranks differ");
   std::vector<bool> seen(r, false);
-  std::vector<int64_t> xs = strides_of(x.type.dims), sstr(r);
   for (int i = 0; i < r; ++i) {
     if (perm[i] < 0 || perm[i] >= r || seen[perm[i]]) return c.fail("perm is not a permutation");
     seen[perm[i]] = true;
     if (o.type.dims[i] != x.type.dims[perm[i]]) return c.fail("result dims do not match perm");
-    sstr[i] = xs[perm[i]];
   }
-  strided_copy(x, 0, sstr, o);
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_broadcast(const Call& c, Out& out) {
@@ -109,16 +118,13 @@ Status eval_broadcast(const Call& c, Out& out) {
   Tensor& o = out[0];
   const int r = o.type.rank(), xr = x.type.rank();
   if (xr > r || x.dtype() != o.dtype()) return c.fail("cannot broadcast " + to_string(x.type) + " to " + to_string(o.type));
-  std::vector<int64_t> xs = strides_of(x.type.dims), sstr(r, 0);
   for (int j = 0; j < xr; ++j) {
     const int i = j + (r - xr);
     const int64_t xd = x.type.dims[j];
     if (xd != o.type.dims[i] && xd != 1)
       return c.fail("cannot broadcast " + to_string(x.type) + " to " + to_string(o.type));
-    sstr[i] = xd == 1 ? 0 : xs[j];
   }
-  strided_copy(x, 0, sstr, o);
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_slice(const Call& c, Out& out) {
@@ -128,15 +134,11 @@ Status eval_slice(const Call& c, Out& out) {
   const int r = x.type.rank();
   if (static_cast<int>(starts.size()) != r || o.type.rank() != r || x.dtype() != o.dtype())
     return c.fail("starts, operand and result ranks differ");
-  std::vector<int64_t> xs = strides_of(x.type.dims);
-  int64_t base = 0;
   for (int d = 0; d < r; ++d) {
     if (starts[d] < 0 || starts[d] > x.type.dims[d] - o.type.dims[d])
       return c.fail("the slice at dim " + std::to_string(d) + " is out of bounds");
-    base += starts[d] * xs[d];
   }
-  strided_copy(x, base, xs, o);
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_concat(const Call& c, Out& out) {
@@ -153,17 +155,7 @@ Status eval_concat(const Call& c, Out& out) {
     total += t.dims[axis];
   }
   if (total != o.type.dims[axis]) return c.fail("operand sizes along the axis do not add up");
-  const int64_t outer = prod(o.type.dims, 0, axis), inner = prod(o.type.dims, axis + 1, r);
-  const int w = dtype_bytes(o.dtype());
-  uint8_t* dst = o.data.data();
-  for (int64_t i = 0; i < outer; ++i) {
-    for (size_t k = 0; k < c.args.size(); ++k) {
-      const int64_t chunk = c.args[k].type.dims[axis] * inner * w;
-      if (chunk > 0) std::memcpy(dst, c.args[k].data.data() + i * chunk, chunk);
-      dst += chunk;
-    }
-  }
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_pad(const Call& c, Out& out) {
@@ -182,28 +174,9 @@ Status eval_pad(const Call& c, Out& out) {
     if (interior[d] < 0 || low[d] + high[d] + xd + std::max<int64_t>(xd - 1, 0) * interior[d] != o.type.dims[d])
       return c.fail("result dim " + std::to_string(d) + " does not match the padding");
   }
-  uint64_t value = 0;
-  if (const AttrValue* v = c.attrs.find("value")) {
+  if (const AttrValue* v = c.attrs.find("value"))
     if (v->lit.dtype() != x.dtype() || v->lit.size() != 1) return c.fail("value[...] is not a scalar of the operand's dtype");
-    value = v->lit.bits(0);
-  }
-  for (int64_t i = 0, n = o.size(); i < n; ++i) put(o, i, value);
-  if (x.size() == 0) return Status::success();
-  std::vector<int64_t> os = strides_of(o.type.dims);
-  Counter it(x.type.dims);
-  int64_t si = 0;
-  do {
-    int64_t off = 0;
-    bool inside = true;
-    for (int d = 0; d < r && inside; ++d) {
-      const int64_t pos = low[d] + it.idx[d] * (interior[d] + 1);
-      inside = pos >= 0 && pos < o.type.dims[d];
-      off += pos * os[d];
-    }
-    if (inside) copy_elem(x, si, o, off);
-    ++si;
-  } while (it.next());
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_tile(const Call& c, Out& out) {
@@ -216,26 +189,14 @@ Status eval_tile(const Call& c, Out& out) {
   for (int d = 0; d < r; ++d)
     if (reps[d] < 0 || x.type.dims[d] * reps[d] != o.type.dims[d])
       return c.fail("result dim " + std::to_string(d) + " is not dim * repeats");
-  if (o.size() == 0) return Status::success();
-  std::vector<int64_t> xs = strides_of(x.type.dims);
-  Counter it(o.type.dims);
-  int64_t oi = 0;
-  do {
-    int64_t off = 0;
-    for (int d = 0; d < r; ++d) off += (it.idx[d] % x.type.dims[d]) * xs[d];
-    copy_elem(x, off, o, oi++);
-  } while (it.next());
-  return Status::success();
+  return move(c, out);
 }
 
 Status eval_iota(const Call& c, Out& out) {
   Tensor& o = out[0];
   const int64_t axis = c.attrs.int_or("axis", -1);
   if (axis < 0 || axis >= o.type.rank()) return c.fail("axis out of range");
-  const int64_t inner = prod(o.type.dims, axis + 1, o.type.rank()), len = o.type.dims[axis];
-  for (int64_t i = 0, n = o.size(); i < n; ++i)
-    put(o, i, cast_elem(DType::SI64, o.dtype(), static_cast<uint64_t>((i / inner) % len)));
-  return Status::success();
+  return move(c, out);
 }
 
 }  // namespace ptir::interp

@@ -1,9 +1,11 @@
 // top_k (docs/semantics.md "top_k"): per slice along `axis`, the k largest (or smallest) elements under the
 // total order NaN > +inf > ... > +0 > -0 > ... > -inf, ties keeping the lower index first. Values are moved
-// bit for bit; indices are written in the index result's integer dtype.
+// bit for bit; indices are written in the index result's integer dtype. The lines are the op's index map
+// (ir/index_map.cpp): result position i ranks x[i with i[axis] := r], an affine read.
 #include <algorithm>
 #include <numeric>
 
+#include "ir/interp/index_exec.h"
 #include "ir/interp/kernels.h"
 #include "ir/interp/layout.h"
 
@@ -23,27 +25,37 @@ Status eval_top_k(const Call& c, Out& out) {
   odims[axis] = k;
   if (vals.type.dims != odims || idxs.type.dims != odims || vals.dtype() != x.dtype() || !is_integer(idxs.dtype()))
     return c.fail("results must be x's dtype and an integer dtype, with dims[axis] = k");
-  const int64_t len = x.type.dims[axis], outer = prod(x.type.dims, 0, axis), inner = prod(x.type.dims, axis + 1, r);
+  if (vals.size() == 0) return Status::success();
+  MapRun run;
+  if (Status st = instantiate(c, out, run); !st.ok()) return st;
+  const auto aff = affine_offset(run, run.m.cases[0].reads[0]);
+  if (!aff) return c.fail("the index map's read is not affine");
+  // One line per result position with i[axis] = 0; its elements are base + j * step, j < len.
+  const int64_t len = x.type.dims[axis], step = aff->coef[static_cast<size_t>(r)];
+  std::vector<int64_t> lines = odims, lstr(aff->coef.begin(), aff->coef.begin() + r);
+  lines[axis] = 1;
+  const std::vector<int64_t> ostr = strides_of(odims);
+  std::vector<int64_t> owalk = ostr;
+  StridedCounter xo(lines, lstr), oo(lines, owalk);
   const DType t = x.dtype();
   std::vector<uint64_t> key(len);
   std::vector<int64_t> order(len);
-  for (int64_t a = 0; a < outer; ++a) {
-    for (int64_t b = 0; b < inner; ++b) {
-      const int64_t base = a * len * inner + b;
-      for (int64_t j = 0; j < len; ++j) key[j] = order_key(t, get(x, base + j * inner));
-      std::iota(order.begin(), order.end(), int64_t{0});
-      // (key, index) is a strict total order, so the first k are unique.
-      std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t p, int64_t q) {
-        if (key[p] != key[q]) return largest ? key[p] > key[q] : key[p] < key[q];
-        return p < q;
-      });
-      for (int64_t j = 0; j < k; ++j) {
-        const int64_t dst = a * k * inner + j * inner + b;
-        copy_elem(x, base + order[j] * inner, vals, dst);
-        put(idxs, dst, cast_elem(DType::SI64, idxs.dtype(), static_cast<uint64_t>(order[j])));
-      }
+  do {
+    const int64_t base = aff->c + xo.off;
+    for (int64_t j = 0; j < len; ++j) key[j] = order_key(t, get(x, base + j * step));
+    std::iota(order.begin(), order.end(), int64_t{0});
+    // (key, index) is a strict total order, so the first k are unique.
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t p, int64_t q) {
+      if (key[p] != key[q]) return largest ? key[p] > key[q] : key[p] < key[q];
+      return p < q;
+    });
+    for (int64_t j = 0; j < k; ++j) {
+      const int64_t dst = oo.off + j * ostr[axis];
+      copy_elem(x, base + order[j] * step, vals, dst);
+      put(idxs, dst, cast_elem(DType::SI64, idxs.dtype(), static_cast<uint64_t>(order[j])));
     }
-  }
+    oo.next();
+  } while (xo.next());
   return Status::success();
 }
 

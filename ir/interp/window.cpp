@@ -1,5 +1,7 @@
 // Window kernels (docs/semantics.md "Scatter, windows, top-k, segments"): extract_patches (im2col over all
 // dims) and reduce_window (XLA reduce_window folding only the real elements of x in row-major window order).
+// Each checks its instance and runs the op's index map (ir/index_map.cpp, loops from index_exec.cpp).
+#include "ir/interp/index_exec.h"
 #include "ir/interp/kernels.h"
 #include "ir/interp/layout.h"
 
@@ -50,32 +52,11 @@ Status eval_extract_patches(const Call& c, Out& out) {
   }
   odims.push_back(prod(w.size, 0, r));
   if (odims != o.type.dims || o.dtype() != x.dtype()) return c.fail("result type must be [o_0, ..., o_R-1, window size]");
-  uint64_t value = 0;
-  if (const AttrValue* v = c.attrs.find("value")) {
+  if (const AttrValue* v = c.attrs.find("value"))
     if (v->lit.dtype() != x.dtype() || v->lit.size() != 1) return c.fail("value[...] is not a scalar of x's dtype");
-    value = v->lit.bits(0);
-  }
-  if (o.size() == 0) return Status::success();
-  const std::vector<int64_t> xs = strides_of(x.type.dims);
-  odims.pop_back();
-  Counter oc(odims);
-  int64_t oi = 0;
-  do {
-    Counter kc(w.size);
-    do {
-      int64_t off = 0;
-      bool inside = true;
-      for (int d = 0; d < r && inside; ++d) {
-        const int64_t pos = oc.idx[d] * w.stride[d] + kc.idx[d] * w.dil[d] - w.pad_lo[d];
-        inside = pos >= 0 && pos < x.type.dims[d];
-        off += pos * xs[d];
-      }
-      if (inside) copy_elem(x, off, o, oi);
-      else put(o, oi, value);
-      ++oi;
-    } while (kc.next());
-  } while (oc.next());
-  return Status::success();
+  MapRun run;
+  if (Status st = instantiate(c, out, run); !st.ok()) return st;
+  return run_move(c, run, o);
 }
 
 Status eval_reduce_window(const Call& c, Out& out) {
@@ -97,28 +78,19 @@ Status eval_reduce_window(const Call& c, Out& out) {
   if (o.size() == 0) return Status::success();
   const Fold fk = kind == "sum" ? Fold::Sum : kind == "max" ? Fold::Max : Fold::Min;
   const Folder f(fk, fk == Fold::Sum ? default_accum(x.dtype()) : x.dtype());
-  const std::vector<int64_t> xs = strides_of(x.type.dims);
-  Counter oc(odims);
-  int64_t oi = 0;
-  do {
-    Num acc = f.identity();
-    bool started = false;
-    Counter kc(w.size);
-    do {
-      int64_t off = 0;
-      bool real = true;
-      for (int d = 0; d < r && real; ++d) {
-        const int64_t pos = oc.idx[d] * w.stride[d] + kc.idx[d] * w.dil[d] - w.pad_lo[d];
-        real = pos >= 0 && pos < dilated[d] && pos % w.base_dil[d] == 0;
-        off += (pos / w.base_dil[d]) * xs[d];
-      }
-      if (!real) continue;
-      Num v = f.load(x.dtype(), get(x, off));
-      acc = started ? f.combine(acc, v) : v;
-      started = true;
-    } while (kc.next());
-    put(o, oi++, f.store(acc, o.dtype()));
-  } while (oc.next());
+  MapRun run;
+  if (Status st = instantiate(c, out, run); !st.ok()) return st;
+  Num acc;
+  bool started = false;
+  const DType t = x.dtype();
+  walk_fold(
+      run, [&](int64_t) { acc = f.identity(), started = false; },
+      [&](const std::vector<int64_t>& at) {
+        const Num v = f.load(t, get(x, at[0]));
+        acc = started ? f.combine(acc, v) : v;
+        started = true;
+      },
+      [&](int64_t oi) { put(o, oi, f.store(acc, o.dtype())); });
   return Status::success();
 }
 

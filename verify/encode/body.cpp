@@ -49,21 +49,6 @@ int64_t ravel(const std::vector<int64_t>& idx, const std::vector<int64_t>& dims)
   return f;
 }
 
-Expr index_value(const Expr& e, DType t) {
-  const unsigned w = static_cast<unsigned>(dtype_bits(t));
-  return is_signed_int(t) ? e.sext(66 - w) : e.zext(66 - w);
-}
-Expr index_const(int64_t k) { return Expr::bvInt(k < 0, k < 0 ? 0 - static_cast<uint64_t>(k) : k, 66); }
-Expr index_in_range(const Expr& i, int64_t n) { return index_const(0).sle(i) && i.slt(index_const(n)); }
-
-Expr mux(const Expr& i, std::span<const Expr> options) {
-  if (options.empty()) throw EncodeError("index into an empty dimension");
-  Expr r = options.back();
-  for (int64_t k = static_cast<int64_t>(options.size()) - 2; k >= 0; --k)
-    r = Expr::ite(i == index_const(k), options[k], r);
-  return r;
-}
-
 Expr apply_uf(const std::string& key, std::span<const Expr> args, smt::Sort range) {
   std::vector<smt::Sort> dom;
   dom.reserve(args.size());

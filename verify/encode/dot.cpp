@@ -1,9 +1,10 @@
 // dot_general (docs/semantics.md "Reductions and contractions"): each output element folds the products
 // cast(lhs, D) * cast(rhs, D), rounded in D, over the contracting positions in increasing row-major order
-// of the contracting coordinates (in contract_lhs order), from the first product; no FMA.
+// of the contracting coordinates (in contract_lhs order), from the first product; no FMA. The positions
+// are the op's index map (ir/index_map.cpp, walk_fold in index_exec.cpp).
 #include <algorithm>
 
-#include "verify/encode/ops.h"
+#include "verify/encode/index_exec.h"
 
 namespace ptir::verify::enc {
 namespace {
@@ -59,26 +60,16 @@ Results encode_DotGeneral(OpEnv& env) {
   if (odims != env.out().dims) env.fail("result dims do not match");
   const DType t = env.dtype();
   const sem::Folder f{sem::Fold::Sum, sem::accum_of(env.attrs, t)};
-  int64_t ncontract = 1;
-  for (int64_t c : cdims) ncontract *= c;
   SymTensor out = env.make();
-  std::vector<int64_t> li(ld.size()), ri(rd.size());
-  for (int64_t o = 0, n = env.out().num_elements(); o < n; ++o) {
-    env.check_stop();
-    const std::vector<int64_t> oi = unravel(o, odims);
-    size_t p = 0;
-    for (size_t k = 0; k < bl.size(); ++k, ++p) li[bl[k]] = ri[br[k]] = oi[p];
-    for (int64_t d : lf) li[d] = oi[p++];
-    for (int64_t d : rf) ri[d] = oi[p++];
-    Expr acc = f.identity();
-    for (int64_t c = 0; c < ncontract; ++c) {
-      const std::vector<int64_t> ci = unravel(c, cdims);
-      for (size_t k = 0; k < cl.size(); ++k) li[cl[k]] = ri[cr[k]] = ci[k];
-      const Expr prod = sem::mul(f.load(lhs.elems[ravel(li, ld)], t), f.load(rhs.elems[ravel(ri, rd)], t), f.acc);
-      acc = c == 0 ? prod : f.combine(acc, prod);
-    }
-    out.elems.push_back(f.store(acc, t));
-  }
+  Expr acc;
+  int64_t k = 0;
+  walk_fold(
+      env, map_of(env), [&](int64_t) { acc = f.identity(), k = 0; },
+      [&](const ITerm&, const std::vector<Expr>& e) {
+        const Expr prod = sem::mul(f.load(e[0], t), f.load(e[1], t), f.acc);
+        acc = k++ == 0 ? prod : f.combine(acc, prod);
+      },
+      [&](int64_t) { out.elems.push_back(f.store(acc, t)); });
   return {out};
 }
 

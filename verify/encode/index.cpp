@@ -1,10 +1,11 @@
 // Indexing ops with data-dependent positions (docs/semantics.md "Shape ops", "Scatter"): take, gather,
 // scatter_reduce, scatter_add, dynamic_slice, dynamic_update_slice. A symbolic index selects through an
 // if-then-else chain over the positions it can name; out-of-range take/gather/scatter_reduce indices
-// are UB, dynamic starts are clamped, a scatter_add window that does not fit is skipped.
+// are UB, dynamic starts are clamped, a scatter_add window that does not fit is skipped. The positions are
+// the op's index map (ir/index_map.cpp), evaluated over index terms (index_exec.cpp).
 #include <algorithm>
 
-#include "verify/encode/ops.h"
+#include "verify/encode/index_exec.h"
 
 namespace ptir::verify::enc {
 namespace {
@@ -17,25 +18,9 @@ void check_axis_index(const OpEnv& env, const TensorType& x, const TensorType& i
     if (d != axis && idx.dims[d] > x.dims[d]) env.fail("an index dim is larger than x's");
 }
 
-/// Start k of a dynamic slice, clamped into [0, hi], as a 66-bit value.
-Expr clamped_start(const SymTensor& start, int64_t k, int64_t hi) {
-  const Expr s = index_value(start.elems[k], start.type.dtype);
-  return Expr::ite(s.slt(index_const(0)), index_const(0), Expr::ite(index_const(hi).slt(s), index_const(hi), s));
-}
-
 void check_start(const OpEnv& env, const SymTensor& start, int rank) {
   if (!is_integer(start.type.dtype) || start.type.rank() != 1 || start.type.dims[0] != rank)
     env.fail("start must be a 1-D integer tensor with one entry per dim");
-}
-
-/// The elements of x along `axis` through position `base` (whose axis coordinate is ignored).
-std::vector<Expr> line(const SymTensor& x, std::vector<int64_t> pos, int64_t axis) {
-  std::vector<Expr> v;
-  for (int64_t k = 0; k < x.type.dims[axis]; ++k) {
-    pos[axis] = k;
-    v.push_back(x.elems[ravel(pos, x.type.dims)]);
-  }
-  return v;
 }
 
 }  // namespace
@@ -47,19 +32,7 @@ Results encode_Take(OpEnv& env) {
   std::vector<int64_t> odims = idx.type.dims;
   odims.insert(odims.end(), x.type.dims.begin() + 1, x.type.dims.end());
   if (odims != env.out().dims || env.dtype() != x.type.dtype) env.fail("result type must be idx.dims ++ x.dims[1:]");
-  const int64_t d0 = x.type.dims[0], inner = d0 ? x.type.num_elements() / d0 : 0;
-  SymTensor out = env.make();
-  for (int64_t i = 0, n = idx.type.num_elements(); i < n; ++i) {
-    env.check_stop();
-    const Expr v = index_value(idx.elems[i], idx.type.dtype);
-    env.add_ub(!index_in_range(v, d0));
-    for (int64_t j = 0; j < inner; ++j) {
-      std::vector<Expr> opts;
-      for (int64_t k = 0; k < d0; ++k) opts.push_back(x.elems[k * inner + j]);
-      out.elems.push_back(mux(v, opts));
-    }
-  }
-  return {out};
+  return encode_move(env);
 }
 
 Results encode_Gather(OpEnv& env) {
@@ -68,14 +41,7 @@ Results encode_Gather(OpEnv& env) {
   const int64_t axis = env.attrs.int_or("axis", -1);
   check_axis_index(env, x.type, idx.type, axis);
   if (env.out().dims != idx.type.dims || env.dtype() != x.type.dtype) env.fail("result type must be idx's dims");
-  SymTensor out = env.make();
-  for (int64_t i = 0, n = idx.type.num_elements(); i < n; ++i) {
-    env.check_stop();
-    const Expr v = index_value(idx.elems[i], idx.type.dtype);
-    env.add_ub(!index_in_range(v, x.type.dims[axis]));
-    out.elems.push_back(mux(v, line(x, unravel(i, idx.type.dims), axis)));
-  }
-  return {out};
+  return encode_move(env);
 }
 
 Results encode_ScatterReduce(OpEnv& env) {
@@ -92,18 +58,13 @@ Results encode_ScatterReduce(OpEnv& env) {
   const sem::Folder f{red == "add" ? sem::Fold::Sum : red == "max" ? sem::Fold::Max : sem::Fold::Min, x.type.dtype};
   const DType t = x.type.dtype;
   SymTensor out{x.type, x.elems};
-  for (int64_t i = 0, n = idx.type.num_elements(); i < n; ++i) {
-    env.check_stop();
-    const Expr v = index_value(idx.elems[i], idx.type.dtype);
-    env.add_ub(!index_in_range(v, x.type.dims[axis]));
-    std::vector<int64_t> q = unravel(i, idx.type.dims);
-    for (int64_t k = 0; k < x.type.dims[axis]; ++k) {
-      q[axis] = k;
-      Expr& o = out.elems[ravel(q, x.type.dims)];
-      const Expr updated = replace ? src.elems[i] : f.store(f.combine(f.load(o, t), f.load(src.elems[i], t)), t);
-      o = Expr::ite(v == index_const(k), updated, o);
+  walk_scatter(env, map_of(env), [&](const Expr& src, const std::vector<std::pair<int64_t, Expr>>& targets) {
+    for (const auto& [q, hit] : targets) {
+      Expr& o = out.elems[static_cast<size_t>(q)];
+      const Expr updated = replace ? src : f.store(f.combine(f.load(o, t), f.load(src, t)), t);
+      o = Expr::ite(hit, updated, o);
     }
-  }
+  });
   return {out};
 }
 
@@ -113,29 +74,9 @@ Results encode_DynamicSlice(OpEnv& env) {
   const int r = x.type.rank();
   check_start(env, start, r);
   if (env.out().rank() != r || env.dtype() != x.type.dtype) env.fail("result rank or dtype differs from x");
-  // Slice one dim at a time: cur has the result's sizes in dims < d and x's sizes in dims >= d.
-  SymTensor cur = x;
-  for (int d = 0; d < r; ++d) {
-    const int64_t size = env.out().dims[d], hi = x.type.dims[d] - size;
-    if (hi < 0) env.fail("the slice is larger than x");
-    const Expr c = clamped_start(start, d, hi);
-    TensorType nt = cur.type;
-    nt.dims[d] = size;
-    SymTensor next{nt, {}};
-    for (int64_t i = 0, n = nt.num_elements(); i < n; ++i) {
-      env.check_stop();
-      std::vector<int64_t> idx = unravel(i, nt.dims);
-      std::vector<Expr> opts;
-      const int64_t base = idx[d];
-      for (int64_t s = 0; s <= hi; ++s) {
-        idx[d] = base + s;
-        opts.push_back(cur.elems[ravel(idx, cur.type.dims)]);
-      }
-      next.elems.push_back(mux(c, opts));
-    }
-    cur = std::move(next);
-  }
-  return {cur};
+  for (int d = 0; d < r; ++d)
+    if (x.type.dims[d] < env.out().dims[d]) env.fail("the slice is larger than x");
+  return encode_move(env);
 }
 
 Results encode_DynamicUpdateSlice(OpEnv& env) {
@@ -146,34 +87,9 @@ Results encode_DynamicUpdateSlice(OpEnv& env) {
   check_start(env, start, r);
   if (env.out() != x.type || upd.type.rank() != r || upd.type.dtype != x.type.dtype)
     env.fail("update must have x's rank and dtype; the result x's type");
-  std::vector<Expr> c;
-  std::vector<int64_t> ranges;  // number of possible starts per dim
-  for (int d = 0; d < r; ++d) {
-    const int64_t hi = x.type.dims[d] - upd.type.dims[d];
-    if (hi < 0) env.fail("the update is larger than x");
-    c.push_back(clamped_start(start, d, hi));
-    ranges.push_back(hi + 1);
-  }
-  SymTensor out{x.type, x.elems};
-  if (upd.type.num_elements() == 0) return {out};
-  int64_t combos = 1;
-  for (int64_t n : ranges) combos *= n;
-  // For each possible (clamped) start, the elements that start's window covers.
-  for (int64_t s = 0; s < combos; ++s) {
-    env.check_stop();
-    const std::vector<int64_t> st = unravel(s, ranges);
-    std::vector<Expr> eqs;
-    for (int d = 0; d < r; ++d) eqs.push_back(c[d] == index_const(st[d]));
-    const Expr here = Expr::all(eqs);
-    for (int64_t u = 0, n = upd.type.num_elements(); u < n; ++u) {
-      if ((u & 255) == 0) env.check_stop();
-      std::vector<int64_t> q = unravel(u, upd.type.dims);
-      for (int d = 0; d < r; ++d) q[d] += st[d];
-      Expr& o = out.elems[ravel(q, x.type.dims)];
-      o = Expr::ite(here, upd.elems[u], o);
-    }
-  }
-  return {out};
+  for (int d = 0; d < r; ++d)
+    if (x.type.dims[d] < upd.type.dims[d]) env.fail("the update is larger than x");
+  return encode_move(env);
 }
 
 Results encode_ScatterAdd(OpEnv& env) {
@@ -194,61 +110,18 @@ Results encode_ScatterAdd(OpEnv& env) {
     if (d < 0 || d >= R) env.fail("scatter_dims_to_operand_dims out of range");
   for (int64_t d : uwd)
     if (d < 0 || d >= U) env.fail("update_window_dims out of range");
-  // Window dims of the operand (those not inserted), their extents, and the update's scatter dims.
-  std::vector<int64_t> wdo, extent(R, 1), usd;
   for (int64_t d = 0, k = 0; d < R; ++d)
-    if (!std::binary_search(iwd.begin(), iwd.end(), d)) {
-      if (k >= static_cast<int64_t>(uwd.size())) env.fail("bad dimension numbers");
-      wdo.push_back(d), extent[d] = upd.type.dims[uwd[k++]];
-    }
-  for (int64_t d = 0; d < U; ++d)
-    if (!std::binary_search(uwd.begin(), uwd.end(), d)) usd.push_back(d);
-  const std::vector<int64_t> is = strides(idx.type.dims);
+    if (!std::binary_search(iwd.begin(), iwd.end(), d) && k++ >= static_cast<int64_t>(uwd.size()))
+      env.fail("bad dimension numbers");
   const sem::Folder f{sem::Fold::Sum, x.type.dtype};
   const DType t = x.type.dtype;
   SymTensor out{x.type, x.elems};
-  for (int64_t ui = 0, n = upd.type.num_elements(); ui < n; ++ui) {
-    env.check_stop();
-    const std::vector<int64_t> u = unravel(ui, upd.type.dims);
-    int64_t base = 0;
-    for (size_t k = 0, d = 0; k < usd.size(); ++k, ++d) {
-      if (static_cast<int64_t>(d) == ivd) ++d;
-      base += u[usd[k]] * is[d];
+  walk_scatter(env, map_of(env), [&](const Expr& src, const std::vector<std::pair<int64_t, Expr>>& targets) {
+    for (const auto& [q, hit] : targets) {
+      Expr& o = out.elems[static_cast<size_t>(q)];
+      o = Expr::ite(hit, f.store(f.combine(f.load(o, t), f.load(src, t)), t), o);
     }
-    std::vector<Expr> start(R, index_const(0));
-    for (size_t k = 0; k < sd2od.size(); ++k) {
-      const int64_t off = base + (ivd < I ? static_cast<int64_t>(k) * is[ivd] : 0);
-      start[sd2od[k]] = index_value(idx.elems[off], idx.type.dtype);
-    }
-    std::vector<int64_t> woff(R, 0);
-    for (size_t k = 0; k < wdo.size(); ++k) woff[wdo[k]] = u[uwd[k]];
-    // The window fits when every start lies in [0, dim - extent]; then this element lands at start + woff.
-    std::vector<Expr> fits;
-    bool possible = true;
-    for (int64_t d = 0; d < R; ++d) {
-      const int64_t hi = x.type.dims[d] - extent[d];
-      possible = possible && hi >= 0;
-      fits.push_back(index_const(0).sle(start[d]) && start[d].sle(index_const(hi)));
-    }
-    if (!possible) continue;
-    const Expr fit = Expr::all(fits);
-    for (int64_t q = 0, m = x.type.num_elements(); q < m; ++q) {
-      env.check_stop();
-      const std::vector<int64_t> qi = unravel(q, x.type.dims);
-      std::vector<Expr> at;
-      bool reachable = true;
-      for (int64_t d = 0; d < R && reachable; ++d) {
-        const int64_t s = qi[d] - woff[d];
-        reachable = s >= 0 && s <= x.type.dims[d] - extent[d];
-        at.push_back(start[d] == index_const(s));
-      }
-      if (!reachable) continue;
-      const Expr hit = fit && Expr::all(at);
-      if (hit.isFalse()) continue;
-      Expr& o = out.elems[q];
-      o = Expr::ite(hit, f.store(f.combine(f.load(o, t), f.load(upd.elems[ui], t)), t), o);
-    }
-  }
+  });
   return {out};
 }
 

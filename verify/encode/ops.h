@@ -1,5 +1,7 @@
-// Internal interface of the encoder: what one op's encoder receives, the index helpers the families
-// share, and one encoder per op of ir/ops.def (verify/encode/<family>.cpp, same stems as ir/interp/).
+// Internal interface of the encoder: what one op's encoder receives, the row-major helpers the families
+// share, and one encoder per op of ir/ops.def (verify/encode/<family>.cpp, same stems as ir/interp/). Index
+// arithmetic of data-movement ops is their index map, run by verify/encode/index_exec.h over the index
+// terms of verify/smt/index_terms.h.
 #pragma once
 #include <string>
 #include <string_view>
@@ -42,15 +44,6 @@ struct OpEnv {
 std::vector<int64_t> strides(const std::vector<int64_t>& dims);
 std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t>& dims);
 int64_t ravel(const std::vector<int64_t>& idx, const std::vector<int64_t>& dims);
-
-/// An integer element of dtype `t` as a 66-bit signed value (holds every si64 and ui64 value).
-Expr index_value(const Expr& e, DType t);
-/// The 66-bit constant k.
-Expr index_const(int64_t k);
-/// 0 <= i < n for a 66-bit index.
-Expr index_in_range(const Expr& i, int64_t n);
-/// options[i] for a 66-bit index i (options.back() when i is out of range: callers mark that UB).
-Expr mux(const Expr& i, std::span<const Expr> options);
 
 /// The uninterpreted function of an opaque or transcendental op's key, applied to `args`.
 Expr apply_uf(const std::string& key, std::span<const Expr> args, smt::Sort range);

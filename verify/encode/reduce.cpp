@@ -1,14 +1,14 @@
 // Reductions (docs/semantics.md "Reductions and contractions", "segment_reduce"): reduce_sum/max/min,
 // argmax and segment_reduce. Each output element is the left fold, from the first element, of its
-// reduced positions in increasing row-major order, done in the accumulation dtype.
-#include "verify/encode/ops.h"
+// reduced positions in increasing row-major order, done in the accumulation dtype. Which positions an output
+// folds, in which order, is the op's index map (ir/index_map.cpp; walk_fold/walk_scatter in index_exec.cpp).
+#include "verify/encode/index_exec.h"
 
 namespace ptir::verify::enc {
 namespace {
 
-/// For every output position, the flat x positions it reduces, in row-major order of x.
-std::vector<std::vector<int64_t>> reduce_groups(const OpEnv& env, const TensorType& x,
-                                                const std::vector<int64_t>& axes, bool keepdims) {
+/// Checks the axes and the result dims of a reduction over `axes`.
+void check_reduction(const OpEnv& env, const TensorType& x, const std::vector<int64_t>& axes, bool keepdims) {
   const int r = x.rank();
   std::vector<bool> reduced(r, false);
   for (int64_t a : axes) {
@@ -19,30 +19,38 @@ std::vector<std::vector<int64_t>> reduce_groups(const OpEnv& env, const TensorTy
   for (int d = 0; d < r; ++d)
     if (!reduced[d] || keepdims) odims.push_back(reduced[d] ? 1 : x.dims[d]);
   if (odims != env.out().dims) env.fail("result dims do not match the reduction");
-  std::vector<std::vector<int64_t>> groups(env.out().num_elements());
-  for (int64_t i = 0, n = x.num_elements(); i < n; ++i) {
-    std::vector<int64_t> idx = unravel(i, x.dims), oidx;
-    for (int d = 0; d < r; ++d)
-      if (!reduced[d] || keepdims) oidx.push_back(reduced[d] ? 0 : idx[d]);
-    groups[ravel(oidx, odims)].push_back(i);
-  }
-  return groups;
 }
+
+/// The left fold of one output: from the first real element (a point whose realness is a term folds
+/// under a condition, with `started` telling whether an element came before).
+struct Acc {
+  const sem::Folder& f;
+  Expr acc, started;
+  explicit Acc(const sem::Folder& fold) : f(fold), acc(fold.identity()), started(Expr::boolean(false)) {}
+  void add(const ITerm& real, const Expr& v) {
+    const Expr next = started.isTrue() ? f.combine(acc, v) : started.isFalse() ? v : Expr::ite(started, f.combine(acc, v), v);
+    if (real.is_true()) {
+      acc = next;
+      started = Expr::boolean(true);
+    } else {
+      const Expr c = smt::IndexTerms().expr(real);
+      acc = Expr::ite(c, next, acc);
+      started = started || c;
+    }
+  }
+};
 
 Results reduce(OpEnv& env, sem::Fold kind) {
   const SymTensor& x = env.args[0];
   if (x.type.dtype != env.dtype()) env.fail("operand and result dtypes differ");
+  check_reduction(env, x.type, env.attrs.ints("axes"), env.attrs.bool_or("keepdims", false));
   const sem::Folder f{kind, sem::accum_of(env.attrs, x.type.dtype)};
   SymTensor out = env.make();
-  for (const auto& g : reduce_groups(env, x.type, env.attrs.ints("axes"), env.attrs.bool_or("keepdims", false))) {
-    env.check_stop();
-    Expr acc = f.identity();
-    for (size_t k = 0; k < g.size(); ++k) {
-      Expr v = f.load(x.elems[g[k]], x.type.dtype);
-      acc = k == 0 ? v : f.combine(acc, v);
-    }
-    out.elems.push_back(f.store(acc, env.dtype()));
-  }
+  std::optional<Acc> acc;
+  walk_fold(
+      env, map_of(env), [&](int64_t) { acc.emplace(f); },
+      [&](const ITerm& real, const std::vector<Expr>& e) { acc->add(real, f.load(e[0], x.type.dtype)); },
+      [&](int64_t) { out.elems.push_back(f.store(acc->acc, env.dtype())); });
   return {out};
 }
 
@@ -58,19 +66,27 @@ Results encode_Argmax(OpEnv& env) {
   const int64_t axis = env.attrs.int_or("axis", -1);
   if (axis < 0 || axis >= x.type.rank()) env.fail("axis out of range");
   if (!is_integer(env.dtype())) env.fail("the result must have an integer dtype");
-  const auto groups = reduce_groups(env, x.type, {axis}, env.attrs.bool_or("keepdims", false));
+  check_reduction(env, x.type, {axis}, env.attrs.bool_or("keepdims", false));
+  if (x.type.dims[axis] == 0 && env.out().num_elements() > 0) env.fail("argmax over an empty axis");
   SymTensor out = env.make();
-  for (const auto& g : groups) {
-    env.check_stop();
-    if (g.empty()) env.fail("argmax over an empty axis");
-    Expr best = x.elems[g[0]], at = Expr::bv(0, 64);
-    for (size_t k = 1; k < g.size(); ++k) {
-      const Expr take = sem::order_gt(x.elems[g[k]], best, t);  // strictly greater: the first maximum wins
-      best = Expr::ite(take, x.elems[g[k]], best);
-      at = Expr::ite(take, Expr::bv(k, 64), at);
-    }
-    out.elems.push_back(sem::cast(at, DType::SI64, env.dtype()));
-  }
+  Expr best, at;
+  int64_t k = 0;
+  walk_fold(
+      env, map_of(env), [&](int64_t) { k = 0; },
+      [&](const ITerm&, const std::vector<Expr>& e) {
+        if (k == 0) {
+          best = e[0], at = Expr::bv(0, 64);
+        } else {
+          const Expr take = sem::order_gt(e[0], best, t);  // strictly greater: the first maximum wins
+          best = Expr::ite(take, e[0], best);
+          at = Expr::ite(take, Expr::bv(static_cast<uint64_t>(k), 64), at);
+        }
+        ++k;
+      },
+      [&](int64_t) {
+        if (k == 0) env.fail("argmax over an empty axis");
+        out.elems.push_back(sem::cast(at, DType::SI64, env.dtype()));
+      });
   return {out};
 }
 
@@ -85,31 +101,21 @@ Results encode_SegmentReduce(OpEnv& env) {
   std::vector<int64_t> odims = x.type.dims;
   odims[0] = n;
   if (n < 0 || odims != env.out().dims || env.dtype() != x.type.dtype) env.fail("result type does not match");
-  // inner = product of x.dims[1:], computed directly: with 0 rows, num_elements / rows would say 0.
-  const int64_t rows = x.type.dims[0];
-  int64_t inner = 1;
-  for (size_t d = 1; d < x.type.dims.size(); ++d) inner *= x.type.dims[d];
-  std::vector<Expr> id;
-  for (int64_t r = 0; r < rows; ++r) {
-    id.push_back(index_value(ids.elems[r], ids.type.dtype));
-    env.add_ub(!index_in_range(id.back(), n));
-  }
   const sem::Folder f = kind == "sum" ? sem::Folder{sem::Fold::Sum, sem::default_accum(x.type.dtype)}
                                       : sem::Folder{sem::Fold::Max, x.type.dtype};
-  SymTensor out = env.make();
-  for (int64_t s = 0; s < n; ++s) {
-    std::vector<Expr> acc(inner, f.identity());
-    Expr started = Expr::boolean(false);
-    for (int64_t r = 0; r < rows; ++r) {
-      const Expr hit = id[r] == index_const(s);
-      for (int64_t j = 0; j < inner; ++j) {
-        const Expr v = f.load(x.elems[r * inner + j], x.type.dtype);
-        acc[j] = Expr::ite(hit, Expr::ite(started, f.combine(acc[j], v), v), acc[j]);
-      }
-      started = started || hit;
+  // Row r folds into result[segment_ids[r], ..]: for every segment it may name, under that condition.
+  std::vector<Expr> acc(static_cast<size_t>(env.out().num_elements()), f.identity());
+  std::vector<Expr> started(acc.size(), Expr::boolean(false));
+  walk_scatter(env, map_of(env), [&](const Expr& src, const std::vector<std::pair<int64_t, Expr>>& targets) {
+    const Expr v = f.load(src, x.type.dtype);
+    for (const auto& [q, hit] : targets) {
+      Expr& a = acc[static_cast<size_t>(q)];
+      a = Expr::ite(hit, Expr::ite(started[static_cast<size_t>(q)], f.combine(a, v), v), a);
+      started[static_cast<size_t>(q)] = started[static_cast<size_t>(q)] || hit;
     }
-    for (int64_t j = 0; j < inner; ++j) out.elems.push_back(f.store(acc[j], env.dtype()));
-  }
+  });
+  SymTensor out = env.make();
+  for (const Expr& a : acc) out.elems.push_back(f.store(a, env.dtype()));
   return {out};
 }
 

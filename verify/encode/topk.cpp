@@ -1,7 +1,8 @@
 // top_k (docs/semantics.md "top_k"): along `axis`, the k largest (or smallest) elements under the total
 // order NaN > +inf > ... > +0 > -0 > ... > -inf, ties keeping the lower index first. Each element's rank
-// is the number of elements that come before it; output position j holds the element of rank j.
-#include "verify/encode/ops.h"
+// is the number of elements that come before it; output position j holds the element of rank j. The line
+// each output ranks is the op's index map (ir/index_map.cpp): x[i with i[axis] := r].
+#include "verify/encode/index_exec.h"
 
 namespace ptir::verify::enc {
 
@@ -23,13 +24,18 @@ Results encode_TopK(OpEnv& env) {
   vals.elems.assign(env.out(0).num_elements(), Expr());
   idxs.elems.assign(env.out(1).num_elements(), Expr());
   const unsigned rw = 64;
-  for (int64_t o = 0, n = len ? x.type.num_elements() / len : 0; o < n; ++o) {
-    // The line through outer/inner position o: positions with every coordinate but `axis` fixed.
-    std::vector<int64_t> base = unravel(o, [&] { auto d = x.type.dims; d[axis] = 1; return d; }());
+  const imap::IndexMap m = map_of(env);
+  MapEval ev(env, m);
+  std::vector<int64_t> lines = odims;  // one line per result position with i[axis] = 0
+  lines[axis] = k > 0 ? 1 : 0;
+  for_points(lines, [&](const std::vector<int64_t>& o) {
+    std::vector<int64_t> base = o;
     std::vector<Expr> e;
     for (int64_t j = 0; j < len; ++j) {
-      base[axis] = j;
-      e.push_back(x.elems[ravel(base, x.type.dims)]);
+      std::vector<int64_t> p = o;
+      p.push_back(j);
+      ev.at(p);
+      e.push_back(ev.pick(m.cases[0].reads[0]));
     }
     std::vector<Expr> rank(len);
     for (int64_t i = 0; i < len; ++i) {
@@ -54,7 +60,7 @@ Results encode_TopK(OpEnv& env) {
       vals.elems[ravel(base, odims)] = v;
       idxs.elems[ravel(base, odims)] = at;
     }
-  }
+  });
   return {vals, idxs};
 }
 

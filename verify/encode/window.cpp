@@ -1,7 +1,8 @@
 // Window ops (docs/semantics.md "Scatter, windows, top-k, segments"): extract_patches (im2col over all
 // dims) and reduce_window (folding only the real elements of x, in row-major window order). Positions
-// are static, so both only move elements and fold them.
-#include "verify/encode/ops.h"
+// are static, so both only move elements and fold them; they are the op's index map (ir/index_map.cpp,
+// run by encode_move / walk_fold in index_exec.cpp).
+#include "verify/encode/index_exec.h"
 
 namespace ptir::verify::enc {
 namespace {
@@ -52,25 +53,9 @@ Results encode_ExtractPatches(OpEnv& env) {
   }
   odims.push_back(wsize);
   if (odims != env.out().dims || env.dtype() != x.type.dtype) env.fail("result type must be [o.., window size]");
-  uint64_t value = 0;
-  if (const AttrValue* v = env.attrs.find("value")) {
+  if (const AttrValue* v = env.attrs.find("value"))
     if (v->lit.dtype() != x.type.dtype || v->lit.size() != 1) env.fail("value[...] is not a scalar of x's dtype");
-    value = v->lit.bits(0);
-  }
-  const Expr pad = sem::constant(x.type.dtype, value);
-  SymTensor out = env.make();
-  for (int64_t i = 0, n = env.out().num_elements(); i < n; ++i) {
-    const std::vector<int64_t> oi = unravel(i, env.out().dims);
-    const std::vector<int64_t> k = unravel(oi[r], w.size);
-    std::vector<int64_t> pos(r);
-    bool inside = true;
-    for (int d = 0; d < r && inside; ++d) {
-      pos[d] = oi[d] * w.stride[d] + k[d] * w.dil[d] - w.pad_lo[d];
-      inside = pos[d] >= 0 && pos[d] < x.type.dims[d];
-    }
-    out.elems.push_back(inside ? x.elems[ravel(pos, x.type.dims)] : pad);
-  }
-  return {out};
+  return encode_move(env);
 }
 
 Results encode_ReduceWindow(OpEnv& env) {
@@ -89,29 +74,18 @@ Results encode_ReduceWindow(OpEnv& env) {
   if (odims != env.out().dims || env.dtype() != x.type.dtype) env.fail("result dims do not match the window");
   const sem::Fold fk = kind == "sum" ? sem::Fold::Sum : kind == "max" ? sem::Fold::Max : sem::Fold::Min;
   const sem::Folder f{fk, fk == sem::Fold::Sum ? sem::default_accum(x.type.dtype) : x.type.dtype};
-  int64_t wn = 1;
-  for (int64_t s : w.size) wn *= s;
   SymTensor out = env.make();
-  for (int64_t i = 0, n = env.out().num_elements(); i < n; ++i) {
-    const std::vector<int64_t> oi = unravel(i, odims);
-    Expr acc = f.identity();
-    bool started = false;
-    for (int64_t kk = 0; kk < wn; ++kk) {
-      const std::vector<int64_t> k = unravel(kk, w.size);
-      std::vector<int64_t> pos(r);
-      bool real = true;
-      for (int d = 0; d < r && real; ++d) {
-        const int64_t p = oi[d] * w.stride[d] + k[d] * w.dil[d] - w.pad_lo[d];
-        real = p >= 0 && p < dilated[d] && p % w.base_dil[d] == 0;
-        pos[d] = real ? p / w.base_dil[d] : 0;
-      }
-      if (!real) continue;
-      const Expr v = f.load(x.elems[ravel(pos, x.type.dims)], x.type.dtype);
-      acc = started ? f.combine(acc, v) : v;
-      started = true;
-    }
-    out.elems.push_back(f.store(acc, env.dtype()));
-  }
+  Expr acc;
+  bool started = false;
+  walk_fold(
+      env, map_of(env), [&](int64_t) { acc = f.identity(), started = false; },
+      [&](const ITerm& real, const std::vector<Expr>& e) {
+        if (!real.is_true()) env.fail("a window position whose realness is symbolic");
+        const Expr v = f.load(e[0], x.type.dtype);
+        acc = started ? f.combine(acc, v) : v;
+        started = true;
+      },
+      [&](int64_t) { out.elems.push_back(f.store(acc, env.dtype())); });
   return {out};
 }
 

@@ -1,0 +1,229 @@
+// The interpreter's side of the index maps (ir/index_map.h): an op's map instantiated on the concrete
+// operands, and the loops derived from it. A kernel checks its instance, instantiates the map and runs
+// it; the geometry it runs is the map's and nothing else. Two derivations keep the kernels fast:
+//  - affine(): an access whose offset is c + sum_k coef_k * var_k (transpose, broadcast_to, slice,
+//    reshape, dynamic_slice, reductions, dot_general, argmax, top_k) runs as strided loops;
+//  - Plan: any other map is split into tables over the few variables each term depends on (pad, concat,
+//    tile, take, gather, dynamic_update_slice, extract_patches, reduce_window, scatters), so a point
+//    costs a few lookups, and a Move map whose innermost variable only meets tables of its own copies
+//    runs of contiguous elements with memcpy.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ir/index_map.h"
+#include "ir/interp/kernels.h"
+
+namespace ptir::interp {
+
+/// An op's map on concrete operands (Sizes::Concrete: every Dim and Attr is a numeral).
+struct MapRun {
+  imap::IndexMap m;
+  std::vector<int64_t> space;  ///< extents of the iteration variables
+  std::vector<const Tensor*> operands;
+  std::vector<TensorType> operand_types, result_types;
+  const AttrSet* attrs = nullptr;
+
+  imap::IntDomain domain(std::span<const int64_t> vars = {}) const {
+    return imap::IntDomain{vars, operands, operand_types, result_types, attrs};
+  }
+  int64_t eval(imap::ExprId e, std::span<const int64_t> vars = {}) const;
+};
+
+/// Builds the map of the call's instruction (after the kernel's own checks); an error names the op.
+Status instantiate(const Call& c, const Out& out, MapRun& run);
+
+/// The first failing UB check of the map, as the kernel's message (index / segment id out of range).
+Status run_checks(const Call& c, const MapRun& run);
+
+/// c + sum_k coef[k] * var_k.
+struct Affine {
+  int64_t c = 0;
+  std::vector<int64_t> coef;
+};
+/// The expression as an affine function of the variables (Reads at constant positions are constants);
+/// nullopt when it is not one.
+std::optional<Affine> affine(const MapRun& run, imap::ExprId e);
+/// The row-major offset of an access into its operand, when affine.
+std::optional<Affine> affine_offset(const MapRun& run, const imap::Access& a);
+
+/// Runs a Move map into `out` (the padding value of Otherwise::Value is the `value` attribute's bits).
+Status run_move(const Call& c, const MapRun& run, Tensor& out);
+
+/// An integer element as the maps read it (imap::index_element), with a typed load.
+inline int64_t load_index(const Tensor& t, int64_t i) {
+  const uint8_t* p = t.data.data();
+  switch (t.dtype()) {
+    case DType::SI8: return static_cast<int8_t>(p[i]);
+    case DType::UI8: return p[i];
+    case DType::SI16: { int16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
+    case DType::UI16: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
+    case DType::SI32: { int32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
+    case DType::UI32: { uint32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
+    case DType::SI64: { int64_t v; std::memcpy(&v, p + 8 * i, 8); return v; }
+    default: return imap::index_element(t, i);
+  }
+}
+
+/// A map split into tables (see the header comment). Values and conditions are sums / conjunctions of
+/// tables over subsets of the variables (variables of extent 1 are constants); `Walk` keeps every
+/// table's position while the space is walked in row-major order.
+class Plan {
+ public:
+  struct Table {
+    std::vector<int> vars;
+    std::vector<int64_t> stride;  ///< per var in `vars`: stride into the table
+    std::vector<int64_t> vals;
+    const Tensor* direct = nullptr;  ///< values are this integer tensor's elements (times `weight`)
+    int64_t weight = 1;
+    std::vector<std::pair<imap::ExprId, int64_t>> dynamic;  ///< too large to tabulate: evaluated per point
+    bool conj = false;  ///< the value is the conjunction of the pieces (0/1), not their weighted sum
+  };
+  struct Sum {
+    int64_t base = 0;
+    std::vector<int> tables;
+  };
+  struct All {
+    bool holds = true;  ///< the constant conjuncts
+    std::vector<int> tables;
+  };
+
+  explicit Plan(const MapRun& run);
+  /// The flat offset of `a` into its operand, as a sum of tables.
+  Sum offset(const imap::Access& a);
+  /// The row-major offset of an index (one expression per axis of `dims`) as a sum of tables.
+  Sum offset_of(const std::vector<imap::ExprId>& index, const std::vector<int64_t>& dims);
+  Sum value(imap::ExprId e);
+  All conjunction(const std::vector<imap::ExprId>& conjuncts);
+
+  const std::vector<Table>& tables() const { return tables_; }
+  const std::vector<std::pair<int, int64_t>>& per_var(size_t v) const { return per_var_[v]; }
+  /// Whether table t moves with a variable in [v0, v1).
+  bool touches(int t, int v0, int v1) const;
+  /// The stride of table t along variable v (0 if it does not depend on v).
+  int64_t stride_along(int t, int v) const;
+  /// The value of a tabulated (not dynamic) table at position `pos`.
+  int64_t at(int t, int64_t pos) const {
+    const Table& tb = tables_[static_cast<size_t>(t)];
+    if (tb.direct) return imap::wrap_mul(tb.weight, load_index(*tb.direct, pos));
+    return tb.vals[static_cast<size_t>(pos)];
+  }
+  bool dynamic(int t) const { return !tables_[static_cast<size_t>(t)].dynamic.empty(); }
+  const std::vector<int64_t>& dims() const { return run_.space; }
+  const MapRun& run() const { return run_; }
+
+  /// Row-major walk over the space: `idx` the point, `pos[t]` table t's position.
+  struct Walk {
+    const Plan& plan;
+    std::vector<int64_t> idx, pos;
+    explicit Walk(const Plan& p);
+    /// The next point (row-major); false after the last (back at the origin).
+    bool next() { return next_in(0, static_cast<int>(idx.size())); }
+    /// The next point moving only the variables [v0, v1) (an odometer over them); false when they wrap.
+    bool next_in(int v0, int v1) {
+      const std::vector<int64_t>& dims = plan.run_.space;
+      for (int k = v1; k-- > v0;) {
+        const auto& tv = plan.per_var_[static_cast<size_t>(k)];
+        ++idx[static_cast<size_t>(k)];
+        for (const auto& [t, s] : tv) pos[static_cast<size_t>(t)] += s;
+        if (idx[static_cast<size_t>(k)] < dims[static_cast<size_t>(k)]) return true;
+        for (const auto& [t, s] : tv) pos[static_cast<size_t>(t)] -= s * dims[static_cast<size_t>(k)];
+        idx[static_cast<size_t>(k)] = 0;
+      }
+      return false;
+    }
+    int64_t get(int t) const {
+      const Table& tb = plan.tables_[static_cast<size_t>(t)];
+      if (!tb.vals.empty()) return tb.vals[static_cast<size_t>(pos[static_cast<size_t>(t)])];
+      return slow(t);
+    }
+    int64_t slow(int t) const;
+    int64_t sum(const Sum& s) const {
+      int64_t v = s.base;
+      for (int t : s.tables) v = imap::wrap_add(v, get(t));
+      return v;
+    }
+    bool holds(const All& a) const {
+      if (!a.holds) return false;
+      for (int t : a.tables)
+        if (get(t) == 0) return false;
+      return true;
+    }
+  };
+
+ private:
+  int table(std::vector<std::pair<imap::ExprId, int64_t>> pieces, uint64_t deps, bool conj = false);
+  void split(imap::ExprId e, int64_t w, int64_t& base, std::vector<std::pair<imap::ExprId, int64_t>>& out) const;
+  uint64_t deps(imap::ExprId e) const { return deps_[static_cast<size_t>(e)] & live_; }
+
+  const MapRun& run_;
+  std::vector<uint64_t> deps_;
+  uint64_t live_ = 0;  ///< variables of extent > 1
+  std::vector<Table> tables_;
+  std::vector<std::vector<std::pair<int, int64_t>>> per_var_;  ///< var -> (table, stride)
+  friend struct Walk;
+};
+
+/// Walks a Fold map: for each result position `oi` in row-major order, `begin(oi)`, then `point(offs)`
+/// for each real reduction point in fold order (offs: the offsets of the case's reads), then `end(oi)`.
+/// Tables of the result variables only are read once per result position.
+template <typename Begin, typename Point, typename End>
+void walk_fold(const MapRun& run, Begin&& begin, Point&& point, End&& end) {
+  const int nout = run.m.out_vars, nall = static_cast<int>(run.space.size());
+  int64_t outs = 1, per = 1;
+  for (int k = 0; k < nall; ++k) (k < nout ? outs : per) *= run.space[static_cast<size_t>(k)];
+  if (outs == 0) return;
+  if (per == 0) {
+    for (int64_t oi = 0; oi < outs; ++oi) begin(oi), end(oi);
+    return;
+  }
+  Plan plan(run);
+  const imap::Case& c = run.m.cases[0];
+  const Plan::All cond = plan.conjunction(c.when);
+  std::vector<Plan::Sum> offs;
+  for (const imap::Access& a : c.reads) offs.push_back(plan.offset(a));
+  // Split into the parts that move with the reduction variables and the rest.
+  Plan::All cin, cout;
+  cin.holds = cout.holds = cond.holds;
+  for (int t : cond.tables) (plan.touches(t, nout, nall) ? cin : cout).tables.push_back(t);
+  std::vector<Plan::Sum> oin(offs.size()), oout(offs.size());
+  for (size_t k = 0; k < offs.size(); ++k) {
+    oout[k].base = offs[k].base;
+    for (int t : offs[k].tables) (plan.touches(t, nout, nall) ? oin[k] : oout[k]).tables.push_back(t);
+  }
+  std::vector<int64_t> at(offs.size()), base(offs.size());
+  Plan::Walk wk(plan);
+  for (int64_t oi = 0; oi < outs; ++oi) {
+    begin(oi);
+    if (wk.holds(cout)) {
+      for (size_t k = 0; k < offs.size(); ++k) base[k] = wk.sum(oout[k]);
+      do {
+        if (!wk.holds(cin)) continue;
+        for (size_t k = 0; k < offs.size(); ++k) at[k] = base[k] + wk.sum(oin[k]);
+        point(static_cast<const std::vector<int64_t>&>(at));
+      } while (wk.next_in(nout, nall));
+    }
+    end(oi);
+    wk.next_in(0, nout);
+  }
+}
+
+/// Walks a Scatter map: `apply(target, src)` for each point of the space, in row-major order, whose case
+/// holds (target: the offset in the result, src: the offset of the read).
+template <typename Apply>
+void walk_scatter(const MapRun& run, Apply&& apply) {
+  for (int64_t n : run.space)
+    if (n <= 0) return;
+  Plan plan(run);
+  const imap::Case& c = run.m.cases[0];
+  const Plan::All cond = plan.conjunction(c.when);
+  const Plan::Sum src = plan.offset(c.reads[0]);
+  const Plan::Sum target = plan.offset_of(run.m.target, run.result_types[0].dims);
+  Plan::Walk wk(plan);
+  do {
+    if (wk.holds(cond)) apply(wk.sum(target), wk.sum(src));
+  } while (wk.next());
+}
+
+}  // namespace ptir::interp
