@@ -18,11 +18,37 @@ namespace {
 using testing::parse;
 using testing::print;
 
-/// The formatted load error of `text` (as file "t.rules"), or "" when it loads.
+/// The first line of the formatted load error of `text` (as file "t.rules"), or "" when it loads
+/// (the source line and caret after it are checked by RuleErrors.SourceLineCaretAndEveryError).
 std::string load_error(std::string_view text) {
   auto r = rules::load_rule_text(text, "t.rules");
-  if (auto* e = std::get_if<rules::RuleError>(&r)) return e->format();
+  if (auto* e = std::get_if<rules::RuleError>(&r)) {
+    const std::string f = e->format();
+    return f.substr(0, f.find('\n'));
+  }
   return "";
+}
+
+TEST(RuleErrors, SourceLineCaretAndEveryError) {
+  auto r = rules::load_rule_text("rule a : neg(%x, %y) => %x\nrule b : add(%x) => %x\n", "t.rules");
+  auto* e = std::get_if<rules::RuleError>(&r);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->format(),
+            "t.rules:1:10: error: rule a: neg takes 1 operand, the rule gives 2\n"
+            "  rule a : neg(%x, %y) => %x\n"
+            "           ^\n"
+            "t.rules:2:10: error: rule b: add takes 2 operands, the rule gives 1\n"
+            "  rule b : add(%x) => %x\n"
+            "           ^\n"
+            "2 errors in t.rules");
+  ASSERT_EQ(e->more.size(), 1u);
+  // Syntax errors: the parser resumes at the next line starting with `rule`.
+  auto s = rules::parse_rule_text("rule a : frob(%x) => %x\nrule ok : neg(%x) => %x\nrule b : neg(%x => %x\n", "t.rules");
+  auto* se = std::get_if<rules::RuleError>(&s);
+  ASSERT_NE(se, nullptr);
+  EXPECT_EQ(se->loc.line, 1u);
+  ASSERT_EQ(se->more.size(), 1u);
+  EXPECT_EQ(se->more[0].loc.line, 3u);
 }
 
 /// Loads `rules_text`, runs its rules (no folding, no DCE, expensive checks on) over `program`, and
