@@ -6,6 +6,7 @@
 
 #include "tools/commands.h"
 #include "tools/common.h"
+#include "tools/progress.h"
 #include "verify/refine.h"
 #include "verify/report.h"
 
@@ -51,7 +52,17 @@ int cmd_check_equiv(const Args& a) {
     }
   }
   const Program& sp = src->program();
-  const verify::ProgramVerdict v = verify::check_program_refinement(sp, tgt->program(), opts, only);
+  // Progress over the functions (stderr): on a terminal when there are several, or with --progress.
+  const Progress::Mode mode = Progress::mode_for(a);
+  std::unique_ptr<Progress> progress;
+  auto on_function = [&](size_t k, size_t n, const std::string& name, const verify::Verdict* done) {
+    if (mode == Progress::Mode::Off || (n < 2 && mode == Progress::Mode::Tty)) return;
+    if (!progress) progress = std::make_unique<Progress>(mode, n, "functions");
+    if (!done) progress->started(k, "@" + name);
+    else progress->finished(k, verify::verdict_word(*done));
+  };
+  const verify::ProgramVerdict v = verify::check_program_refinement(sp, tgt->program(), opts, only, on_function);
+  if (progress) progress->stop();
 
   const int kind = v.kind();
   int code = kind == 0 ? kProved : kind == 1 ? kRefuted : kind == 2 ? kUnknown : kError;

@@ -249,12 +249,12 @@ std::vector<OptionSpec> make_options() {
        .help = "write them as JUnit XML (a failure element for REFUTED, all-shape REFUTED and DISAGREEMENT; an "
                "error element for ERROR, UNKNOWN, NOT EXERCISED and TESTED under --require-proof)"},
       // ---- corpus, prove (in both helps after the command's own) ----
-      {.name = "progress", .scope = kCorpus | kProve,
+      {.name = "progress", .scope = kCorpus | kProve | kCheckEquiv,
        .help = "progress on stderr, one line per finished item: '[k/n] NAME VERDICT in T (elapsed E, eta R)'; "
                "on a terminal a status line '[k/n] NAME (T) (elapsed E, eta R)' redrawn every second, shown "
                "there without this flag too",
        .exclusive = "progress"},
-      {.name = "no-progress", .scope = kCorpus | kProve, .help = "no progress, not even on a terminal",
+      {.name = "no-progress", .scope = kCorpus | kProve | kCheckEquiv, .help = "no progress, not even on a terminal",
        .exclusive = "progress"},
 
       {.name = "list", .scope = kProve,

@@ -15,6 +15,7 @@
 // covers the rest. Before any solver runs, a fast pass runs both sides in the interpreter on edge and
 // random inputs.
 #pragma once
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -142,8 +143,12 @@ const char* verdict_word(const ProgramVerdict& v);
 /// Checks every function of `tgt` against its namesake in `src` (or only `only_function` when it is
 /// non-empty: an unknown name is an error). The time budget `opts.timeout_ms` covers the whole program:
 /// each function gets an equal share of what is left when its check starts.
+/// `on_function`, when given, is called before each function's check (`done` null) and after it
+/// (`done` its verdict), with the function's index k of n: a tool shows progress with it.
+using FunctionProgress = std::function<void(size_t k, size_t n, const std::string& name, const Verdict* done)>;
 ProgramVerdict check_program_refinement(const Program& src, const Program& tgt, const CheckOptions& opts = {},
-                                        const std::string& only_function = "");
+                                        const std::string& only_function = "",
+                                        const FunctionProgress& on_function = {});
 
 /// Z3 checks that overran their budget and were abandoned, still running in the background
 /// (check_refinement returns within its budget even when Z3 does not stop in time; such a check

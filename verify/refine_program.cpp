@@ -53,7 +53,7 @@ const char* verdict_word(const ProgramVerdict& v) {
 }
 
 ProgramVerdict check_program_refinement(const Program& src, const Program& tgt, const CheckOptions& opts,
-                                        const std::string& only_function) {
+                                        const std::string& only_function, const FunctionProgress& on_function) {
   const auto start = clock::now();
   ProgramVerdict pv;
   pv.only = only_function;
@@ -95,11 +95,13 @@ ProgramVerdict check_program_refinement(const Program& src, const Program& tgt, 
     CheckOptions o = opts;
     o.timeout_ms = static_cast<unsigned>(std::max(1.0, left / static_cast<double>(todo.size() - k)));
     FunctionVerdict fv{std::string(name), sb, tb, {}};
+    if (on_function) on_function(k, todo.size(), fv.name, nullptr);
     if (left < 1.0) {
       fv.verdict.v = Unknown{"the time budget of the whole program ran out before this function"};
     } else {
       fv.verdict = check_refinement(src, sb, tgt, tb, o);
     }
+    if (on_function) on_function(k, todo.size(), fv.name, &fv.verdict);
     pv.functions.push_back(std::move(fv));
   }
   pv.ms = ms_since(start);
