@@ -46,7 +46,7 @@ RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f) {
   scan(*r.result);
   // An existential size condition (some_axis_size) needs its witness axis kept: one more axis each.
   for (const rules::Constraint& c : r.where)
-    if (c.pred == "some_axis_size" && !c.negated) ++a.witness_axes;
+    if (const PredicateSpec* s = predicate_spec_named(c.pred); s && !c.negated) a.witness_axes += s->witness_axes;
   for (const auto& [cap, k] : f.rank_of) a.fixed_rank = std::max(a.fixed_rank, k);
   return a;
 }

@@ -363,114 +363,35 @@ const TypeV* Enc::type_arg(const rules::Constraint::Arg& a) {
   return it == types_.end() ? nullptr : &it->second;
 }
 
+const AttrB* Enc::attr(const std::string& name) const {
+  auto it = attrs_.find(name);
+  return it == attrs_.end() ? nullptr : &it->second;
+}
+std::optional<std::pair<DType, Expr>> Enc::lit(const std::string& name) const {
+  auto it = lits_.find(name);
+  if (it == lits_.end()) return std::nullopt;
+  return std::make_pair(it->second.dtype, it->second.at({}).v);
+}
+const ReduceAccum* Enc::accum(const std::string& value) const {
+  auto it = reduce_accum_.find(value);
+  return it == reduce_accum_.end() ? nullptr : &it->second;
+}
+
+/// A constraint's meaning is its predicate's all-shape spec (native_specs.cpp), by the predicate's id.
 void Enc::constraint(const rules::Constraint& c) {
-  const std::string& p = c.pred;
-  auto config = [&](bool holds) {
-    if (holds == c.negated) throw Infeasible{"constraint " + p + " false"};
-  };
-  auto drop = [&](const std::string& why) {
-    notes.push_back("`not " + p + "` not used (" + why + "): the statement proved is stronger");
-  };
-  auto dt = [&](size_t k) -> DType {
-    const auto* t = type_arg(c.args[k]);
-    if (!t) throw Outside{"constraint " + p + " on an unbound capture"};
-    return t->first;
-  };
-  if (p == "is_float") return config(is_float(dt(0)));
-  if (p == "is_int") return config(is_integer(dt(0)));
-  if (p == "is_signed") return config(is_signed_int(dt(0)));
-  if (p == "is_unsigned") return config(is_integer(dt(0)) && !is_signed_int(dt(0)));
-  if (p == "is_bool") return config(dt(0) == DType::I1);
-  if (p == "dtype_is") return config(dt(0) == parse_dtype(c.args[1].name));
-  if (p == "widens_exactly") return config(rules::widens_exactly(dt(0), dt(1)));
-  if (p == "same_dtype") return config(dt(0) == dt(1));
-  if (p == "one_use") {
-    notes.push_back("one_use not used: the statement proved is stronger (any number of uses)");
-    return;
+  std::string why;
+  const PredicateSpec* spec = predicate_spec_named(c.pred, &why);
+  if (!spec) throw Outside{why};
+  if (spec->outside || !spec->meaning)
+    throw Outside{"constraint " + c.pred + " " + (spec->outside ? spec->outside : "has no all-shape encoding")};
+  const PredMeaning m = spec->meaning(*this, c);
+  switch (m.kind) {
+    case PredMeaning::Kind::Known:  // decided by this configuration's choices
+      if (m.known == c.negated) throw Infeasible{"constraint " + c.pred + " false"};
+      return;
+    case PredMeaning::Kind::Formula: assume.push_back(c.negated ? !m.formula : m.formula); return;
+    case PredMeaning::Kind::Dropped: notes.push_back(m.note); return;
   }
-  if (p == "rank_is") {
-    const auto* t = type_arg(c.args[0]);
-    if (!t) throw Outside{"rank_is on an unbound capture"};
-    // `not rank_is` does not survive dropping axes (a rank it excludes may be reached): not assumed.
-    if (c.negated) return drop("dropping axes may reach the rank it excludes");
-    return config(static_cast<int64_t>(t->second.size()) == c.args[1].i);
-  }
-  if (p == "same_type" || p == "same_shape") {
-    const auto* a = type_arg(c.args[0]);
-    if (!a) throw Outside{p + " on an unbound capture"};
-    const auto av = *a;
-    const auto* b = type_arg(c.args[1]);
-    if (!b) throw Outside{p + " on an unbound capture"};
-    const bool dtype_ok = p == "same_shape" || av.first == b->first;
-    const bool rank_ok = av.second.size() == b->second.size();
-    // `not same_type` by its dtypes survives dropping axes; by its ranks or sizes it may not.
-    if (c.negated && !dtype_ok) return;
-    if (c.negated) return drop("ranks or sizes that differ may agree once axes are dropped");
-    if (!dtype_ok || !rank_ok) return config(false);
-    std::vector<Expr> eq;
-    for (size_t k = 0; k < av.second.size(); ++k) eq.push_back(av.second[k] == b->second[k]);
-    assume.push_back(Expr::all(eq));
-    return;
-  }
-  if (p == "is_identity_perm" || p == "composes_to_identity") {
-    auto perm = [&](size_t k) -> std::vector<int64_t> {
-      auto it = attrs_.find(c.args[k].name);
-      if (it == attrs_.end() || !it->second.concrete) throw Outside{p + " on an unbound permutation"};
-      return it->second.c;
-    };
-    bool holds = false;
-    if (p == "is_identity_perm") {
-      holds = is_identity_perm(perm(0));
-    } else {
-      const auto a = perm(0), b = perm(1);
-      holds = a.size() == b.size();
-      for (size_t i = 0; holds && i < a.size(); ++i) holds = a[b[i]] == static_cast<int64_t>(i);
-    }
-    // Restricting permutations to fewer axes keeps "is the identity" but not "is not": a negated
-    // one is not assumed (the statement proved is stronger).
-    if (c.negated) return drop("a permutation that is not the identity may become one once axes are dropped");
-    return config(holds);
-  }
-  if (p == "attr_is") {
-    auto it = attrs_.find(c.args[0].name);
-    if (it == attrs_.end() || !it->second.concrete) throw Outside{"attr_is on a per-axis attribute"};
-    if (it->second.is_word) return config(it->second.word == c.args[1].name);
-    // An integer (an axis number) is renumbered when axes are dropped: not an axis-uniform condition.
-    throw Outside{"attr_is on an integer attribute (an axis number) is not preserved by dropping axes"};
-  }
-  if (p == "axes_all_size" || p == "some_axis_size") {
-    const auto* t = type_arg(c.args[0]);
-    auto ax = attrs_.find(c.args[1].name);
-    if (!t || ax == attrs_.end() || !ax->second.concrete) throw Outside{p + " on unbound captures"};
-    std::vector<Expr> each;
-    for (int64_t k : ax->second.c) {
-      if (k < 0 || k >= static_cast<int64_t>(t->second.size())) return config(false);
-      each.push_back(t->second[k] == Expr::intVal(c.args[2].i));
-    }
-    const bool all = p == "axes_all_size";
-    // all: a per-axis condition on every listed axis, kept by dropping axes; some (or not all): one
-    // witness axis, counted in the rank bound (RuleFacts). A negated `all` is not assumed.
-    if (all && c.negated) return drop("a listed axis of another size may be dropped");
-    const Expr holds = all ? Expr::all(each) : Expr::any(each);
-    assume.push_back(c.negated ? !holds : holds);
-    return;
-  }
-  if (p == "exact_accum") {
-    auto it = reduce_accum_.find(c.args[0].name);
-    if (it == reduce_accum_.end()) throw Outside{"exact_accum of a value that is not a reduction"};
-    return config(!it->second.has_accum || rules::widens_exactly(it->second.elem, it->second.acc));
-  }
-  if (p == "is_splat") return config(true);  // const($c) is encoded as a splat (the fragment's gate)
-  if (p == "is_pow2") {
-    auto it = lits_.find(c.args[0].name);
-    if (it == lits_.end()) throw Outside{"is_pow2 on an unbound literal"};
-    if (!is_float(it->second.dtype)) return config(false);
-    const Expr v = it->second.at({}).v;
-    const Expr holds = pow2_exact(v);
-    assume.push_back(c.negated ? !holds : holds);
-    return;
-  }
-  throw Outside{"constraint " + p + " has no all-shape encoding"};
 }
 
 }  // namespace ptir::allshape::detail

@@ -14,6 +14,14 @@ using rules::Node;
 using smt::Expr;
 using smt::Sort;
 
+namespace {
+/// A helper call with as many arguments as the rewriter's table gives its native (the loader checks it).
+bool arity_ok(const rules::AttrExpr& a) {
+  const rules::AttrHelperSpec* h = rules::find_attr_helper(a.capture);
+  return h && h->params.size() == a.args.size();
+}
+}  // namespace
+
 SVal Enc::tgt(const Node& n, const TypeV* ctx, bool is_root) {
   in_source_ = false;
   // An explicit type: `: $T` / `: type(%x)`; the root has the matched root's type.
@@ -260,17 +268,15 @@ std::vector<int64_t> Enc::concrete_attr(const Node& n, const std::string& name) 
         if (it == attrs_.end() || !it->second.concrete) throw Outside{"helper on a per-axis attribute"};
         args.push_back(it->second.c);
       }
-      if (a.capture == "compose_perm" && args.size() == 2) {
-        std::vector<int64_t> r(args[1].size());
-        for (size_t i = 0; i < r.size(); ++i) r[i] = args[0][args[1][i]];
-        return r;
-      }
-      if (a.capture == "inverse_perm" && args.size() == 1) {
-        std::vector<int64_t> r(args[0].size());
-        for (size_t i = 0; i < r.size(); ++i) r[args[0][i]] = static_cast<int64_t>(i);
-        return r;
-      }
-      throw Outside{"attribute helper " + a.capture + " on permutations"};
+      // The helper's all-shape spec (native_specs.cpp), by its id.
+      std::string why;
+      const AttrHelperSpec* h = attr_helper_spec_named(a.capture, &why);
+      if (!h) throw Outside{why};
+      if (h->outside || !h->on_lists || !arity_ok(a))
+        throw Outside{"attribute helper " + a.capture + " on permutations"};
+      std::optional<std::vector<int64_t>> r = h->on_lists(args);
+      if (!r) throw Infeasible{a.capture + " does not apply"};  // the rule leaves the program unchanged
+      return *r;
     }
   }
   throw Outside{std::string(mnemonic(n.op)) + " without " + name};
@@ -284,42 +290,39 @@ std::vector<Expr> Enc::sym_attr_tgt(const Node& n, const std::string& name) {
       if (it == attrs_.end() || it->second.concrete) throw Outside{"$" + a.capture + " unbound"};
       return it->second.sym;
     }
-    if (a.kind == rules::AttrExpr::Kind::Call && a.args.size() == 2 &&
-        (a.capture == "add_ints" || a.capture == "mul_ints")) {
-      auto x = attrs_.find(a.args[0]), y = attrs_.find(a.args[1]);
-      if (x == attrs_.end() || y == attrs_.end() || x->second.concrete || y->second.concrete ||
-          x->second.sym.size() != y->second.sym.size())
-        throw Outside{a.capture + " on unbound attributes"};
-      std::vector<Expr> r;
-      for (size_t k = 0; k < x->second.sym.size(); ++k)
-        r.push_back(a.capture == "add_ints" ? x->second.sym[k].iadd(y->second.sym[k]) : x->second.sym[k].imul(y->second.sym[k]));
-      return r;
+    if (a.kind == rules::AttrExpr::Kind::Call) {
+      // The helper's all-shape spec (native_specs.cpp), by its id: per-axis integers in, per-axis out.
+      std::string why;
+      const AttrHelperSpec* h = attr_helper_spec_named(a.capture, &why);
+      if (!h) throw Outside{why};
+      if (!h->outside && h->on_per_axis && arity_ok(a)) {
+        std::vector<std::vector<Expr>> args;
+        for (const std::string& x : a.args) {
+          auto it = attrs_.find(x);
+          if (it == attrs_.end() || it->second.concrete || (!args.empty() && it->second.sym.size() != args[0].size()))
+            throw Outside{a.capture + " on unbound attributes"};
+          args.push_back(it->second.sym);
+        }
+        return h->on_per_axis(args);
+      }
     }
     throw Outside{"attribute " + name + " of the result has no all-shape encoding"};
   }
   throw Outside{std::string(mnemonic(n.op)) + " without " + name};
 }
 
+/// A literal helper's element is its all-shape spec (native_specs.cpp), by its id; where the helper
+/// does not apply, the rule does not fire (an assumption).
 SVal Enc::lit_helper(const Node& n, DType d, const std::vector<Expr>& dims) {
   SVal s;
   s.dtype = d, s.dims = dims;
-  Expr v;
-  if (n.helper == "lowest") v = verify::sem::lowest(d);
-  else if (n.helper == "highest") v = verify::sem::highest(d);
-  else if (n.helper == "reciprocal" || n.helper == "reciprocal_rounded") {
-    auto it = lits_.find(n.helper_args.empty() ? "" : n.helper_args[0]);
-    if (it == lits_.end()) throw Outside{n.helper + " of an unbound literal"};
-    if (!is_float(d) || it->second.dtype != d) throw Infeasible{"reciprocal dtype"};
-    const Expr c = it->second.at({}).v;
-    const smt::FPFormat f = c.format();
-    const Expr one = Expr::fpBits(((uint64_t{1} << (f.ebits - 1)) - 1) << (f.sbits - 1), f);
-    v = one / c;
-    // natives.cpp l_reciprocal applies only where 1/c is finite and exact (a power of two with a
-    // representable inverse, or an infinity): elsewhere the rule does not apply.
-    if (n.helper == "reciprocal") assume.push_back(c.isInf() || pow2_exact(c));
-  } else {
-    throw Outside{"literal helper " + n.helper};
-  }
+  std::string why;
+  const LitHelperSpec* h = lit_helper_spec_named(n.helper, &why);
+  if (!h) throw Outside{why};
+  if (h->outside || !h->meaning) throw Outside{"literal helper " + n.helper};
+  const LitMeaning m = h->meaning(*this, n.helper_args, d);
+  const Expr v = m.value;
+  if (m.applies) assume.push_back(*m.applies);
   s.at = [v](const std::vector<Expr>&) { return Elem{v, Expr::boolean(false)}; };
   return s;
 }

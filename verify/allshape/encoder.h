@@ -18,6 +18,7 @@
 #include "ir/program.h"
 #include "verify/allshape/chooser.h"
 #include "verify/allshape/internal.h"
+#include "verify/allshape/native_specs.h"
 
 namespace ptir::smt {
 class Model;
@@ -25,7 +26,9 @@ class Model;
 
 namespace ptir::allshape::detail {
 
-class Enc {
+/// One configuration's encoder; as a NativeEnv it gives the natives' specs (native_specs.h) the captures
+/// it has bound.
+class Enc : public NativeEnv {
  public:
   /// `forced_flags` >= 0: the nnan/ninf/nsz flags beyond the assumptions are these bits (FastMathFlag
   /// positions) instead of free Booleans (the retry of a query Z3 could not decide).
@@ -50,6 +53,12 @@ class Enc {
 
   /// The function's flags as a model chose them (assumed ones are true).
   uint8_t flags_in(const smt::Model& m) const;
+
+  // NativeEnv: the captures bound so far.
+  const TypeV* type_of(const rules::Constraint::Arg& a) override { return type_arg(a); }
+  const AttrB* attr(const std::string& name) const override;
+  std::optional<std::pair<DType, smt::Expr>> lit(const std::string& name) const override;
+  const ReduceAccum* accum(const std::string& value) const override;
 
  private:
   // ---- shared (encoder.cpp) ----

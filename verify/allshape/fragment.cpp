@@ -6,6 +6,7 @@
 
 #include "verify/allshape/allshape.h"
 #include "verify/allshape/internal.h"
+#include "verify/allshape/native_specs.h"
 
 namespace ptir::allshape {
 namespace detail {
@@ -29,12 +30,15 @@ RuleFacts facts_of(const rules::Rule& r) {
   RuleFacts f;
   for (const rules::Constraint& c : r.where) {
     if (c.negated) continue;
-    if (c.pred == "rank_is" && c.args.size() == 2) {
+    // What the predicate states, from its all-shape spec (native_specs.cpp).
+    const PredicateSpec* s = predicate_spec_named(c.pred);
+    const PredFact fact = s ? s->fact : PredFact::None;
+    if (fact == PredFact::Rank && c.args.size() == 2) {
       if (c.args[1].i == 0) f.scalar_caps.insert(c.args[0].name);
       else f.rank_of[c.args[0].name] = static_cast<int>(c.args[1].i);
     }
-    if ((c.pred == "is_splat" || c.pred == "is_pow2") && !c.args.empty()) f.splat_lits.insert(c.args[0].name);
-    if ((c.pred == "same_type" || c.pred == "same_shape") && c.args.size() == 2) {
+    if (fact == PredFact::SplatLiteral && !c.args.empty()) f.splat_lits.insert(c.args[0].name);
+    if (fact == PredFact::SameShape && c.args.size() == 2) {
       f.same_shape.insert({c.args[0].name, c.args[1].name});
       f.same_shape.insert({c.args[1].name, c.args[0].name});
     }
@@ -51,9 +55,12 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
     case Node::Kind::Splat: return "";
     case Node::Kind::Const:
       if (result) {
-        if (n.helper == "reciprocal" || n.helper == "reciprocal_rounded" || n.helper == "lowest" || n.helper == "highest")
-          return "";
-        return "literal helper " + n.helper + " has no all-shape encoding";
+        std::string why;
+        const LitHelperSpec* h = lit_helper_spec_named(n.helper, &why);
+        if (!h) return why;
+        if (h->outside) return h->outside;
+        if (!h->meaning) return "literal helper " + n.helper + " has no all-shape encoding";
+        return "";
       }
       return "";
     case Node::Kind::Op: break;
@@ -65,9 +72,16 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
       if (auto w = check_node(*o, r, f, result); !w.empty()) return w;
     return "";
   };
-  for (const auto& a : n.attrs)
+  for (const auto& a : n.attrs) {
     if (a.kind == rules::AttrExpr::Kind::Ints && op != OpCode::Concat)
       return std::string(mnemonic(op)) + " with a literal integer attribute fixes a rank: bounded only";
+    if (a.kind == rules::AttrExpr::Kind::Call) {  // an attribute helper needs its all-shape spec
+      std::string why;
+      const AttrHelperSpec* h = attr_helper_spec_named(a.capture, &why);
+      if (!h) return why;
+      if (h->outside) return h->outside;
+    }
+  }
   if (op == OpCode::Cast || op == OpCode::Compare || op == OpCode::Select ||
       (has_trait(op, OpTrait::Elementwise) && !has_trait(op, OpTrait::Effect)))
     return sub();
@@ -106,14 +120,13 @@ std::string outside_fragment(const rules::Rule& r) {
   const RuleFacts f = facts_of(r);
   if (auto w = check_node(*r.source, r, f, false); !w.empty()) return w;
   if (auto w = check_node(*r.result, r, f, true); !w.empty()) return w;
-  static const std::set<std::string> known = {"is_float", "is_int", "is_signed", "is_unsigned", "is_bool",
-                                              "dtype_is", "widens_exactly", "same_dtype", "one_use", "rank_is",
-                                              "same_type", "same_shape", "is_identity_perm", "composes_to_identity",
-                                              "attr_is", "is_splat", "is_pow2", "axes_all_size",
-                                              "some_axis_size", "exact_accum"};
-  for (const rules::Constraint& c : r.where)
-    if (!known.count(c.pred))
-      return "constraint " + c.pred + " is not a per-axis linear condition the encoding has (bounded only)";
+  // Every constraint's predicate needs an all-shape spec (native_specs.cpp) that is not `outside`.
+  for (const rules::Constraint& c : r.where) {
+    std::string why;
+    const PredicateSpec* s = predicate_spec_named(c.pred, &why);
+    if (!s) return why;
+    if (s->outside) return "constraint " + c.pred + " " + s->outside;
+  }
   return "";
 }
 

@@ -10,6 +10,7 @@
 
 #include "rewriter/rules/natives.h"
 #include "verify/allshape/internal.h"
+#include "verify/allshape/native_specs.h"
 
 namespace ptir::allshape::detail {
 
@@ -43,10 +44,14 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
       for (const auto& a : n.attrs) {
         if (a.name != "perm") continue;
         found = true;
+        // A helper's word comes from its all-shape spec (native_specs.cpp).
+        const AttrHelperSpec* h =
+            a.kind == rules::AttrExpr::Kind::Call ? attr_helper_spec_named(a.capture) : nullptr;
+        const PermWord w = h ? h->word : PermWord::Opaque;
         if (a.kind == rules::AttrExpr::Kind::Capture) here.push_back({a.capture, false});
-        else if (a.kind == rules::AttrExpr::Kind::Call && a.capture == "compose_perm" && a.args.size() == 2)
+        else if (w == PermWord::Compose && a.args.size() == 2)
           here = {{a.args[0], false}, {a.args[1], false}};  // transposing by p, then by q
-        else if (a.kind == rules::AttrExpr::Kind::Call && a.capture == "inverse_perm" && a.args.size() == 1)
+        else if (w == PermWord::Inverse && a.args.size() == 1)
           here = {{a.args[0], true}};
         else here.push_back({"#perm" + std::to_string(anon++), false});
       }
@@ -86,8 +91,10 @@ std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f) {
   std::map<std::string, Tok> subst;
   for (const rules::Constraint& c : r.where) {
     if (c.negated) continue;
-    if (c.pred == "is_identity_perm" && c.args.size() == 1) subst[c.args[0].name] = Tok{"#id", false};
-    if (c.pred == "composes_to_identity" && c.args.size() == 2) {
+    const PredicateSpec* s = predicate_spec_named(c.pred);
+    const PermIdentity id = s ? s->identity : PermIdentity::None;
+    if (id == PermIdentity::Identity && c.args.size() == 1) subst[c.args[0].name] = Tok{"#id", false};
+    if (id == PermIdentity::Inverse && c.args.size() == 2) {
       const std::string a = std::min(c.args[0].name, c.args[1].name), b = std::max(c.args[0].name, c.args[1].name);
       if (a != b && !subst.count(b)) subst[b] = Tok{a, true};
     }
