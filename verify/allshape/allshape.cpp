@@ -62,12 +62,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
   Result res;
   // The whole proof's budget, deterministic like each query's (smt::kRlimitPerMs): Z3 resource units
   // spent by its queries, with the wall clock only as a safety net (kWallFactor times the budget).
-  uint64_t units = 0;
-  auto over_budget = [&] {
-    const double wall = std::chrono::duration<double, std::milli>(clock::now() - start).count();
-    return units > static_cast<uint64_t>(o.total_ms) * smt::kRlimitPerMs ||
-           wall > static_cast<double>(o.total_ms) * smt::kWallFactor + smt::kWallSlackMs;
-  };
+  smt::UnitBudget budget(o.total_ms, start);
   auto done = [&](Verdict v, std::string why) {
     res.verdict = v;
     res.why = std::move(why);
@@ -95,7 +90,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     std::optional<smt::Context> ctx;
     ctx.emplace();
     // 1. The rank bound (bound.cpp).
-    const std::optional<int> counted = rank_bound(r, facts, axes, over_budget, units);
+    const std::optional<int> counted = rank_bound(r, facts, axes, budget);
     if (!counted)
       return done(Verdict::Unknown, "the proof's budget of " + std::to_string(o.total_ms / 1000) +
                                         " s ran out while counting the rank bound");
@@ -106,45 +101,41 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
                                         std::to_string(o.max_rank_bound));
     // 2. Every configuration at every rank 0..bound.
     std::set<std::string> notes;
-    std::map<unsigned, bool> stage1;  // canonical stage-1/2 formula -> unsat
-    std::vector<Expr> stage1_keep;     // keeps those terms (and their ids) alive
+    smt::StageCache stage1;  // unsat answers of the cheap stages, by canonical form
     // One configuration through the three stages. Unknown carries why.
     struct Decision {
       smt::Result r = smt::Result::Unknown;
       std::string why;
       std::unique_ptr<smt::Model> model;  // Sat: a model, small sizes first
     };
-    auto cached = [&](const Expr& f) -> bool {
-      const Expr c = f.canonical();
-      if (auto hit = stage1.find(c.id()); hit != stage1.end()) return hit->second;
-      smt::Solver s1(std::max(1u, o.timeout_ms / 2));
-      s1.add(c);
-      ++res.queries;
-      const bool unsat = s1.check() == smt::Result::Unsat;
-      units += s1.units();
-      stage1.emplace(c.id(), unsat);
-      stage1_keep.push_back(c);
-      return unsat;
-    };
     auto decide = [&](Enc& e, int rank) -> Decision {
       Decision d;
       const Expr bad = (e.in_bounds && !e.src_ub && (e.tgt_ub || e.differ)) || e.tgt_ill;
+      // The cheap stages (smt::run_cheap_stages, shared with verify/refine.cpp), each with more models
+      // than the query, so unsat there is unsat here; each asked once per canonical form (stage1).
       // Stage 1: the goal alone, uninterpreted applications (input reads, transcendentals) replaced by
-      // fresh constants, no assumption: more models, so unsat here is unsat there; often pure
-      // bit-vector/float logic, which Z3 decides fast. Cached by canonical form across configurations.
+      // fresh constants, no assumption; often pure bit-vector/float logic, which Z3 decides fast;
+      // first with arithmetic abstracted too. Stage 2: integers fixed by equations (a size forced to 1, a
+      // start to 0) substituted away, the applications abstracted again and integer-only conjuncts
+      // dropped.
       const Expr abs = bad.abstractFunctions();
-      if (cached(abs.abstractArithmetic()) || cached(abs)) {
-        d.r = smt::Result::Unsat;
-        return d;
-      }
-      // Stage 2: integers fixed by equations (a size forced to 1, a start to 0) substituted away, the
-      // applications abstracted again and integer-only conjuncts dropped: still more models.
-      std::vector<Expr> all = e.assume;
-      all.push_back(bad);
-      std::vector<Expr> kept;
-      for (const Expr& c : smt::eliminate(all).abstractFunctions().conjuncts())
-        if (c.mentionsBitsOrFloats()) kept.push_back(c);
-      if (cached(Expr::all(kept))) {
+      const std::function<Expr()> cheap[] = {
+          [&] { return abs.abstractArithmetic(); },
+          [&] { return abs; },
+          [&] {
+            std::vector<Expr> all = e.assume;
+            all.push_back(bad);
+            std::vector<Expr> kept;
+            for (const Expr& c : smt::eliminate(all).abstractFunctions().conjuncts())
+              if (c.mentionsBitsOrFloats()) kept.push_back(c);
+            return Expr::all(kept);
+          },
+      };
+      const smt::StagesRun cheap_run = smt::run_cheap_stages(cheap, 0, [&](const Expr& f, size_t) {
+        return stage1.unsat(f, std::max(1u, o.timeout_ms / 2), budget, &res.queries) ? smt::StageStep::Unsat
+                                                                                     : smt::StageStep::Open;
+      });
+      if (cheap_run.unsat_at) {
         d.r = smt::Result::Unsat;
         return d;
       }
@@ -153,16 +144,16 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
       for (const Expr& a : e.assume) s.add(a);
       s.add(bad);
       ++res.queries;
-      if (std::getenv("PTIR_ALLSHAPE_SMT2")) std::fprintf(stderr, "; rank %d\n%s\n", rank, s.to_smt2().c_str());
+      if (o.on_query_smt2) o.on_query_smt2(r.name, rank, s.to_smt2());
       d.r = s.check();
-      units += s.units();
+      budget.charge(s.units());
       if (d.r == smt::Result::Unknown) d.why = "Z3 said unknown (" + s.reason_unknown() + ")";
       if (d.r != smt::Result::Sat) return d;
       // Satisfiable: a model with small sizes if there is one.
       for (const auto& [what, dims] : e.dim_log)
         for (const Expr& x : dims) s.add(x.ile(Expr::intVal(3)));
       const smt::Result small = s.check();
-      units += s.units();
+      budget.charge(s.units());
       if (small == smt::Result::Sat) {
         d.model = s.model();
         return d;
@@ -171,14 +162,14 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
       for (const Expr& a : e.assume) s2.add(a);
       s2.add(bad);
       const smt::Result any = s2.check();
-      units += s2.units();
+      budget.charge(s2.units());
       if (any == smt::Result::Sat) d.model = s2.model();
       return d;
     };
     for (int rank = 0; rank <= bound; ++rank) {
       Chooser ch;
       do {
-        if (over_budget())
+        if (budget.exhausted())
           return done(Verdict::Unknown, "the proof's budget of " + std::to_string(o.total_ms / 1000) + " s ran out after " +
                                             std::to_string(res.configs) + " configurations (at rank " + std::to_string(rank) + ")");
         ch.start();
@@ -206,7 +197,6 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
           if (smt::current_context()->dead()) {
             e.reset();
             stage1.clear();
-            stage1_keep.clear();
             ctx.reset();
             ctx.emplace();
           }

@@ -51,15 +51,14 @@ RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f) {
   return a;
 }
 
-std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a,
-                              const std::function<bool()>& over_budget, uint64_t& units) {
+std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a, smt::UnitBudget& budget) {
   // Every configuration evaluated at ranks 1 to 3, not 1 alone: a configuration infeasible at rank 1
   // still has reads.
   int bound = 1, ill_witness = 0;
   for (int rk = 1; rk <= 3; ++rk) {
     Chooser ch;
     do {
-      if (over_budget()) return std::nullopt;
+      if (budget.exhausted()) return std::nullopt;
       ch.start();
       Enc e(r, f, rk, ch);
       try {
@@ -72,7 +71,7 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
           for (const smt::Expr& x : e.assume) s.add(x);
           s.add(e.tgt_ill);
           if (s.check() != smt::Result::Unsat) ill_witness = 1;
-          units += s.units();
+          budget.charge(s.units());
         }
       } catch (const Infeasible&) {
       }

@@ -19,6 +19,7 @@
 #include "verify/allshape/chooser.h"
 #include "verify/allshape/internal.h"
 #include "verify/allshape/native_specs.h"
+#include "verify/smt/staged.h"
 
 namespace ptir::smt {
 class Model;
@@ -163,10 +164,9 @@ RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f);
 /// The rank bound B of `r`: the largest bound_of over every configuration evaluated at ranks 1 to 3
 /// (a configuration infeasible at rank 1 still has reads), one more axis when a target can be
 /// ill-formed where the source's assumptions allow it, then the axes of `a`. Z3 units the ill-formedness
-/// checks spend are added to `units`; nullopt when `over_budget()` says the proof's budget ran out.
+/// checks spend are charged to `budget`; nullopt when the budget is exhausted before the count ends.
 /// Throws Outside like the encoder.
-std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a,
-                              const std::function<bool()>& over_budget, uint64_t& units);
+std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a, smt::UnitBudget& budget);
 
 // ---- concretization (concretize.cpp) ----
 
