@@ -330,8 +330,9 @@ int cmd_prove(const Args& a) {
   }
   // The report files: temporaries now (an unwritable path fails before the proofs, not after), renamed over
   // the files once the report is complete, whatever its verdicts (tools/common.h, OutputFile).
-  std::unique_ptr<OutputFile> json_file, junit_file;
-  for (auto [name, file] : {std::pair{"json", &json_file}, std::pair{"junit", &junit_file}})
+  std::unique_ptr<OutputFile> json_file, junit_file, smt2_file;
+  for (auto [name, file] : {std::pair{"json", &json_file}, std::pair{"junit", &junit_file},
+                            std::pair{"all-shapes-emit-smt2", &smt2_file}})
     if (auto path = a.get(name)) {
       std::string err;
       *file = OutputFile::open(*path, &err);
@@ -383,6 +384,7 @@ int cmd_prove(const Args& a) {
   std::vector<State> state(subjects.size(), State::Waiting);
   std::vector<std::chrono::steady_clock::time_point> started(subjects.size());
   std::mutex mu;
+  std::mutex smt2_mu;  // guards smt2_file (--all-shapes-emit-smt2): proofs run on --jobs threads
   std::condition_variable cv;
   size_t finished = 0, printed = 0;
   std::unique_ptr<InterruptHandlers> handlers;
@@ -402,6 +404,11 @@ int cmd_prove(const Args& a) {
       if (all_shapes) {
         allshape::Options mine = ao;
         mine.seed = o.seed;
+        if (smt2_file)  // --all-shapes-emit-smt2: the exact queries, one proof at a time per line block
+          mine.on_query_smt2 = [&](const std::string& rule, int rank, const std::string& smt2) {
+            std::lock_guard<std::mutex> l(smt2_mu);
+            std::fprintf(smt2_file->stream(), "; %s rank %d\n%s\n", rule.c_str(), rank, smt2.c_str());
+          };
         r.all_shapes = prove::prove_pattern_all_shapes(subjects[i], populate, o, mine);
         // Safety net: an all-shape PROVED must be confirmed by the bounded proof of the real pattern.
         if (r.all_shapes->verdict == allshape::Verdict::Proved && r.status != prove::Status::Proved) {
@@ -552,6 +559,7 @@ int cmd_prove(const Args& a) {
   const Coverage whole{reports.size(), 0, {}};
   if (json_file) write(*json_file, write_json(all, o, secs, whole));
   if (junit_file) write(*junit_file, write_junit(all, require, secs, whole));
+  if (smt2_file) write(*smt2_file, "");
   return code;
 }
 

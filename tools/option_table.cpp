@@ -244,6 +244,10 @@ std::vector<OptionSpec> make_options() {
       {.name = "all-shapes-query-timeout-ms", .kind = K::UInt, .meta = "T", .scope = kProve,
        .help = "Z3 budget of each all-shape query", .dflt = "10000", .min = 1, .max = 3600000,
        .needs = "all-shapes"},
+      {.name = "all-shapes-emit-smt2", .kind = K::Path, .meta = "FILE", .scope = kProve,
+       .help = "write every exact all-shape query (the last stage; the cheaper cached stages are not written) "
+               "in SMT-LIB 2 to FILE, each after a line '; RULE rank R', when the run completes",
+       .needs = "all-shapes"},
       {.name = "json", .kind = K::Path, .meta = "FILE", .scope = kProve, .help = "write the results as JSON"},
       {.name = "junit", .kind = K::Path, .meta = "FILE", .scope = kProve,
        .help = "write them as JUnit XML (a failure element for REFUTED, all-shape REFUTED and DISAGREEMENT; an "

@@ -24,6 +24,7 @@
 #include "verify/precondition.h"
 #include "verify/replay.h"
 #include "verify/smt/solver.h"
+#include "verify/smt/staged.h"
 
 namespace ptir::verify {
 namespace {
@@ -100,7 +101,7 @@ class Checker {
       : src_(src), tgt_(tgt), sb_(sb), tb_(tb), opts_(o), source_defined_(source_defined),
         deadline_(start + std::chrono::milliseconds(o.deterministic ? uint64_t{smt::kWallFactor} * o.timeout_ms + smt::kWallSlackMs : o.timeout_ms)),
         fm_(plan_fastmath(src, sb, tgt, tb)),
-        units_left_(static_cast<uint64_t>(o.timeout_ms) * smt::kRlimitPerMs) {}
+        units_(o.timeout_ms, start) {}
 
   Verdict run();
 
@@ -129,12 +130,8 @@ class Checker {
   /// What is left of the budget, in ms: wall time, or (CheckOptions::deterministic) the Z3 units left
   /// expressed in ms (smt::Solver turns them back into the same units).
   unsigned remaining_ms() const;
-  /// Deterministic budgets: subtracts what a check spent.
-  void charge(uint64_t units) {
-    uint64_t left = units_left_.load();
-    while (!units_left_.compare_exchange_weak(left, left > units ? left - units : 0)) {
-    }
-  }
+  /// Deterministic budgets: counts what a check spent.
+  void charge(uint64_t units) { units_.charge(units); }
   /// Stops every worker: interrupts their Z3 calls; `out_of_time`: because the budget ran out.
   void stop_all(bool out_of_time = false);
   /// The watchdog: at the deadline, stops everything (and keeps interrupting until the workers are
@@ -149,7 +146,7 @@ class Checker {
   bool source_defined_;
   clock::time_point deadline_;
   FastMathPlan fm_;  ///< what the fast-math flags of the pair mean for this check
-  std::atomic<uint64_t> units_left_;  ///< CheckOptions::deterministic: Z3 units left for the check
+  smt::UnitBudget units_;  ///< CheckOptions::deterministic: the Z3 units of the check (smt/staged.h)
   std::vector<Job> jobs_;
   std::vector<Outcome> out_;
   /// Elements plan() did not reach by the deadline: (result, first element, last element).
@@ -233,7 +230,7 @@ Encoded Checker::encode() const {
 unsigned Checker::remaining_ms() const {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock::now()).count();
   if (left <= 0) return 0;
-  if (opts_.deterministic) return static_cast<unsigned>(units_left_.load() / smt::kRlimitPerMs);
+  if (opts_.deterministic) return units_.left_ms();
   return static_cast<unsigned>(left);
 }
 
@@ -398,26 +395,31 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     blocked.push_back(Expr::any(differs));
     return Try::Sat;
   };
-  // The cheaper stages first: their unsat is a proof; their sat may be a real counterexample (replay
-  // decides), else the next, more exact stage runs.
-  for (size_t k = static_cast<size_t>(std::max(0, from)); k + 1 < stages.size(); ++k) {
-    const Try t = attempt(stages[k], std::max(1u, remaining_ms() / 2));
-    if (t == Try::Unsat) {
-      o.proves = true;
-      o.stage = static_cast<int>(k);
-      o.text = "unsat (sliced/abstracted)";
-      return o;
-    }
-    if (stop_) return o;
+  // The cheaper stages first (smt::run_cheap_stages, shared with the all-shape prover): their unsat is a
+  // proof; their sat may be a real counterexample (replay decides), else the next, more exact stage runs.
+  std::vector<std::function<Expr()>> cheap;
+  for (size_t k = 0; k + 1 < stages.size(); ++k) cheap.push_back([&stages, k] { return stages[k]; });
+  const smt::StagesRun run = smt::run_cheap_stages(cheap, static_cast<size_t>(std::max(0, from)), [&](const Expr& f, size_t k) {
+    const Try t = attempt(f, std::max(1u, remaining_ms() / 2));
+    if (t == Try::Unsat) return smt::StageStep::Unsat;
+    if (stop_) return smt::StageStep::Stop;
     if (smt::current_context()->dead()) {  // the next stage runs in a new context
       o.retry_from = static_cast<int>(k) + 1;
-      return o;
+      return smt::StageStep::Stop;
     }
     blocked.clear();
     unreplayed = answered = 0;
     why_not.clear();
     o.unknown.clear();
+    return smt::StageStep::Open;
+  });
+  if (run.unsat_at) {
+    o.proves = true;
+    o.stage = static_cast<int>(*run.unsat_at);
+    o.text = "unsat (sliced/abstracted)";
+    return o;
   }
+  if (run.stopped) return o;
   const Expr& goal = stages.back();
   o.stage = static_cast<int>(stages.size()) - 1;
   Try t = Try::Sat;
@@ -502,8 +504,7 @@ Outcome Checker::run_job(const Job& j, const Encoded& e, int from) {
 }
 
 void Checker::group(const Encoded& e) {
-  std::unordered_map<unsigned, size_t> by_formula;  // canonical goal id -> group
-  std::vector<Expr> keep;                           // keeps the canonical terms (and their ids) alive
+  smt::CanonicalMap<size_t> by_formula;  // the first stage up to renaming -> its group
   for (size_t k = 0; k < jobs_.size() && !stop_; ++k) {
     if (auto t = trivial(jobs_[k], e)) {
       out_[k] = std::move(*t);
@@ -516,10 +517,9 @@ void Checker::group(const Encoded& e) {
       continue;
     }
     // Grouped by the first stage: only a proof at that stage carries over to the group.
-    keep.push_back(refuting_stages(jobs_[k], e).front().canonical());
-    auto [it, fresh] = by_formula.emplace(keep.back().id(), groups_.size());
+    auto [g, fresh] = by_formula.emplace(refuting_stages(jobs_[k], e).front().canonical(), groups_.size());
     if (fresh) groups_.push_back({k});
-    else groups_[it->second].push_back(k);
+    else groups_[*g].push_back(k);
   }
 }
 

@@ -175,8 +175,9 @@ class Compiler {
   }
 
   // ---- constraints and natives ----
+  /// `roles`: per parameter, the role an attribute argument must have (natives.h ArgRole; empty: none).
   std::vector<Arg> resolve_args(const std::vector<Param>& params, const std::vector<Constraint::Arg>& args,
-                                const std::string& what, Loc at, Site site) {
+                                const std::string& what, Loc at, Site site, const std::vector<ArgRole>& roles = {}) {
     if (params.size() != args.size())
       throw Fail{at, what + " takes " + std::to_string(params.size()) + " argument" + (params.size() == 1 ? "" : "s") +
                          ", given " + std::to_string(args.size())};
@@ -203,6 +204,14 @@ class Compiler {
           if (!param_accepts(params[k], site, kind))
             throw Fail{at, pos + " cannot be " + kind_word(kind) + " (it takes " + param_spelling(params[k], site) + ")"};
           r.kind = kind, r.slot = slot;
+          // A captured attribute has one role in every use, helpers' and predicates' arguments included:
+          // compose_perm of slice starts, or add_ints of a permutation, would give one list two meanings.
+          if (kind == CapKind::Attr && k < roles.size() && roles[k]) {
+            auto role = roles_.find(a.name);
+            if (role != roles_.end() && role->second.first != *roles[k])
+              throw Fail{at, pos + " must be " + attr_role_name(*roles[k]) + "; capture $" + a.name + " is " +
+                                 attr_role_name(role->second.first) + " (" + role->second.second + ")"};
+          }
         }
       }
       out.push_back(std::move(r));
@@ -213,7 +222,7 @@ class Compiler {
   MConstraint constraint(const Constraint& c) {
     const PredicateSpec* p = find_predicate(c.pred);
     if (!p) throw Fail{c.loc, "unknown predicate '" + c.pred + "' (see docs/rules.md for the list)"};
-    return {p, resolve_args(p->params, c.args, "predicate " + c.pred, c.loc, Site::Predicate), c.negated};
+    return {p, resolve_args(p->params, c.args, "predicate " + c.pred, c.loc, Site::Predicate, p->roles), c.negated};
   }
 
   // ---- result ----
@@ -309,7 +318,10 @@ class Compiler {
       std::vector<Constraint::Arg> args;
       for (const std::string& x : a.args) args.push_back({Constraint::Arg::Kind::Capture, x, 0});
       r.helper = h;
-      r.args = resolve_args(h->params, args, "helper " + a.capture, a.loc, Site::Helper);
+      r.args = resolve_args(h->params, args, "helper " + a.capture, a.loc, Site::Helper, h->roles);
+      if (h->result_role != s.role)
+        throw Fail{a.loc, "helper " + a.capture + " gives " + attr_role_name(h->result_role) + ", and " +
+                              std::string(mnemonic(op)) + " " + a.name + " is " + attr_role_name(s.role)};
     } else {
       check_attr_constant(op, s, a);
     }

@@ -295,47 +295,55 @@ std::optional<Tensor> l_highest(const Program&, const Captures&, std::span<const
 }
 
 using P = Param;
+using N = NativeId;
+constexpr ArgRole kPerm = AttrRole::Permutation, kAxes = AttrRole::AxisList, kPerAxis = AttrRole::PerAxis;
 const PredicateSpec kPredicates[] = {
-    {"is_float", {P::TypeLike}, p_is_float, "the dtype is a float (f16, bf16, f32, f64)"},
-    {"is_int", {P::TypeLike}, p_is_int, "the dtype is a signed or unsigned integer (not i1)"},
-    {"is_signed", {P::TypeLike}, p_is_signed, "the dtype is a signed integer"},
-    {"is_unsigned", {P::TypeLike}, p_is_unsigned, "the dtype is an unsigned integer"},
-    {"is_bool", {P::TypeLike}, p_is_bool, "the dtype is i1"},
-    {"dtype_is", {P::TypeLike, P::Word}, p_dtype_is, "the dtype is the named one (dtype_is(%x, f32))"},
-    {"rank_is", {P::TypeLike, P::Int}, p_rank_is, "the rank is N"},
-    {"num_elements_is", {P::TypeLike, P::Int}, p_num_elements_is, "the type has N elements"},
-    {"one_use", {P::Value}, p_one_use, "the value has exactly one use"},
-    {"same_type", {P::TypeLike, P::TypeLike}, p_same_type, "the two types are equal"},
-    {"same_dtype", {P::TypeLike, P::TypeLike}, p_same_dtype, "the two dtypes are equal"},
-    {"same_shape", {P::TypeLike, P::TypeLike}, p_same_shape, "the two shapes are equal"},
-    {"widens_exactly", {P::TypeLike, P::TypeLike}, p_widens_exactly,
+    {N::IsFloat, "is_float", {P::TypeLike}, p_is_float, "the dtype is a float (f16, bf16, f32, f64)"},
+    {N::IsInt, "is_int", {P::TypeLike}, p_is_int, "the dtype is a signed or unsigned integer (not i1)"},
+    {N::IsSigned, "is_signed", {P::TypeLike}, p_is_signed, "the dtype is a signed integer"},
+    {N::IsUnsigned, "is_unsigned", {P::TypeLike}, p_is_unsigned, "the dtype is an unsigned integer"},
+    {N::IsBool, "is_bool", {P::TypeLike}, p_is_bool, "the dtype is i1"},
+    {N::DtypeIs, "dtype_is", {P::TypeLike, P::Word}, p_dtype_is, "the dtype is the named one (dtype_is(%x, f32))"},
+    {N::RankIs, "rank_is", {P::TypeLike, P::Int}, p_rank_is, "the rank is N"},
+    {N::NumElementsIs, "num_elements_is", {P::TypeLike, P::Int}, p_num_elements_is, "the type has N elements"},
+    {N::OneUse, "one_use", {P::Value}, p_one_use, "the value has exactly one use"},
+    {N::SameType, "same_type", {P::TypeLike, P::TypeLike}, p_same_type, "the two types are equal"},
+    {N::SameDtype, "same_dtype", {P::TypeLike, P::TypeLike}, p_same_dtype, "the two dtypes are equal"},
+    {N::SameShape, "same_shape", {P::TypeLike, P::TypeLike}, p_same_shape, "the two shapes are equal"},
+    {N::WidensExactly, "widens_exactly", {P::TypeLike, P::TypeLike}, p_widens_exactly,
      "casting the first dtype to the second and back is the identity on every value"},
-    {"composes_to_identity", {P::Attr, P::Attr}, p_composes_to_identity,
-     "transpose by $p then by $q is the identity (p[q[i]] == i)"},
-    {"is_identity_perm", {P::Attr}, p_is_identity_perm, "the permutation is 0, 1, ..., n-1"},
-    {"axes_all_size", {P::TypeLike, P::Attr, P::Int}, p_axes_all_size, "every listed axis has size N"},
-    {"some_axis_size", {P::TypeLike, P::Attr, P::Int}, p_some_axis_size, "at least one listed axis has size N"},
-    {"attr_is", {P::Attr, P::Word}, p_attr_is, "the attribute is the given word or integer"},
-    {"is_pow2", {P::Lit}, p_is_pow2,
+    {N::ComposesToIdentity, "composes_to_identity", {P::Attr, P::Attr}, p_composes_to_identity,
+     "transpose by $p then by $q is the identity (p[q[i]] == i)", {kPerm, kPerm}},
+    {N::IsIdentityPerm, "is_identity_perm", {P::Attr}, p_is_identity_perm, "the permutation is 0, 1, ..., n-1", {kPerm}},
+    {N::AxesAllSize, "axes_all_size", {P::TypeLike, P::Attr, P::Int}, p_axes_all_size, "every listed axis has size N",
+     {std::nullopt, kAxes, std::nullopt}},
+    {N::SomeAxisSize, "some_axis_size", {P::TypeLike, P::Attr, P::Int}, p_some_axis_size,
+     "at least one listed axis has size N", {std::nullopt, kAxes, std::nullopt}},
+    {N::AttrIs, "attr_is", {P::Attr, P::Word}, p_attr_is, "the attribute is the given word or integer"},
+    {N::IsPow2, "is_pow2", {P::Lit}, p_is_pow2,
      "a float splat of a finite power of two whose reciprocal is exactly representable"},
-    {"is_splat", {P::Lit}, p_is_splat, "the literal is non-empty with all elements bit-identical"},
-    {"exact_accum", {P::Value}, p_exact_accum,
+    {N::IsSplat, "is_splat", {P::Lit}, p_is_splat, "the literal is non-empty with all elements bit-identical"},
+    {N::ExactAccum, "exact_accum", {P::Value}, p_exact_accum,
      "the op defining %r has no accum, or its operand's dtype round-trips exactly through the accum dtype"},
-    {"has_attr", {P::Value, P::Word}, p_has_attr,
+    {N::HasAttr, "has_attr", {P::Value, P::Word}, p_has_attr,
      "the op defining %r carries the named attribute (not has_attr(%r, accum): no accum written)"},
 };
 const AttrHelperSpec kAttrHelpers[] = {
-    {"compose_perm", {P::Attr, P::Attr}, h_compose_perm, "r[i] = p[q[i]]: transpose by p then q is transpose by r"},
-    {"inverse_perm", {P::Attr}, h_inverse_perm, "the inverse permutation"},
-    {"add_ints", {P::Attr, P::Attr}, h_add_ints, "r[i] = a[i] + b[i] (two integer lists of one length)"},
-    {"mul_ints", {P::Attr, P::Attr}, h_mul_ints, "r[i] = a[i] * b[i] (two integer lists of one length)"},
+    {N::ComposePerm, "compose_perm", {P::Attr, P::Attr}, h_compose_perm,
+     "r[i] = p[q[i]]: transpose by p then q is transpose by r", {kPerm, kPerm}, AttrRole::Permutation},
+    {N::InversePerm, "inverse_perm", {P::Attr}, h_inverse_perm, "the inverse permutation", {kPerm},
+     AttrRole::Permutation},
+    {N::AddInts, "add_ints", {P::Attr, P::Attr}, h_add_ints, "r[i] = a[i] + b[i] (two integer lists of one length)",
+     {kPerAxis, kPerAxis}, AttrRole::PerAxis},
+    {N::MulInts, "mul_ints", {P::Attr, P::Attr}, h_mul_ints, "r[i] = a[i] * b[i] (two integer lists of one length)",
+     {kPerAxis, kPerAxis}, AttrRole::PerAxis},
 };
 const LitHelperSpec kLitHelpers[] = {
-    {"reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},
-    {"reciprocal_rounded", {P::Lit}, l_reciprocal_rounded,
+    {N::Reciprocal, "reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},
+    {N::ReciprocalRounded, "reciprocal_rounded", {P::Lit}, l_reciprocal_rounded,
      "1/c of a float splat rounded to the dtype, exact or not (states the unsound x/c -> x*(1/c); the library uses reciprocal)"},
-    {"lowest", {P::TypeLike}, l_lowest, "-inf (floats), the minimum integer, false: the empty reduce_max"},
-    {"highest", {P::TypeLike}, l_highest, "+inf (floats), the maximum integer, true: the empty reduce_min"},
+    {N::Lowest, "lowest", {P::TypeLike}, l_lowest, "-inf (floats), the minimum integer, false: the empty reduce_max"},
+    {N::Highest, "highest", {P::TypeLike}, l_highest, "+inf (floats), the maximum integer, true: the empty reduce_min"},
 };
 
 }  // namespace
@@ -354,6 +362,24 @@ const LitHelperSpec* find_lit_helper(std::string_view name) {
   for (const auto& s : kLitHelpers)
     if (s.name == name) return &s;
   return nullptr;
+}
+std::string_view native_name(NativeId id) {
+  for (const auto& s : kPredicates)
+    if (s.id == id) return s.name;
+  for (const auto& s : kAttrHelpers)
+    if (s.id == id) return s.name;
+  for (const auto& s : kLitHelpers)
+    if (s.id == id) return s.name;
+  return "?";
+}
+std::optional<NativeId> native_id(std::string_view name, Site site) {
+  if (site == Site::Predicate) {
+    if (const PredicateSpec* p = find_predicate(name)) return p->id;
+    return std::nullopt;
+  }
+  if (const AttrHelperSpec* h = find_attr_helper(name)) return h->id;
+  if (const LitHelperSpec* h = find_lit_helper(name)) return h->id;
+  return std::nullopt;
 }
 std::span<const PredicateSpec> all_predicates() { return kPredicates; }
 std::span<const AttrHelperSpec> all_attr_helpers() { return kAttrHelpers; }

@@ -70,19 +70,44 @@ using AttrHelperFn = std::optional<std::vector<int64_t>> (*)(const Captures& c, 
 using LitHelperFn = std::optional<Tensor> (*)(const Program& p, const Captures& c, std::span<const Arg> args,
                                               const TensorType& t);
 
+/// Every native's identity. The rewriter's table (natives.cpp) gives each its concrete code; layers above
+/// key their own meaning of a native by this id, never by its name: verify/allshape/natives.cpp holds
+/// the symbolic (all-shape) spec of each id, and a test checks that every id has one.
+enum class NativeId : uint8_t {
+  // predicates
+  IsFloat, IsInt, IsSigned, IsUnsigned, IsBool, DtypeIs, RankIs, NumElementsIs, OneUse, SameType, SameDtype,
+  SameShape, WidensExactly, ComposesToIdentity, IsIdentityPerm, AxesAllSize, SomeAxisSize, AttrIs, IsPow2, IsSplat,
+  ExactAccum, HasAttr,
+  // attribute helpers
+  ComposePerm, InversePerm, AddInts, MulInts,
+  // literal helpers
+  Reciprocal, ReciprocalRounded, Lowest, Highest,
+};
+inline constexpr int kNumNatives = static_cast<int>(NativeId::Highest) + 1;
+
+/// The role an attribute argument must have (ir/ops.h AttrRole: `compose_perm` takes permutations,
+/// `add_ints` one integer per axis); nullopt: any role, or not an attribute parameter.
+using ArgRole = std::optional<AttrRole>;
+
 struct PredicateSpec {
+  NativeId id;
   std::string_view name;
   std::vector<Param> params;
   PredicateFn fn;
   std::string_view doc;
+  std::vector<ArgRole> roles = {};  ///< per parameter (empty: none required)
 };
 struct AttrHelperSpec {
+  NativeId id;
   std::string_view name;
   std::vector<Param> params;
   AttrHelperFn fn;
   std::string_view doc;
+  std::vector<ArgRole> roles = {};  ///< per parameter
+  AttrRole result_role = AttrRole::Other;  ///< what its result is: the attribute it is given to must have this role
 };
 struct LitHelperSpec {
+  NativeId id;
   std::string_view name;
   std::vector<Param> params;
   LitHelperFn fn;
@@ -90,6 +115,11 @@ struct LitHelperSpec {
 };
 
 const PredicateSpec* find_predicate(std::string_view name);
+/// The native of that id's name ("compose_perm"); every id has one.
+std::string_view native_name(NativeId id);
+/// The id of the native called `name` at `site` (attribute and literal helpers share the Helper site:
+/// their names differ); nullopt for an unknown name.
+std::optional<NativeId> native_id(std::string_view name, Site site);
 const AttrHelperSpec* find_attr_helper(std::string_view name);
 const LitHelperSpec* find_lit_helper(std::string_view name);
 std::span<const PredicateSpec> all_predicates();

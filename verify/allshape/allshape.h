@@ -37,6 +37,10 @@ struct Options {
   int canary_instances = 4;     ///< concrete instances at rank bound + 1 run in the interpreter
   int canary_runs = 64;         ///< interpreter inputs per canary instance
   uint64_t seed = 1;
+  /// When set, called with every exact query (the third stage; the cheaper cached stages are not
+  /// given) in SMT-LIB 2, before it is checked: the rule's name, the rank, the text. `ptir prove
+  /// --all-shapes-emit-smt2 FILE` writes them to FILE. Called from the proving thread.
+  std::function<void(const std::string& rule, int rank, const std::string& smt2)> on_query_smt2;
 };
 
 /// What a caller supplies to replay a concrete instance with the REAL pattern: run it on `instance`

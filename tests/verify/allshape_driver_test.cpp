@@ -1,0 +1,107 @@
+// The all-shape driver (verify/allshape/allshape.cpp prove_all_shapes) with stub replay and canary:
+// PROVED needs every configuration unsat and a canary that agrees; a satisfiable query is REFUTED only
+// when its concretized instance replays, UNKNOWN otherwise; a canary that refutes is an internal
+// disagreement; a rule outside the fragment is BOUNDED ONLY with the reason; every exact query can be
+// observed in SMT-LIB 2 (Options::on_query_smt2, `ptir prove --all-shapes-emit-smt2`).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ir/text.h"
+#include "rewriter/rules/rules.h"
+#include "verify/allshape/allshape.h"
+
+namespace ptir::allshape {
+namespace {
+
+rules::RuleFile load(const std::string& text) {
+  auto r = rules::load_rule_text(text, "driver_test.rules");
+  if (auto* e = std::get_if<rules::RuleError>(&r)) ADD_FAILURE() << e->format();
+  return std::get<rules::RuleFile>(std::move(r));
+}
+
+struct Stubs {
+  bool replay_refutes = true;
+  bool canary_refutes = false;
+  int replays = 0, canaries = 0;
+  ReplayFn replay() {
+    return [this](const Program&) {
+      ++replays;
+      return Replay{true, replay_refutes, replay_refutes ? "stub: refuted" : ""};
+    };
+  }
+  CanaryFn canary() {
+    return [this](const Program&, int) {
+      ++canaries;
+      return Replay{true, canary_refutes, canary_refutes ? "stub: canary refuted" : ""};
+    };
+  }
+};
+
+TEST(AllShapeDriver, ARightRuleIsProvedWithItsScopeAndCanaries) {
+  rules::RuleFile f = load("rule mul_one : mul(%x, splat(1)) => %x");
+  Stubs s;
+  const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(r.verdict, Verdict::Proved) << r.why;
+  EXPECT_EQ(r.rank_bound, 1);
+  EXPECT_GT(r.configs, 0);
+  EXPECT_EQ(s.replays, 0);
+  EXPECT_EQ(r.canaries, 4);  // Options::canary_instances at rank B + 1
+  EXPECT_NE(r.scope().find("ranks 0..1 checked, rank bound 1"), std::string::npos) << r.scope();
+}
+
+TEST(AllShapeDriver, ACounterexampleCountsOnlyWhenItReplays) {
+  rules::RuleFile f = load("rule add_zero : add(%x, splat(0.0)) => %x");  // -0.0 + 0.0 = +0.0
+  Stubs s;
+  std::vector<std::string> queries;
+  Options o;
+  o.on_query_smt2 = [&](const std::string& rule, int rank, const std::string& smt2) {
+    EXPECT_EQ(rule, "add_zero");
+    EXPECT_EQ(rank, 0);
+    queries.push_back(smt2);
+  };
+  Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), o);
+  EXPECT_EQ(r.verdict, Verdict::Refuted) << r.why;
+  EXPECT_NE(r.why.find("concretized and replayed with the real pattern"), std::string::npos) << r.why;
+  EXPECT_EQ(s.replays, 1);
+  ASSERT_FALSE(queries.empty());
+  EXPECT_NE(queries.back().find("(check-sat)"), std::string::npos);
+  // The same model, not replayed: UNKNOWN, never REFUTED (and never PROVED).
+  s.replay_refutes = false;
+  r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(r.verdict, Verdict::Unknown);
+  EXPECT_NE(r.why.find("did not replay"), std::string::npos) << r.why;
+}
+
+TEST(AllShapeDriver, ACanaryThatRefutesIsAnInternalDisagreement) {
+  rules::RuleFile f = load("rule mul_one : mul(%x, splat(1)) => %x");
+  Stubs s;
+  s.canary_refutes = true;
+  const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(r.verdict, Verdict::Unknown);
+  EXPECT_EQ(r.why.rfind("INTERNAL DISAGREEMENT: the canary at rank 2", 0), 0u) << r.why;
+}
+
+TEST(AllShapeDriver, OutsideTheFragmentIsBoundedOnlyWithTheReason) {
+  rules::RuleFile f = load("rule r : neg(%x) where num_elements_is(%x, 1) => neg(%x)");
+  Stubs s;
+  const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(r.verdict, Verdict::BoundedOnly);
+  EXPECT_EQ(r.why, "constraint num_elements_is is not a per-axis linear condition the encoding has (bounded only)");
+  EXPECT_EQ(s.replays + s.canaries, 0);
+}
+
+TEST(AllShapeDriver, ABoundAboveTheCapIsUnknown) {
+  rules::RuleFile f = load("rule transpose_pair : transpose(transpose(%x) {perm = $p}) {perm = $q} "
+                           "where composes_to_identity($p, $q) => %x");
+  Stubs s;
+  Options o;
+  o.max_rank_bound = 1;
+  const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), o);
+  EXPECT_EQ(r.verdict, Verdict::Unknown);
+  EXPECT_EQ(r.why, "rank bound 2 exceeds the cap 1");
+}
+
+}  // namespace
+}  // namespace ptir::allshape

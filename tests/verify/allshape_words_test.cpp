@@ -1,0 +1,75 @@
+// The permutation-word premise of the rank argument (verify/allshape/words.cpp, docs/verification.md
+// "The rank bound"): every capture must be read through one word of permutations on both sides, after
+// the identities the positive constraints state and free reduction. Words equal only in small symmetric
+// groups (p·p = 1 for two axes, p^6 = 1 up to three) must be told apart.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "rewriter/rules/rules.h"
+#include "verify/allshape/internal.h"
+
+namespace ptir::allshape::detail {
+namespace {
+
+/// perm_words_premise of the only rule of `text`.
+std::string premise(const std::string& text) {
+  auto r = rules::load_rule_text(text, "words_test.rules");
+  if (auto* e = std::get_if<rules::RuleError>(&r)) {
+    ADD_FAILURE() << e->format();
+    return "<not loaded>";
+  }
+  const rules::Rule& rule = std::get<rules::RuleFile>(r).rules.at(0);
+  return perm_words_premise(rule, facts_of(rule));
+}
+
+TEST(AllShapeWords, AcceptsTransposePairAndComposedPermutations) {
+  EXPECT_EQ(premise("rule transpose_pair : transpose(transpose(%x) {perm = $p}) {perm = $q} "
+                    "where composes_to_identity($p, $q) => %x"),
+            "");
+  EXPECT_EQ(premise("rule tt : transpose(transpose(%x) {perm = $p}) {perm = $q} => transpose(%x) {perm = compose_perm($p, $q)}"),
+            "");
+  EXPECT_EQ(premise("rule id : transpose(%x) {perm = $p} where is_identity_perm($p) => %x"), "");
+  // p.p.p^-1 reduces freely to p.
+  EXPECT_EQ(premise("rule inv : transpose(%x) {perm = $p} => "
+                    "transpose(transpose(transpose(%x) {perm = $p}) {perm = $p}) {perm = inverse_perm($p)}"),
+            "");
+}
+
+TEST(AllShapeWords, RejectsWordsEqualOnlyInSmallSymmetricGroups) {
+  // p.p = 1 for every permutation of two axes, not of three.
+  EXPECT_EQ(premise("rule pp : transpose(transpose(%x) {perm = $p}) {perm = $p} => %x"),
+            "%x is read through the permutation words p.p and 1, which differ as words: its axes may move "
+            "differently at some rank (bounded only)");
+  // The wrong order of a composition: q then p is not p then q.
+  EXPECT_NE(premise("rule qp : transpose(transpose(%x) {perm = $p}) {perm = $q} => transpose(%x) {perm = compose_perm($q, $p)}"),
+            "");
+}
+
+TEST(AllShapeWords, RejectsAPowerSixWordMismatchOfPerAxisFacts) {
+  // tests/golden/prove/Inputs/perm_power_slice.rules: %x is read through p^6 on both sides, but the
+  // slice's type $T (and its starts) above the transposes on one side and below them on the other.
+  const std::string t6 = "transpose(transpose(transpose(transpose(transpose(transpose(";
+  const std::string p6 = ") {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}";
+  const std::string why = premise("rule perm6_slice : slice(" + t6 + "%x" + p6 + ") {starts = $s} : $T => " + t6 +
+                                  "slice(%x) {starts = $s} : $T" + p6);
+  EXPECT_EQ(why.rfind("$T is read through the permutation words 1 and p.p.p.p.p.p, which differ as words", 0), 0u) << why;
+}
+
+TEST(AllShapeWords, CollectsTheWordsOfEveryCaptureOccurrence) {
+  auto r = rules::load_rule_text("rule w : slice(transpose(%x) {perm = $p}) {starts = $s} : $T => %x", "w.rules");
+  ASSERT_TRUE(std::holds_alternative<rules::RuleFile>(r));
+  const rules::Rule& rule = std::get<rules::RuleFile>(r).rules.at(0);
+  std::map<std::string, std::vector<std::vector<Tok>>> words;
+  std::vector<std::vector<Tok>> path;
+  int anon = 0;
+  collect_words(*rule.source, path, words, anon);
+  // Leaf to root: %x through p; the starts and $T at the slice (no move above it).
+  EXPECT_EQ(words["%x"], (std::vector<std::vector<Tok>>{{Tok{"p", false}}}));
+  EXPECT_EQ(words["$s"], (std::vector<std::vector<Tok>>{{}}));
+  EXPECT_EQ(words["$T"], (std::vector<std::vector<Tok>>{{}}));
+  EXPECT_EQ(anon, 0);
+}
+
+}  // namespace
+}  // namespace ptir::allshape::detail

@@ -1,0 +1,90 @@
+// The rank bound (docs/verification.md "The rank bound"): a rule with no counterexample at ranks 0..B has
+// none at any rank, B counted from the distinct reads of every configuration, the conditions, and the
+// axes the argument must keep (concat axes, witnesses).
+#include <algorithm>
+
+#include "verify/allshape/encoder.h"
+#include "verify/smt/solver.h"
+
+namespace ptir::allshape::detail {
+
+int bound_of(const Enc& e) {
+  int pairs = 0;
+  for (const auto& [cap, set] : e.reads) {
+    const int n = static_cast<int>(set.size());
+    pairs += n * (n - 1) / 2;
+  }
+  // Value-level index conditions: none of the fragment's ops selects between values by an index
+  // condition (pad, concat of several operands and dynamic_update_slice, which would, are not in it).
+  const int conditions = 0;
+  return std::max(1, conditions + pairs);
+}
+
+RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f) {
+  RuleAxes a;
+  // Distinguished axes: a concat's axis is never dropped by the argument (its conditions are on that
+  // axis alone); a literal axis k pins axes 0..k.
+  // (One per captured axis name, shared by the concats that use it; a concat without an axis in the
+  // source has its own.)
+  std::function<void(const rules::Node&)> scan = [&](const rules::Node& n) {
+    if (n.kind == rules::Node::Kind::Op && n.op == OpCode::Transpose) a.has_transpose = true;
+    if (n.kind == rules::Node::Kind::Op && n.op == OpCode::Concat) {
+      bool named = false;
+      for (const auto& x : n.attrs) {
+        if (x.name != "axis") continue;
+        named = true;
+        if (x.kind == rules::AttrExpr::Kind::Ints && x.ints.size() == 1)
+          a.literal_pins = std::max(a.literal_pins, static_cast<int>(x.ints[0]) + 1);
+        else if (x.kind == rules::AttrExpr::Kind::Capture) a.axis_caps.insert(x.capture);
+        else ++a.unnamed_axes;
+      }
+      if (!named) ++a.unnamed_axes;
+    }
+    for (const auto& c : n.operands) scan(*c);
+  };
+  scan(*r.source);
+  scan(*r.result);
+  // An existential size condition (some_axis_size) needs its witness axis kept: one more axis each.
+  for (const rules::Constraint& c : r.where)
+    if (const PredicateSpec* s = predicate_spec_named(c.pred); s && !c.negated) a.witness_axes += s->witness_axes;
+  for (const auto& [cap, k] : f.rank_of) a.fixed_rank = std::max(a.fixed_rank, k);
+  return a;
+}
+
+std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a, smt::UnitBudget& budget) {
+  // Every configuration evaluated at ranks 1 to 3, not 1 alone: a configuration infeasible at rank 1
+  // still has reads.
+  int bound = 1, ill_witness = 0;
+  for (int rk = 1; rk <= 3; ++rk) {
+    Chooser ch;
+    do {
+      if (budget.exhausted()) return std::nullopt;
+      ch.start();
+      Enc e(r, f, rk, ch);
+      try {
+        e.run();
+        bound = std::max(bound, bound_of(e));
+        // An ill-formed target is "some axis is bad": its witness axis is one more condition, unless
+        // the source's assumptions already exclude it (e.g. operands the source made equal).
+        if (!ill_witness && !e.tgt_ill.isFalse()) {
+          smt::Solver s(200);
+          for (const smt::Expr& x : e.assume) s.add(x);
+          s.add(e.tgt_ill);
+          if (s.check() != smt::Result::Unsat) ill_witness = 1;
+          budget.charge(s.units());
+        }
+      } catch (const Infeasible&) {
+      }
+    } while (ch.next());
+  }
+  // A transpose's permutations are all the identity below rank 2: check rank 2 so the premise
+  // check (every read in place) sees a real permutation; rank_is(%x, N) instances exist only at N.
+  bound += ill_witness;
+  if (a.has_transpose) bound = std::max(bound, 2);
+  bound += static_cast<int>(a.axis_caps.size()) + a.unnamed_axes + a.literal_pins;
+  bound += a.witness_axes;
+  if (a.fixed_rank > bound) bound = a.fixed_rank;
+  return bound;
+}
+
+}  // namespace ptir::allshape::detail

@@ -1,0 +1,133 @@
+// The fragment of the all-shape prover, decided on a rule's text (docs/verification.md "The fragment"):
+// which ops, constraints and helpers the encoding has. A rule outside it is BOUNDED ONLY with the
+// reason, never forced; the premises that depend on instances are checked again per configuration.
+#include <set>
+#include <string>
+
+#include "verify/allshape/allshape.h"
+#include "verify/allshape/internal.h"
+#include "verify/allshape/native_specs.h"
+
+namespace ptir::allshape {
+namespace detail {
+
+using rules::Node;
+
+bool dtype_valid(OpCode op, DType t) {
+  switch (op) {
+    case OpCode::Neg: case OpCode::Abs: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+    case OpCode::Maximum: case OpCode::Minimum: case OpCode::ReduceSum: case OpCode::ReduceMax:
+    case OpCode::ReduceMin:
+      return t != DType::I1;
+    case OpCode::Exp: case OpCode::Log: case OpCode::Tanh: case OpCode::Erf: case OpCode::Rsqrt:
+    case OpCode::Reciprocal: case OpCode::Sqrt:
+      return is_float(t);
+    default: return true;
+  }
+}
+
+RuleFacts facts_of(const rules::Rule& r) {
+  RuleFacts f;
+  for (const rules::Constraint& c : r.where) {
+    if (c.negated) continue;
+    // What the predicate states, from its all-shape spec (native_specs.cpp).
+    const PredicateSpec* s = predicate_spec_named(c.pred);
+    const PredFact fact = s ? s->fact : PredFact::None;
+    if (fact == PredFact::Rank && c.args.size() == 2) {
+      if (c.args[1].i == 0) f.scalar_caps.insert(c.args[0].name);
+      else f.rank_of[c.args[0].name] = static_cast<int>(c.args[1].i);
+    }
+    if (fact == PredFact::SplatLiteral && !c.args.empty()) f.splat_lits.insert(c.args[0].name);
+    if (fact == PredFact::SameShape && c.args.size() == 2) {
+      f.same_shape.insert({c.args[0].name, c.args[1].name});
+      f.same_shape.insert({c.args[1].name, c.args[0].name});
+    }
+  }
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fragment, decided on the rule's text.
+
+std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, bool result) {
+  switch (n.kind) {
+    case Node::Kind::Value: return "";
+    case Node::Kind::Splat: return "";
+    case Node::Kind::Const:
+      if (result) {
+        std::string why;
+        const LitHelperSpec* h = lit_helper_spec_named(n.helper, &why);
+        if (!h) return why;
+        if (h->outside) return h->outside;
+        if (!h->meaning) return "literal helper " + n.helper + " has no all-shape encoding";
+        return "";
+      }
+      return "";
+    case Node::Kind::Op: break;
+  }
+  const OpCode op = n.op;
+  std::string why;
+  auto sub = [&]() -> std::string {
+    for (const auto& o : n.operands)
+      if (auto w = check_node(*o, r, f, result); !w.empty()) return w;
+    return "";
+  };
+  for (const auto& a : n.attrs) {
+    if (a.kind == rules::AttrExpr::Kind::Ints && op != OpCode::Concat)
+      return std::string(mnemonic(op)) + " with a literal integer attribute fixes a rank: bounded only";
+    if (a.kind == rules::AttrExpr::Kind::Call) {  // an attribute helper needs its all-shape spec
+      std::string why;
+      const AttrHelperSpec* h = attr_helper_spec_named(a.capture, &why);
+      if (!h) return why;
+      if (h->outside) return h->outside;
+    }
+  }
+  if (op == OpCode::Cast || op == OpCode::Compare || op == OpCode::Select ||
+      (has_trait(op, OpTrait::Elementwise) && !has_trait(op, OpTrait::Effect)))
+    return sub();
+  switch (op) {
+    case OpCode::Transpose:
+    case OpCode::BroadcastTo: return sub();  // the premise (consistent axis maps) is checked per read
+    case OpCode::ReduceSum:
+    case OpCode::ReduceMax:
+    case OpCode::ReduceMin: {
+      if (result) return "a reduction in the result: bounded only";
+      // Folds over one element or none are definitional; any other fold is an arbitrary value (an
+      // over-approximation), so only rules whose constraints force those cases can be proved.
+      return sub();
+    }
+    case OpCode::Reshape: {
+      const Node& x = *n.operands[0];
+      const std::string t = !n.type_capture.empty() ? n.type_capture : n.type.name;
+      if (result) return sub();  // only adding or dropping size-1 axes is encoded (else ill-formed: checked)
+      if (x.kind != Node::Kind::Value || t.empty() || !f.same_shape.count({x.name, t}))
+        return "reshape that may change the shape: general reshapes are bounded only";
+      return sub();
+    }
+    case OpCode::Slice:
+    case OpCode::Tile: return sub();
+    case OpCode::Concat: return sub();
+    default:
+      return std::string(mnemonic(op)) + ": outside the all-shape fragment (bounded only)";
+  }
+}
+
+}  // namespace detail
+
+using namespace detail;
+
+std::string outside_fragment(const rules::Rule& r) {
+  const RuleFacts f = facts_of(r);
+  if (auto w = check_node(*r.source, r, f, false); !w.empty()) return w;
+  if (auto w = check_node(*r.result, r, f, true); !w.empty()) return w;
+  // Every constraint's predicate needs an all-shape spec (native_specs.cpp) that is not `outside`.
+  for (const rules::Constraint& c : r.where) {
+    std::string why;
+    const PredicateSpec* s = predicate_spec_named(c.pred, &why);
+    if (!s) return why;
+    if (s->outside) return "constraint " + c.pred + " " + s->outside;
+  }
+  return "";
+}
+
+}  // namespace ptir::allshape

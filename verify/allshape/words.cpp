@@ -1,0 +1,132 @@
+// The permutation-word premise of the rank argument (docs/verification.md "The rank bound"): for every
+// capture, the permutations on the way from each of its occurrences to the root form a word, and all
+// words of a capture must be equal as words (after the identities the positive constraints state and
+// free reduction). Equal maps on the evaluated ranks are not enough: p·p = 1 for every permutation of
+// two axes, not of three.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rewriter/rules/natives.h"
+#include "verify/allshape/internal.h"
+#include "verify/allshape/native_specs.h"
+
+namespace ptir::allshape::detail {
+
+using rules::Node;
+
+/// The words (leaf to root) of every capture occurrence: which permutations, broadcasts, reductions and
+/// reshapes move its axes on the way to the root.
+/// Per-axis facts are words too: a captured type (`: $T`, `: type(%x)`) is read in its node's output
+/// axes, a captured per-axis attribute (slice starts, tile repeats, reduction axes, ...) in its node's
+/// axes; both then travel up to the root like a value. Keys: "%x" values and `type(%x)`, "$T" types,
+/// "$s" attributes.
+void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<std::string, std::vector<std::vector<Tok>>>& out,
+                   int& anon) {
+  auto up = [&](const std::vector<Tok>& own) {
+    std::vector<Tok> w = own;
+    for (size_t k = path.size(); k-- > 0;) w.insert(w.end(), path[k].begin(), path[k].end());
+    return w;
+  };
+  if (!n.type_capture.empty()) out["$" + n.type_capture].push_back(up({}));
+  if (n.type.kind == rules::TypeRef::Kind::TypeCapture) out["$" + n.type.name].push_back(up({}));
+  if (n.type.kind == rules::TypeRef::Kind::OfCapture) out["%" + n.type.name].push_back(up({}));
+  if (n.kind == Node::Kind::Value) {
+    out["%" + n.name].push_back(up({}));
+    return;
+  }
+  if (n.kind != Node::Kind::Op) return;
+  std::vector<Tok> here;
+  switch (n.op) {
+    case OpCode::Transpose: {
+      bool found = false;
+      for (const auto& a : n.attrs) {
+        if (a.name != "perm") continue;
+        found = true;
+        // A helper's word comes from its all-shape spec (native_specs.cpp).
+        const AttrHelperSpec* h =
+            a.kind == rules::AttrExpr::Kind::Call ? attr_helper_spec_named(a.capture) : nullptr;
+        const PermWord w = h ? h->word : PermWord::Opaque;
+        if (a.kind == rules::AttrExpr::Kind::Capture) here.push_back({a.capture, false});
+        else if (w == PermWord::Compose && a.args.size() == 2)
+          here = {{a.args[0], false}, {a.args[1], false}};  // transposing by p, then by q
+        else if (w == PermWord::Inverse && a.args.size() == 1)
+          here = {{a.args[0], true}};
+        else here.push_back({"#perm" + std::to_string(anon++), false});
+      }
+      if (!found) here.push_back({"#perm" + std::to_string(anon++), false});
+      break;
+    }
+    case OpCode::BroadcastTo: here.push_back({"#broadcast", false}); break;
+    case OpCode::Reshape: here.push_back({"#reshape", false}); break;
+    case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin: here.push_back({"#reduce", false}); break;
+    default: break;
+  }
+  // Captured integer attributes other than a permutation: read in the node's operand axes, which the
+  // node's own axis move (if any) then carries to its output. Helper calls read their arguments there.
+  for (const auto& a : n.attrs) {
+    const AttrSpec* spec = find_attr_spec(n.op, a.name);
+    if (!spec || spec->role == AttrRole::Permutation || spec->role == AttrRole::Other || spec->role == AttrRole::Count) continue;
+    if (a.kind == rules::AttrExpr::Kind::Capture) out["$" + a.capture].push_back(up(here));
+    if (a.kind == rules::AttrExpr::Kind::Call)
+      for (const std::string& x : a.args) out["$" + x].push_back(up(here));
+  }
+  path.push_back(here);
+  for (const auto& o : n.operands) collect_words(*o, path, out, anon);
+  path.pop_back();
+}
+
+/// "" when every capture is read through one permutation word on both sides (after the identities the
+/// constraints state and free reduction), so its axes map to the same output axes at EVERY rank; else
+/// why not. Checking the maps on evaluated ranks alone would miss words equal only in small symmetric
+/// groups (p·p = 1 holds for every permutation of two axes, not of three).
+std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f) {
+  std::map<std::string, std::vector<std::vector<Tok>>> words;
+  std::vector<std::vector<Tok>> path;
+  int anon = 0;
+  collect_words(*r.source, path, words, anon);
+  collect_words(*r.result, path, words, anon);
+  // Identities from positive constraints: p = 1; q = p^-1 (the larger name is rewritten).
+  std::map<std::string, Tok> subst;
+  for (const rules::Constraint& c : r.where) {
+    if (c.negated) continue;
+    const PredicateSpec* s = predicate_spec_named(c.pred);
+    const PermIdentity id = s ? s->identity : PermIdentity::None;
+    if (id == PermIdentity::Identity && c.args.size() == 1) subst[c.args[0].name] = Tok{"#id", false};
+    if (id == PermIdentity::Inverse && c.args.size() == 2) {
+      const std::string a = std::min(c.args[0].name, c.args[1].name), b = std::max(c.args[0].name, c.args[1].name);
+      if (a != b && !subst.count(b)) subst[b] = Tok{a, true};
+    }
+  }
+  auto reduce = [&](const std::vector<Tok>& w) {
+    std::vector<Tok> out;
+    for (Tok t : w) {
+      for (int guard = 0; guard < 8; ++guard) {  // follow substitutions (acyclic: larger -> smaller names)
+        auto it = subst.find(t.name);
+        if (it == subst.end()) break;
+        t = Tok{it->second.name, it->second.inv != t.inv};
+      }
+      if (t.name == "#id") continue;
+      if (!out.empty() && out.back().name == t.name && out.back().inv != t.inv && t.name[0] != '#') out.pop_back();
+      else out.push_back(t);
+    }
+    return out;
+  };
+  auto show = [](const std::vector<Tok>& w) {
+    std::string s;
+    for (const Tok& t : w) s += (s.empty() ? "" : ".") + t.name + (t.inv ? "^-1" : "");
+    return s.empty() ? std::string("1") : s;
+  };
+  for (const auto& [cap, ws] : words) {
+    if (cap[0] == '%' && f.scalar_caps.count(cap.substr(1))) continue;  // a rank-0 capture has no axes to move
+    const std::vector<Tok> first = reduce(ws[0]);
+    for (size_t k = 1; k < ws.size(); ++k)
+      if (reduce(ws[k]) != first)
+        return cap + " is read through the permutation words " + show(first) + " and " + show(reduce(ws[k])) +
+               ", which differ as words: its axes may move differently at some rank (bounded only)";
+  }
+  return "";
+}
+
+}  // namespace ptir::allshape::detail
