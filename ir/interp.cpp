@@ -17,25 +17,27 @@ namespace ptir::interp {
 constexpr size_t kMaxRegionDepth = kMaxRegionNesting;  // the verifier enforces the same limit
 
 /// One operand of a step: a frame slot, or a literal owned by the program.
-struct PlanOperand {
+struct BodyPlanOperand {
   uint32_t slot;
   const Tensor* lit;
 };
 
 /// One instruction of a body, with its operand slots, result slots and the slots dead after it.
-struct PlanStep {
+struct BodyPlanStep {
   InstId inst;
   uint32_t first_arg, num_args;
   uint32_t first_res, num_res;
   uint32_t first_free, num_free;
 };
 
-/// How to run one body: built once per run and body, then reused by every iteration of a loop.
-struct Plan {
+/// How to run one body: built once per run and body, then reused by every iteration of a loop. (Not
+/// "Plan": ir/interp/index_exec.h has an interp::Plan, and two classes of one name in one namespace
+/// broke Debug builds: the linker kept one inline destructor for both.)
+struct BodyPlan {
   Status error;  ///< a body that cannot run (operand defined later or elsewhere, no return)
   uint32_t num_slots = 0;
-  std::vector<PlanStep> steps;
-  std::vector<PlanOperand> operands;
+  std::vector<BodyPlanStep> steps;
+  std::vector<BodyPlanOperand> operands;
   std::vector<uint32_t> frees;
   uint32_t ret_first = 0, ret_count = 0;  ///< the return's operands in `operands`
 };
@@ -45,7 +47,7 @@ struct Exec {
   const InterpOptions& opts;
   /// By BodyId, built on first use. A map, not a vector sized by the program: eval_inst on one instruction
   /// of a program with 100k functions must not cost 100k (expensive checks and folding call it per rewrite).
-  std::unordered_map<BodyId, std::unique_ptr<Plan>> plans;
+  std::unordered_map<BodyId, std::unique_ptr<BodyPlan>> plans;
   std::vector<BodyId> active;                ///< bodies being run, outermost first
   FastMath fm{};                             ///< the flags in force (the run's function's)
   uint64_t live = 0;                         ///< bytes of the tensors held by every frame of the run
@@ -61,7 +63,7 @@ std::string body_label(const Program& p, BodyId b) {
 
 /// Resolves the operands of `i` into `pl.operands`; false (with pl.error set) for an unavailable value.
 bool add_operands(const Program& p, InstId i, const std::unordered_map<ValueId, uint32_t>& slot,
-                  std::vector<uint32_t>& last_use, Plan& pl) {
+                  std::vector<uint32_t>& last_use, BodyPlan& pl) {
   for (uint32_t k = 0; k < p.num_operands(i); ++k) {
     ValueId v = p.operand(i, k);
     if (v < p.num_values() && p.value(v).kind == ValueKind::Literal) {
@@ -82,9 +84,9 @@ bool add_operands(const Program& p, InstId i, const std::unordered_map<ValueId, 
 }
 
 /// Turns the per-slot last uses into per-step free lists (slots read by the return are kept).
-void compute_frees(Plan& pl, std::vector<uint32_t>& last_use) {
+void compute_frees(BodyPlan& pl, std::vector<uint32_t>& last_use) {
   for (uint32_t k = 0; k < pl.ret_count; ++k) {
-    const PlanOperand& o = pl.operands[pl.ret_first + k];
+    const BodyPlanOperand& o = pl.operands[pl.ret_first + k];
     if (!o.lit) last_use[o.slot] = kNone;
   }
   std::vector<std::vector<uint32_t>> by_step(pl.steps.size());
@@ -97,8 +99,8 @@ void compute_frees(Plan& pl, std::vector<uint32_t>& last_use) {
   }
 }
 
-std::unique_ptr<Plan> build_plan(const Program& p, BodyId b) {
-  auto pl = std::make_unique<Plan>();
+std::unique_ptr<BodyPlan> build_plan(const Program& p, BodyId b) {
+  auto pl = std::make_unique<BodyPlan>();
   std::unordered_map<ValueId, uint32_t> slot;
   std::vector<uint32_t> last_use;  // by slot: the last step reading it (kNone: never read)
   for (ValueId v : p.body(b).params) {
@@ -116,7 +118,7 @@ std::unique_ptr<Plan> build_plan(const Program& p, BodyId b) {
       pl->ret_count = p.num_operands(i);
       return;
     }
-    PlanStep s{i, first_arg, p.num_operands(i), pl->num_slots, p.num_results(i), 0, 0};
+    BodyPlanStep s{i, first_arg, p.num_operands(i), pl->num_slots, p.num_results(i), 0, 0};
     for (uint32_t r = 0; r < p.num_results(i); ++r) {
       slot[p.result(i, r)] = pl->num_slots++;
       last_use.push_back(static_cast<uint32_t>(pl->steps.size()));  // an unused result dies at once
@@ -280,9 +282,9 @@ Status check_inputs(const Program& p, BodyId b, const std::vector<Tensor>& input
 }
 
 Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<Tensor>& results) {
-  std::unique_ptr<Plan>& plan = ex.plans[b];
+  std::unique_ptr<BodyPlan>& plan = ex.plans[b];
   if (!plan) plan = build_plan(ex.p, b);
-  const Plan& pl = *plan;
+  const BodyPlan& pl = *plan;
   if (!pl.error.ok()) return pl.error;
   if (Status st = check_inputs(ex.p, b, inputs); !st.ok()) return st;
   std::vector<Tensor> slots(pl.num_slots);
@@ -301,10 +303,10 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
   std::vector<const Tensor*> argp;
   std::vector<Tensor> scratch;
   Out out;
-  for (const PlanStep& s : pl.steps) {
+  for (const BodyPlanStep& s : pl.steps) {
     argp.clear();
     for (uint32_t k = 0; k < s.num_args; ++k) {
-      const PlanOperand& o = pl.operands[s.first_arg + k];
+      const BodyPlanOperand& o = pl.operands[s.first_arg + k];
       argp.push_back(o.lit ? o.lit : &slots[o.slot]);
     }
     if (Status st = dense_args(ex, s.inst, argp, scratch); !st.ok()) {
@@ -331,7 +333,7 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
   }
   results.clear();
   for (uint32_t k = 0; k < pl.ret_count; ++k) {
-    const PlanOperand& o = pl.operands[pl.ret_first + k];
+    const BodyPlanOperand& o = pl.operands[pl.ret_first + k];
     bool read_again = false;
     for (uint32_t j = k + 1; j < pl.ret_count && !o.lit; ++j)
       read_again = read_again || pl.operands[pl.ret_first + j].slot == o.slot;
