@@ -574,27 +574,22 @@ std::vector<Expr> flatten(Z3_ast root, Z3_decl_kind kind) {
 std::vector<Expr> Expr::disjuncts() const { return flatten(a_, Z3_OP_OR); }
 std::vector<Expr> Expr::conjuncts() const { return flatten(a_, Z3_OP_AND); }
 
-bool Expr::mentionsBitsOrFloats() const {
+namespace {
+/// True when a term of one of the sort kinds `kinds` occurs in `a`.
+bool mentions_sort(Z3_ast a, std::initializer_list<Z3_sort_kind> kinds) {
   bool found = false;
-  for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app, unsigned) {
+  for_each_app(a, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app, unsigned) {
     if (found) return false;
     const Z3_sort_kind k = Z3_get_sort_kind(C(), Z3_get_sort(C(), t));
-    if (k == Z3_BV_SORT || k == Z3_FLOATING_POINT_SORT) found = true;
+    found = std::find(kinds.begin(), kinds.end(), k) != kinds.end();
     return !found;
   });
   return found;
 }
+}  // namespace
 
-bool Expr::mentionsFloats() const {
-  bool found = false;
-  for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app, unsigned) {
-    if (found) return false;
-    const Z3_sort_kind k = Z3_get_sort_kind(C(), Z3_get_sort(C(), t));
-    if (k == Z3_FLOATING_POINT_SORT || k == Z3_ROUNDING_MODE_SORT) found = true;
-    return !found;
-  });
-  return found;
-}
+bool Expr::mentionsBitsOrFloats() const { return mentions_sort(a_, {Z3_BV_SORT, Z3_FLOATING_POINT_SORT}); }
+bool Expr::mentionsFloats() const { return mentions_sort(a_, {Z3_FLOATING_POINT_SORT, Z3_ROUNDING_MODE_SORT}); }
 
 std::vector<unsigned> Expr::constants() const {
   std::vector<unsigned> out;
