@@ -101,7 +101,10 @@ class Compiler {
       }
     }
     if (!n.type_capture.empty()) m.type_slot = bind(n.type_capture, CapKind::Type, n.loc);
-    if (!n.as_name.empty()) m.as_slot = bind(n.as_name, CapKind::Value, n.loc);
+    if (!n.as_name.empty()) {
+      m.as_slot = bind(n.as_name, CapKind::Value, n.loc);
+      if (n.kind == Node::Kind::Op) value_ops_.emplace(n.as_name, n.op);
+    }
     return m;
   }
 
@@ -160,6 +163,7 @@ class Compiler {
     if (a.kind == AttrExpr::Kind::Capture) {
       m.slot = bind(a.capture, CapKind::Attr, a.loc);
       role(a.capture, op, s, a.loc);
+      attr_specs_.emplace(a.capture, std::make_pair(op, &s));
     }
     return m;
   }
@@ -222,7 +226,73 @@ class Compiler {
   MConstraint constraint(const Constraint& c) {
     const PredicateSpec* p = find_predicate(c.pred);
     if (!p) throw Fail{c.loc, "unknown predicate '" + c.pred + "' (see docs/rules.md for the list)"};
-    return {p, resolve_args(p->params, c.args, "predicate " + c.pred, c.loc, Site::Predicate, p->roles), c.negated};
+    std::vector<Arg> args = resolve_args(p->params, c.args, "predicate " + c.pred, c.loc, Site::Predicate, p->roles);
+    check_words(*p, c);
+    return {p, std::move(args), c.negated};
+  }
+
+  /// The word arguments of dtype_is, has_attr and attr_is name something that exists: a misspelt word
+  /// would make the constraint never hold (the rule never fires) or always hold under `not`.
+  void check_words(const PredicateSpec& p, const Constraint& c) {
+    const std::string pos = "predicate " + c.pred + " argument 2";
+    const Constraint::Arg& w = c.args[1];
+    const bool word = w.kind == Constraint::Arg::Kind::Word;
+    switch (p.id) {
+      case NativeId::DtypeIs: {
+        if (!word) throw Fail{c.loc, pos + " is a dtype name, not an integer"};
+        for (int d = 0; d < kNumDTypes; ++d)
+          if (w.name == dtype_name(static_cast<DType>(d))) return;
+        std::string known;
+        for (int d = 0; d < kNumDTypes; ++d) known += (d ? ", " : "") + std::string(dtype_name(static_cast<DType>(d)));
+        const auto near = parse_dtype(w.name);  // the same name in other letters
+        throw Fail{c.loc, "unknown dtype '" + w.name + "' in " + pos +
+                              (near ? " (dtype names are lower case: " + std::string(dtype_name(*near)) + ")"
+                                    : " (dtypes: " + known + ")")};
+      }
+      case NativeId::HasAttr: {
+        if (!word) throw Fail{c.loc, pos + " is an attribute name, not an integer"};
+        auto op = value_ops_.find(c.args[0].name);
+        if (op != value_ops_.end()) {
+          if (find_attr_spec(op->second, w.name)) return;
+          std::string known;
+          for (const AttrSpec& x : op_attr_schema(op->second)) known += (known.empty() ? "" : ", ") + std::string(x.name);
+          throw Fail{c.loc, std::string(mnemonic(op->second)) + " (the op defining %" + c.args[0].name +
+                                ") has no attribute '" + w.name + "'" +
+                                (known.empty() ? " (it takes none)" : " (it takes " + known + ")")};
+        }
+        for (int o = 0; o < kNumOps; ++o)
+          if (find_attr_spec(static_cast<OpCode>(o), w.name)) return;
+        throw Fail{c.loc, "no op has an attribute '" + w.name + "' (" + pos + ")"};
+      }
+      case NativeId::AttrIs: {
+        auto it = attr_specs_.find(c.args[0].name);
+        if (it == attr_specs_.end()) return;  // a helper's result: its kind is checked where it is used
+        const auto [op, s] = it->second;
+        const std::string what = "$" + c.args[0].name + " (" + std::string(mnemonic(op)) + " " + std::string(s->name) + ")";
+        switch (s->kind) {
+          case AttrKind::Int:
+          case AttrKind::Ints:
+            if (word) throw Fail{c.loc, what + " is an integer list; attr_is compares it with one integer, not a word"};
+            return;
+          case AttrKind::Word: {
+            if (!word) throw Fail{c.loc, what + " is a word, not an integer"};
+            for (auto x : s->words)
+              if (x == w.name) return;
+            throw Fail{c.loc, "'" + w.name + "' is not a value of " + what};
+          }
+          case AttrKind::DType:
+            if (!word) throw Fail{c.loc, what + " is a dtype, not an integer"};
+            for (int d = 0; d < kNumDTypes; ++d)
+              if (w.name == dtype_name(static_cast<DType>(d))) return;
+            throw Fail{c.loc, "unknown dtype '" + w.name + "' for " + what};
+          case AttrKind::Bool:
+            if (!word || (w.name != "true" && w.name != "false")) throw Fail{c.loc, what + " is true or false"};
+            return;
+          default: return;
+        }
+      }
+      default: return;
+    }
   }
 
   // ---- result ----
@@ -331,6 +401,8 @@ class Compiler {
   const Rule& r_;
   std::map<std::string, std::pair<CapKind, int>> caps_;
   std::map<std::string, std::pair<AttrRole, std::string>> roles_;  ///< attribute capture -> role, first use
+  std::map<std::string, std::pair<OpCode, const AttrSpec*>> attr_specs_;  ///< attribute capture -> its first use
+  std::map<std::string, OpCode> value_ops_;  ///< `as %r` of an op node -> that op
   int counts_[4] = {0, 0, 0, 0};
   int swaps_ = 0;
 };

@@ -37,8 +37,10 @@ rules::ArgRole role_at(const std::vector<rules::ArgRole>& roles, size_t i) {
 }
 
 /// An argument of parameter `p` at `site` the loader accepts (the first capture kind the table admits).
-std::string accepted(Param p, Site site, rules::ArgRole role) {
-  if (p == Param::Word) return "f32";
+/// A word argument names something that exists for its native (the loader checks it): a dtype for
+/// dtype_is, an attribute for has_attr; attr_is compares the permutation $p with an integer.
+std::string accepted(Param p, Site site, rules::ArgRole role, std::string_view native) {
+  if (p == Param::Word) return native == "has_attr" ? "accum" : native == "attr_is" ? "1" : "f32";
   if (p == Param::Int) return "1";
   for (CapKind k : kKinds)
     if (rules::param_accepts(p, site, k)) return capture(k, role);
@@ -47,11 +49,11 @@ std::string accepted(Param p, Site site, rules::ArgRole role) {
 }
 
 /// The arguments of a call with `params`, position `at` replaced by `arg`.
-std::string args(const std::vector<Param>& params, const std::vector<rules::ArgRole>& roles, Site site, size_t at,
-                 const std::string& arg) {
+std::string args(std::string_view native, const std::vector<Param>& params, const std::vector<rules::ArgRole>& roles,
+                 Site site, size_t at, const std::string& arg) {
   std::string s;
   for (size_t i = 0; i < params.size(); ++i)
-    s += (i ? ", " : "") + (i == at ? arg : accepted(params[i], site, role_at(roles, i)));
+    s += (i ? ", " : "") + (i == at ? arg : accepted(params[i], site, role_at(roles, i), native));
   return s;
 }
 
@@ -84,11 +86,11 @@ void check_native(std::string_view name, const std::vector<Param>& params, const
       << name << ": --list-natives does not print " << spelled(name, params, site);
   // Every other argument accepted: the native loads.
   std::string error;
-  EXPECT_TRUE(loads(make(args(params, roles, site, params.size(), "")), &error)) << name << ": " << error;
+  EXPECT_TRUE(loads(make(args(name, params, roles, site, params.size(), "")), &error)) << name << ": " << error;
   for (size_t at = 0; at < params.size(); ++at) {
     if (params[at] == Param::Word || params[at] == Param::Int) continue;
     for (CapKind k : kKinds) {
-      const std::string rule = make(args(params, roles, site, at, capture(k, role_at(roles, at))));
+      const std::string rule = make(args(name, params, roles, site, at, capture(k, role_at(roles, at))));
       error.clear();
       const bool ok = loads(rule, &error);
       EXPECT_EQ(ok, rules::param_accepts(params[at], site, k))
@@ -135,7 +137,7 @@ TEST(NativesHelp, AttributeArgumentsOfAnotherRoleAreLoadErrors) {
       if (name != "attr_is") EXPECT_TRUE(want.has_value()) << name << " argument " << at + 1 << " names no role";
       for (AttrRole other : {AttrRole::Permutation, AttrRole::AxisList, AttrRole::PerAxis}) {
         if (!want || other == *want) continue;
-        const std::string rule = make(args(params, roles, site, at, capture(CapKind::Attr, other)));
+        const std::string rule = make(args(name, params, roles, site, at, capture(CapKind::Attr, other)));
         std::string error;
         EXPECT_FALSE(loads(rule, &error)) << rule;
         EXPECT_NE(error.find("argument " + std::to_string(at + 1) + " must be " + attr_role_name(*want)), std::string::npos)

@@ -64,7 +64,7 @@ TEST(AllShapeFragment, RejectsWithTheDocumentedReason) {
       {"rule r : transpose(%x) {perm = [1, 0]} => %x", "transpose with a literal integer attribute fixes a rank: bounded only"},
       {"rule r : neg(%x) where num_elements_is(%x, 1) => neg(%x)",
        "constraint num_elements_is is not a per-axis linear condition the encoding has (bounded only)"},
-      {"rule r : neg(%x) as %s where has_attr(%s, accum) => neg(%x)",
+      {"rule r : neg(reduce_sum(%x) {axes = $a} as %s) where has_attr(%s, accum) => neg(%s)",
        "constraint has_attr is not a per-axis linear condition the encoding has (bounded only)"},
   };
   for (const Case& c : cases) EXPECT_EQ(outside(c.rule), c.why) << c.rule;
