@@ -20,6 +20,7 @@
 
 #include "verify/budget.h"
 #include "verify/encode/encode.h"
+#include "verify/encode/transcendental.h"
 #include "verify/fastmath.h"
 #include "verify/precondition.h"
 #include "verify/replay.h"
@@ -346,6 +347,7 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     smt::Solver s(budget);
     s.add(f);
     for (const Expr& b : blocked) s.add(b);
+    for (const Expr& fact : transc::facts_for({&f, 1})) s.add(fact);  // what libm guarantees
     if (opts_.emit_smt2) o.smt2 += s.to_smt2();
     ++solver_calls_;
     const smt::Result r = s.check();
@@ -470,6 +472,7 @@ Outcome Checker::solve_plain(const Expr& goal, Q q) {
   // Query 2 only decides the vacuous case, so it gets a quarter of what is left.
   smt::Solver s(std::max(1u, q == Q::Precondition ? remaining_ms() / 4 : remaining_ms()));
   s.add(goal);
+  for (const Expr& fact : transc::facts_for({&goal, 1})) s.add(fact);
   if (opts_.emit_smt2) o.smt2 = s.to_smt2();
   ++solver_calls_;
   const smt::Result r = s.check();

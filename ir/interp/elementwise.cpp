@@ -48,6 +48,8 @@ double transcendental(Unary kind, DType t, double v) {
   return v;
 }
 
+}  // namespace
+
 uint64_t float_unary(Unary kind, DType t, uint64_t b) {
   switch (kind) {
     case Unary::Neg: return b ^ sign_mask(t);
@@ -60,6 +62,8 @@ uint64_t float_unary(Unary kind, DType t, uint64_t b) {
   }
   return b;
 }
+
+namespace {
 
 /// Integer unary ops; false for the ops integers do not have.
 bool int_unary(Unary kind, DType t, uint64_t b, uint64_t& r) {

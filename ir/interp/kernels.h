@@ -75,6 +75,10 @@ const InterpOptions& options(const Exec& ex);
 /// Family-local op kinds: the dispatch switch maps each OpCode to its family kernel and kind.
 enum class Unary : uint8_t { Neg, Abs, Exp, Log, Tanh, Erf, Rsqrt, Reciprocal, Sqrt, Identity };
 enum class Binary : uint8_t { Add, Sub, Mul, Div, Max, Min };
+/// One element of a float unary op, raw bits in and out: what the interpreter computes (the
+/// transcendentals through the host libm, docs/semantics.md). The SMT facts about transcendentals
+/// (verify/encode/transcendental.h) are checked against it.
+uint64_t float_unary(Unary kind, DType t, uint64_t bits);
 enum class Rng : uint8_t { Uniform, Normal };
 
 // ---- fast-math flags (ir/interp/fastmath.cpp) ----

@@ -25,6 +25,7 @@
 
 #include "ir/text.h"
 #include "verify/allshape/encoder.h"
+#include "verify/encode/transcendental.h"
 #include "verify/prove/instance.h"
 #include "verify/smt/solver.h"
 
@@ -140,9 +141,14 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
         return d;
       }
       // Stage 3: the query itself.
+      // The facts libm guarantees about the transcendentals the query applies (transcendental.h).
+      std::vector<Expr> whole = e.assume;
+      whole.push_back(bad);
+      const std::vector<Expr> facts = verify::transc::facts_for(whole);
       smt::Solver s(o.timeout_ms);
       for (const Expr& a : e.assume) s.add(a);
       s.add(bad);
+      for (const Expr& a : facts) s.add(a);
       ++res.queries;
       if (o.on_query_smt2) o.on_query_smt2(r.name, rank, s.to_smt2());
       d.r = s.check();
@@ -161,6 +167,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
       smt::Solver s2(o.timeout_ms);
       for (const Expr& a : e.assume) s2.add(a);
       s2.add(bad);
+      for (const Expr& a : facts) s2.add(a);
       const smt::Result any = s2.check();
       budget.charge(s2.units());
       if (any == smt::Result::Sat) d.model = s2.model();

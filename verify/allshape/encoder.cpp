@@ -8,6 +8,7 @@
 #include "rewriter/rules/natives.h"
 #include "verify/allshape/encoder.h"
 #include "verify/encode/ops.h"
+#include "verify/encode/transcendental.h"
 #include "verify/smt/solver.h"
 
 namespace ptir::allshape::detail {
@@ -188,7 +189,8 @@ Elem Enc::elementwise(OpCode op, std::span<const Elem> a, DType t, DType to, con
     case OpCode::Cast: v = verify::sem::cast(a[0].v, t, to); break;
     case OpCode::Exp: case OpCode::Log: case OpCode::Tanh: case OpCode::Erf: case OpCode::Rsqrt: {
       if (!is_float(t)) throw Infeasible{"transcendental of an integer"};
-      v = verify::enc::apply_uf(std::string(mnemonic(op)) + "." + dtype_name(t), {&a[0].v, 1}, verify::sem::sort_of(t));
+      v = op == OpCode::Rsqrt ? verify::transc::rsqrt(a[0].v, t)
+                              : verify::enc::apply_uf(verify::transc::uf_name(op, t), {&a[0].v, 1}, verify::sem::sort_of(t));
       break;
     }
     default: throw Outside{std::string(mnemonic(op)) + ": no all-shape element encoding"};

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "verify/encode/ops.h"
+#include "verify/encode/transcendental.h"
 
 namespace ptir::verify::enc {
 namespace {
@@ -45,11 +46,13 @@ Results float_only(OpEnv& env, F f) {
   return map1(env, f);
 }
 
-/// exp log tanh erf rsqrt: an uninterpreted function per (op, dtype); equal applications are one term.
+/// exp log tanh erf: an uninterpreted function per (op, dtype); equal applications are one term (the
+/// facts every query gets about them: verify/encode/transcendental.h). rsqrt is exact.
 Results transcendental(OpEnv& env) {
   const DType t = env.dtype();
   if (!is_float(t)) env.fail(std::string("not defined for ") + dtype_name(t));
-  const std::string key = std::string(mnemonic(env.op())) + "." + dtype_name(t);
+  if (env.op() == OpCode::Rsqrt) return map1(env, [&](const Expr& x) { return transc::rsqrt(x, t); });
+  const std::string key = transc::uf_name(env.op(), t);
   return map1(env, [&](const Expr& x) { return apply_uf(key, {&x, 1}, sem::sort_of(t)); });
 }
 

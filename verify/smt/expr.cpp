@@ -613,6 +613,19 @@ Expr Expr::abstractFunctions() const {
   return fresh.apply(*this);
 }
 
+std::vector<Application> Expr::applications() const {
+  std::vector<Application> out;
+  for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app app, unsigned n) {
+    if (n > 0 && is_uninterpreted(app)) {
+      Application a{Z3_get_symbol_string(C(), Z3_get_decl_name(C(), Z3_get_app_decl(C(), app))), wrap(t), {}};
+      for (unsigned k = 0; k < n; ++k) a.args.push_back(wrap(Z3_get_app_arg(C(), app, k)));
+      out.push_back(std::move(a));
+    }
+    return true;
+  });
+  return out;
+}
+
 Expr Expr::abstractArithmetic() const {
   FreshConstants fresh;
   for_each_app(a_, /*first_arg_first=*/false, [&](Z3_ast t, Z3_app app, unsigned n) {

@@ -99,6 +99,8 @@ struct Sort {
 };
 
 /// A reference-counted Z3 term of the current context.
+struct Application;
+
 class Expr {
  public:
   Expr() = default;
@@ -225,6 +227,8 @@ class Expr {
   /// dropped), so an unsat answer for it is an unsat answer for the term. Returns the term itself when
   /// it applies no such function.
   Expr abstractFunctions() const;
+  /// The distinct applications of uninterpreted functions of arity > 0 in the term (each once).
+  std::vector<Application> applications() const;
   /// The same for float arithmetic (add, sub, mul, div, sqrt, fma, rem, roundToIntegral) and
   /// bit-vector multiplication, division and remainder: each outermost such application becomes a fresh
   /// constant (equal applications the same one). More models again: unsat carries over. It decides the
@@ -237,6 +241,14 @@ class Expr {
 
  private:
   Z3_ast a_ = nullptr;
+};
+
+/// One application of an uninterpreted function of arity > 0 (Expr::applications): the function's
+/// name, the term, its arguments.
+struct Application {
+  std::string name;
+  Expr term;
+  std::vector<Expr> args;
 };
 
 /// An uninterpreted function. Same name and signature in one context: the same function.

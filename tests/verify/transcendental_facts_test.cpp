@@ -1,0 +1,268 @@
+/// The facts SMT is given about exp, log, tanh and erf (verify/encode/transcendental.h) hold of the
+/// interpreter - the functions ptir's semantics names - and each fact's SMT form says what its concrete
+/// form says. f16 and bf16: every input. f32: every one of the 2^32 inputs (TranscendentalFacts.
+/// ExhaustiveF32, a few tens of seconds in Release; the Debug run of scripts/test leaves it out). f64: the
+/// Annex F facts on special values (those are the only f64 facts). rsqrt's exact encoding agrees with the
+/// interpreter.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "ir/dtype.h"
+#include "ir/interp/kernels.h"
+#include "ir/interp/numeric.h"
+#include "verify/encode/scalar.h"
+#include "verify/encode/transcendental.h"
+#include "verify/smt/expr.h"
+#include "verify/smt/solver.h"
+
+namespace ptir::verify::transc {
+namespace {
+
+using interp::Unary;
+
+Unary unary_of(OpCode op) {
+  switch (op) {
+    case OpCode::Exp: return Unary::Exp;
+    case OpCode::Log: return Unary::Log;
+    case OpCode::Tanh: return Unary::Tanh;
+    case OpCode::Erf: return Unary::Erf;
+    default: return Unary::Identity;
+  }
+}
+
+constexpr OpCode kOps[] = {OpCode::Exp, OpCode::Log, OpCode::Tanh, OpCode::Erf};
+
+/// f(x) as the interpreter computes it, decoded.
+double f_of(OpCode op, DType t, uint64_t bits) {
+  return interp::load_f(t, interp::float_unary(unary_of(op), t, bits));
+}
+
+/// Every fact of `op` that applies to `t`, checked on inputs `xs` (bit patterns of t): unary facts on
+/// each, pair facts on neighbours in value order (monotonicity: enough by transitivity) and on x, -x.
+/// Returns the number of violations (and records the first few).
+template <class Inputs>
+int check_facts(OpCode op, DType t, const Inputs& xs) {
+  int bad = 0;
+  std::vector<std::pair<double, double>> pts;  // (x, f(x)) of the non-NaN inputs
+  for (uint64_t b : xs) {
+    const double x = interp::load_f(t, b), y = f_of(op, t, b);
+    for (const UnaryFact& f : unary_facts())
+      if (f.op == op && applies(f.basis, t) && !f.holds(x, y) && bad++ < 5)
+        ADD_FAILURE() << dtype_name(t) << " " << f.text << ": fails at x = " << x << " (f(x) = " << y << ")";
+    if (!std::isnan(x)) pts.emplace_back(x, y);
+  }
+  std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) {
+    return a.first < b.first || (a.first == b.first && std::signbit(a.first) > std::signbit(b.first));
+  });
+  for (const PairFact& f : pair_facts()) {
+    if (f.op != op || !applies(f.basis, t)) continue;
+    for (size_t i = 0; i + 1 < pts.size(); ++i) {
+      const auto& [a, ya] = pts[i];
+      const auto& [b, yb] = pts[i + 1];
+      if (!f.holds(a, ya, b, yb) && bad++ < 5)
+        ADD_FAILURE() << dtype_name(t) << " " << f.text << ": fails at " << a << ", " << b << " (" << ya << ", " << yb << ")";
+    }
+    for (uint64_t bits : xs) {  // x and -x
+      const uint64_t nb = bits ^ sign_mask(t);
+      const double a = interp::load_f(t, bits), b = interp::load_f(t, nb);
+      if (!f.holds(a, f_of(op, t, bits), b, f_of(op, t, nb)) && bad++ < 5)
+        ADD_FAILURE() << dtype_name(t) << " " << f.text << ": fails at " << a << ", " << b;
+    }
+  }
+  return bad;
+}
+
+struct AllBits {
+  DType t;
+  struct It {
+    uint64_t v;
+    uint64_t operator*() const { return v; }
+    It& operator++() { return ++v, *this; }
+    bool operator!=(const It& o) const { return v != o.v; }
+  };
+  It begin() const { return {0}; }
+  It end() const { return {uint64_t{1} << dtype_bits(t)}; }
+};
+
+TEST(TranscendentalFacts, HoldOnEveryF16AndBf16Input) {
+  for (DType t : {DType::F16, DType::BF16})
+    for (OpCode op : kOps) EXPECT_EQ(check_facts(op, t, AllBits{t}), 0) << mnemonic(op) << " " << dtype_name(t);
+}
+
+TEST(TranscendentalFacts, AnnexFFactsHoldOnF64SpecialValues) {
+  const DType t = DType::F64;
+  std::vector<uint64_t> xs = {0, sign_mask(t), float_inf(t, false), float_inf(t, true), canonical_nan(t),
+                              interp::store_f(t, 1.0), interp::store_f(t, -1.0), interp::store_f(t, 0.5),
+                              interp::store_f(t, 2.0), 1, sign_mask(t) | 1};
+  std::mt19937_64 rng(7);
+  for (int k = 0; k < 20000; ++k) xs.push_back(rng());
+  for (OpCode op : kOps) EXPECT_EQ(check_facts(op, t, xs), 0) << mnemonic(op);
+  // f64 gets no fact of the exhaustive basis: its inputs cannot all be checked.
+  for (const UnaryFact& f : unary_facts()) EXPECT_EQ(applies(f.basis, t), f.basis == Basis::AnnexF) << f.text;
+  for (const PairFact& f : pair_facts()) EXPECT_FALSE(applies(f.basis, t)) << f.text;
+}
+
+/// Every f32 input, each evaluated once: the magnitudes m = 0 .. +inf in increasing order, with +m and
+/// -m side by side: unary facts on both, oddness on the pair, monotonicity on neighbours in value order
+/// (+m after +m', and -m before -m' for m' < m: by transitivity that is every ordered pair), then the
+/// NaN patterns. Two threads, each a range of magnitudes; the seam between them is checked too.
+TEST(TranscendentalFacts, ExhaustiveF32) {
+  const DType t = DType::F32;
+  const uint64_t sign = sign_mask(t), inf = float_inf(t, false);
+  for (OpCode op : kOps) {
+    const Unary u = unary_of(op);
+    std::vector<const UnaryFact*> un;
+    std::vector<const PairFact*> pr;
+    for (const UnaryFact& f : unary_facts())
+      if (f.op == op && applies(f.basis, t)) un.push_back(&f);
+    for (const PairFact& f : pair_facts())
+      if (f.op == op && applies(f.basis, t)) pr.push_back(&f);
+    auto f_at = [&](uint64_t bits) { return interp::load_f(t, interp::float_unary(u, t, bits)); };
+    std::atomic<uint64_t> bad{0};
+    std::atomic<uint64_t> first_bad{~uint64_t{0}};
+    auto note = [&](uint64_t bits) {
+      ++bad;
+      uint64_t want = ~uint64_t{0};
+      first_bad.compare_exchange_strong(want, bits);
+    };
+    auto range = [&](uint64_t lo, uint64_t hi) {  // magnitudes lo .. hi (inclusive)
+      double pp = 0, pfp = 0, pn = 0, pfn = 0;  // the previous magnitude's +m, f(+m), -m, f(-m)
+      for (uint64_t m = lo; m <= hi; ++m) {
+        const double xp = interp::load_f(t, m), xn = interp::load_f(t, m | sign);
+        const double yp = f_at(m), yn = f_at(m | sign);
+        for (const UnaryFact* f : un)
+          if (!f->holds(xp, yp) || !f->holds(xn, yn)) note(m);
+        for (const PairFact* f : pr) {
+          if (!f->holds(xn, yn, xp, yp) || !f->holds(xp, yp, xn, yn)) note(m);  // x, -x (and -0 < +0)
+          if (m > lo && (!f->holds(pp, pfp, xp, yp) || !f->holds(xn, yn, pn, pfn))) note(m);
+        }
+        pp = xp, pfp = yp, pn = xn, pfn = yn;
+      }
+    };
+    const uint64_t mid = inf / 2;
+    std::thread other(range, 0, mid);
+    range(mid, inf);  // overlaps the other range at `mid`: the seam's pairs are checked
+    other.join();
+    for (uint64_t m = inf + 1; m <= bits_mask(t) >> 1; ++m)  // NaN patterns of both signs
+      for (uint64_t bits : {m, m | sign})
+        for (const UnaryFact* f : un)
+          if (!f->holds(interp::load_f(t, bits), f_at(bits))) note(bits);
+    EXPECT_EQ(bad.load(), 0u) << mnemonic(op) << ": a fact fails on f32, first at bits " << first_bad.load();
+  }
+}
+
+/// A fact's SMT form and its concrete form agree, on pairs (x, y) that are the function's value and on
+/// pairs that are not (so a fact that is wrong as a predicate shows even where libm satisfies it).
+TEST(TranscendentalFacts, SmtFormsSayWhatConcreteFormsSay) {
+  smt::Context ctx;
+  std::mt19937_64 rng(11);
+  for (DType t : {DType::F16, DType::BF16, DType::F32, DType::F64}) {
+    std::vector<uint64_t> pool = {0, sign_mask(t), float_inf(t, false), float_inf(t, true), canonical_nan(t),
+                                  interp::store_f(t, 1.0), interp::store_f(t, -1.0), interp::store_f(t, 0.5),
+                                  interp::store_f(t, 2.0), interp::store_f(t, -0.5), 1};
+    for (int k = 0; k < 12; ++k) pool.push_back(rng() & bits_mask(t));
+    auto num = [&](uint64_t b) { return sem::constant(t, b); };
+    int checked = 0;
+    for (OpCode op : kOps) {
+      for (uint64_t xb : pool)
+        for (uint64_t yb : {interp::float_unary(unary_of(op), t, xb), pool[rng() % pool.size()]}) {
+          const double x = interp::load_f(t, xb), y = interp::load_f(t, yb);
+          for (const UnaryFact& f : unary_facts()) {
+            if (f.op != op) continue;
+            const smt::Expr e = f.smt(num(xb), num(yb), t).simplify();
+            ASSERT_TRUE(e.isTrue() || e.isFalse()) << f.text;
+            EXPECT_EQ(e.isTrue(), f.holds(x, y)) << f.text << " at " << x << ", " << y;
+            ++checked;
+          }
+        }
+      for (int k = 0; k < 60; ++k) {
+        const uint64_t a = pool[rng() % pool.size()], b = k % 3 == 0 ? a ^ sign_mask(t) : pool[rng() % pool.size()];
+        const uint64_t ya = pool[rng() % pool.size()], yb = k % 2 ? ya ^ sign_mask(t) : pool[rng() % pool.size()];
+        for (const PairFact& f : pair_facts()) {
+          if (f.op != op) continue;
+          const smt::Expr e = f.smt(num(a), num(ya), num(b), num(yb), t).simplify();
+          ASSERT_TRUE(e.isTrue() || e.isFalse()) << f.text;
+          EXPECT_EQ(e.isTrue(), f.holds(interp::load_f(t, a), interp::load_f(t, ya), interp::load_f(t, b),
+                                        interp::load_f(t, yb)))
+              << f.text;
+          ++checked;
+        }
+      }
+    }
+    EXPECT_GT(checked, 400) << dtype_name(t);
+  }
+}
+
+/// rsqrt is encoded exactly: on every f16 and bf16 input and on sampled f32/f64 inputs, the SMT term
+/// of a numeral folds to the interpreter's bits.
+TEST(TranscendentalFacts, RsqrtEncodingIsTheInterpreters) {
+  smt::Context ctx;
+  std::mt19937_64 rng(5);
+  for (DType t : {DType::F16, DType::BF16, DType::F32, DType::F64}) {
+    std::vector<uint64_t> xs = {0, sign_mask(t), float_inf(t, false), float_inf(t, true), canonical_nan(t), 1,
+                                interp::store_f(t, 4.0), interp::store_f(t, 2.0), interp::store_f(t, -1.0)};
+    const int n = dtype_bits(t) == 16 ? 1500 : 1500;
+    for (int k = 0; k < n; ++k) xs.push_back(rng() & bits_mask(t));
+    for (uint64_t xb : xs) {
+      const uint64_t want = interp::float_unary(Unary::Rsqrt, t, xb);
+      const auto got = rsqrt(sem::constant(t, xb), t).simplify().numeral();
+      ASSERT_TRUE(got.has_value()) << dtype_name(t);
+      if (float_is_nan(t, want)) {
+        EXPECT_TRUE(float_is_nan(t, *got)) << dtype_name(t) << " " << xb;
+      } else {
+        EXPECT_EQ(*got, want) << dtype_name(t) << " x bits " << xb;
+      }
+    }
+  }
+}
+
+/// A query that applies exp twice gets the facts; Z3 then proves what holds for any monotone
+/// function with exp's special values, and still cannot prove what needs exp's exact values.
+TEST(TranscendentalFacts, FactsDecideMonotoneQueriesAndNothingMore) {
+  smt::Context ctx;
+  const DType t = DType::F32;
+  const smt::Sort s = sem::sort_of(t);
+  const smt::Expr a = smt::Expr::var("a", s), b = smt::Expr::var("b", s);
+  smt::Func exp(uf_name(OpCode::Exp, t), std::vector<smt::Sort>{s}, s);
+  const smt::Expr ea = exp({&a, 1}), eb = exp({&b, 1});
+  // max(exp a, exp b) != exp(max(a, b)) is unsat with the facts.
+  const smt::Expr m = sem::maximum(a, b, t);
+  const smt::Expr em = exp({&m, 1});
+  const smt::Expr goal = sem::maximum(ea, eb, t) != em;
+  {
+    smt::Solver sv(20000);
+    sv.add(goal);
+    for (const smt::Expr& f : facts_for({&goal, 1})) sv.add(f);
+    EXPECT_EQ(sv.check(), smt::Result::Unsat);
+  }
+  {  // without them it is sat (exp is any function)
+    smt::Solver sv(20000);
+    sv.add(goal);
+    EXPECT_EQ(sv.check(), smt::Result::Sat);
+  }
+  {  // exp(a) == exp(b) for a != b needs exp's values: not decided by the facts (sat)
+    const smt::Expr g2 = (ea == eb) && a.flt(b);
+    smt::Solver sv(20000);
+    sv.add(g2);
+    for (const smt::Expr& f : facts_for({&g2, 1})) sv.add(f);
+    EXPECT_EQ(sv.check(), smt::Result::Sat);
+  }
+  // An f64 application gets no monotonicity.
+  const smt::Sort s64 = sem::sort_of(DType::F64);
+  const smt::Expr c = smt::Expr::var("c", s64), d = smt::Expr::var("d", s64);
+  smt::Func exp64(uf_name(OpCode::Exp, DType::F64), std::vector<smt::Sort>{s64}, s64);
+  const smt::Expr g3 = exp64({&c, 1}).flt(exp64({&d, 1})) && d.flt(c);
+  smt::Solver sv(20000);
+  sv.add(g3);
+  for (const smt::Expr& f : facts_for({&g3, 1})) sv.add(f);
+  EXPECT_EQ(sv.check(), smt::Result::Sat);
+}
+
+}  // namespace
+}  // namespace ptir::verify::transc
