@@ -207,9 +207,17 @@ SVal Enc::tgt_dot(const Node& n, const std::optional<TypeV>& given) {
   for (int a = 0; a < rr; ++a)
     if (!usedr[a]) dims.push_back(r.dims[a]);
   if (given->first != t || given->second.size() != dims.size()) return ill_value(*given);
-  for (size_t m = 0; m < bl.size(); ++m) tgt_ill = tgt_ill || l.dims[bl[m]] != r.dims[br[m]];
-  for (size_t m = 0; m < cl.size(); ++m) tgt_ill = tgt_ill || l.dims[cl[m]] != r.dims[cr[m]];
-  for (size_t m = 0; m < dims.size(); ++m) tgt_ill = tgt_ill || dims[m] != given->second[m];
+  // Sizes that must agree: a pair that is the same term, or whose equality the source assumed (the
+  // same terms), cannot differ; the rest is ill-formed where they do.
+  auto must_equal = [&](const Expr& a, const Expr& b) {
+    if (a.same(b)) return;
+    for (const Expr& x : assume)
+      if (x.same(a == b) || x.same(b == a)) return;
+    tgt_ill = tgt_ill || a != b;
+  };
+  for (size_t m = 0; m < bl.size(); ++m) must_equal(l.dims[bl[m]], r.dims[br[m]]);
+  for (size_t m = 0; m < cl.size(); ++m) must_equal(l.dims[cl[m]], r.dims[cr[m]]);
+  for (size_t m = 0; m < dims.size(); ++m) must_equal(dims[m], given->second[m]);
   const DType acc = acc_given ? *acc_given : verify::sem::default_accum(t);
   std::vector<Expr> extents;
   for (int64_t a : cl) extents.push_back(l.dims[a]);

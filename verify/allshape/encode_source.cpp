@@ -175,7 +175,10 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
   } else {
     switch (op) {
       case OpCode::Transpose: {
-        SVal x = src(*n.operands[0], rank, std::nullopt);
+        // A transpose keeps the dtype: a captured operand takes its context's (a dot_general's rhs), so
+        // the other dtypes are not enumerated only to be infeasible.
+        const bool value = n.operands[0]->kind == Node::Kind::Value;
+        SVal x = src(*n.operands[0], rank, value && ctx ? std::optional<TypeV>(TypeV{ctx->first, {}}) : std::nullopt);
         const rules::AttrExpr* a = node_attr(n, "perm");
         std::vector<int64_t> p;
         if (a && a->kind == rules::AttrExpr::Kind::Capture && attrs_.count(a->capture) && !attrs_[a->capture].concrete)
