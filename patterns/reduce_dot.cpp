@@ -1,6 +1,6 @@
-// C++ patterns for reductions and dot_general that need axis bookkeeping: merging reduction chains and
-// absorbing operand transposes into dot_general's dimension numbers. Each class's `///` line states
-// its identity and why it is exact.
+// C++ patterns for reductions that need axis bookkeeping: merging reduction chains. (Absorbing a
+// dot_general operand's transpose into its dimension numbers is a rule: patterns/rules/dot.rules.) Each
+// class's `///` line states its identity and why it is exact.
 #include <algorithm>
 #include <array>
 
@@ -69,62 +69,6 @@ class MergeReduceChain final : public Pattern {
   static constexpr std::array<OpCode, 3> kRoots = {OpCode::ReduceSum, OpCode::ReduceMax, OpCode::ReduceMin};
 };
 
-/// dot_general(transpose(x, p), y) ==> dot_general(x, y) with the transposed side's batch and
-/// contracting dims mapped through p (operand dim i is x dim p[i]), when p keeps the free dims in
-/// order (they come out in increasing dim order, so their order in the result is unchanged). Batch and
-/// contracting dims stay paired in the same order, so every product and the fold order are the same.
-/// The same for a transposed rhs. One op fewer when the transpose has no other use, never more.
-class DotAbsorbTranspose final : public Pattern {
- public:
-  DotAbsorbTranspose() : Pattern("dot_general_absorb_transpose", kOnly<OpCode::DotGeneral>, 2) {
-    set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
-  }
-  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
-    for (int side = 0; side < 2; ++side)
-      if (try_side(root, side, rw)) return true;
-    return rw.notify_match_failure("no operand is a transpose that keeps its free dims in order");
-  }
-
- private:
-  static bool try_side(InstId root, int side, ProgramRewriter& rw) {
-    const ValueId v = rw.operand(root, side);
-    const InstId t = rw.inst_of(v);
-    if (t == kNone || rw.op(t) != OpCode::Transpose) return false;
-    const std::vector<int64_t>& p = rw.attrs(t).ints("perm");
-    const AttrSet& a = rw.attrs(root);
-    const char* batch = side == 0 ? "batch_lhs" : "batch_rhs";
-    const char* contract = side == 0 ? "contract_lhs" : "contract_rhs";
-    std::vector<int64_t> b = a.ints(batch), c = a.ints(contract);
-    const int64_t rank = static_cast<int64_t>(p.size());
-    std::vector<bool> bound(rank, false);
-    for (int64_t& d : b) {
-      if (d < 0 || d >= rank) return false;
-      bound[d] = true, d = p[d];
-    }
-    for (int64_t& d : c) {
-      if (d < 0 || d >= rank) return false;
-      bound[d] = true, d = p[d];
-    }
-    int64_t last = -1;
-    for (int64_t i = 0; i < rank; ++i) {
-      if (bound[i]) continue;
-      if (p[i] <= last) return false;  // a free dim would move
-      last = p[i];
-    }
-    AttrSet s = a;
-    for (Attr& at : s.attrs) {
-      if (at.name == batch) at.value = ints_attr(b);
-      if (at.name == contract) at.value = ints_attr(c);
-    }
-    std::array<ValueId, 2> ops = {rw.operand(root, 0), rw.operand(root, 1)};
-    ops[side] = rw.operand(t, 0);
-    const InstId n = rw.insert_before(root, OpCode::DotGeneral, ops, std::array<TypeId, 1>{rw.type_id(rw.result(root))},
-                                      rw.intern_attrs(s));
-    rw.replace_op(root, rw.result(n));
-    return true;
-  }
-};
-
 }  // namespace
 
 namespace detail {
@@ -139,15 +83,12 @@ std::vector<std::pair<std::string, std::string>> reduce_dot_templates() {
        "reduce_min(reduce_min(%x) {axes = $a} as %i) {axes = $b} as %o where not has_attr(%i, accum), not has_attr(%o, accum)"},
       {"merge_reduce_chain", "reduce_sum(reduce_sum(%x) {axes = $a} as %i) {axes = $b} as %o where is_int(%x), "
                              "not has_attr(%i, accum), not has_attr(%o, accum)"},
-      {"dot_general_absorb_transpose", "dot_general(transpose(%x) {perm = $p}, %y)"},
-      {"dot_general_absorb_transpose", "dot_general(%y, transpose(%x) {perm = $p})"},
   };
 }
 }  // namespace detail
 
 void populate_reduce_dot_patterns(PatternSet& set) {
   set.add_with_label<MergeReduceChain>("reduce").set_origin("C++ patterns/reduce_dot.cpp");
-  set.add_with_label<DotAbsorbTranspose>("dot").set_origin("C++ patterns/reduce_dot.cpp");
 }
 
 }  // namespace ptir

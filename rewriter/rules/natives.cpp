@@ -211,7 +211,43 @@ bool p_exact_accum(const Program& p, const Captures& c, std::span<const Arg> a) 
   return widens_exactly(p.type_of(p.operand(i, 0)).dtype, static_cast<DType>(acc->ints[0]));
 }
 
+/// Transposing by $p keeps the axes that $b and $c do not list in increasing order: over the unlisted
+/// operand axes i in increasing order, p[i] increases (dot_general_absorb_transpose: the free dims of a
+/// transposed dot operand come out in the same order without the transpose). False when a listed axis
+/// is outside 0..rank(p)-1.
+bool p_keeps_free_order(const Program&, const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *ba = c.attr[a[1].slot], *ca = c.attr[a[2].slot];
+  if (!pa || !ba || !ca) return false;
+  const std::vector<int64_t>& p = pa->ints;
+  const int64_t rank = static_cast<int64_t>(p.size());
+  std::vector<bool> listed(p.size(), false);
+  for (const AttrValue* l : {ba, ca})
+    for (int64_t d : l->ints) {
+      if (d < 0 || d >= rank) return false;
+      listed[d] = true;
+    }
+  int64_t last = -1;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (listed[i]) continue;
+    if (p[i] <= last) return false;
+    last = p[i];
+  }
+  return true;
+}
+
 // ---- attribute helpers ----
+/// r[k] = p[a[k]]: the axes a of transpose(x, p) named as axes of x (transpose: operand axis a is x's
+/// axis p[a]). Does not apply when an entry of a is outside 0..rank(p)-1.
+std::optional<std::vector<int64_t>> h_permute_axes(const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *la = c.attr[a[1].slot];
+  if (!pa || !la) return std::nullopt;
+  std::vector<int64_t> r;
+  for (int64_t d : la->ints) {
+    if (d < 0 || d >= static_cast<int64_t>(pa->ints.size())) return std::nullopt;
+    r.push_back(pa->ints[d]);
+  }
+  return r;
+}
 std::optional<std::vector<int64_t>> h_compose_perm(const Captures& c, std::span<const Arg> a) {
   const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
   if (!pa || !qa) return std::nullopt;
@@ -327,6 +363,9 @@ const PredicateSpec kPredicates[] = {
      "the op defining %r has no accum, or its operand's dtype round-trips exactly through the accum dtype"},
     {N::HasAttr, "has_attr", {P::Value, P::Word}, p_has_attr,
      "the op defining %r carries the named attribute (not has_attr(%r, accum): no accum written)"},
+    {N::KeepsFreeOrder, "keeps_free_order", {P::Attr, P::Attr, P::Attr}, p_keeps_free_order,
+     "transposing by $p keeps the axes $b and $c do not list in increasing order (p[i] increases over them)",
+     {kPerm, kAxes, kAxes}},
 };
 const AttrHelperSpec kAttrHelpers[] = {
     {N::ComposePerm, "compose_perm", {P::Attr, P::Attr}, h_compose_perm,
@@ -337,6 +376,8 @@ const AttrHelperSpec kAttrHelpers[] = {
      {kPerAxis, kPerAxis}, AttrRole::PerAxis},
     {N::MulInts, "mul_ints", {P::Attr, P::Attr}, h_mul_ints, "r[i] = a[i] * b[i] (two integer lists of one length)",
      {kPerAxis, kPerAxis}, AttrRole::PerAxis},
+    {N::PermuteAxes, "permute_axes", {P::Attr, P::Attr}, h_permute_axes,
+     "r[k] = p[a[k]]: the axes a of transpose(x, p) as axes of x", {kPerm, kAxes}, AttrRole::AxisList},
 };
 const LitHelperSpec kLitHelpers[] = {
     {N::Reciprocal, "reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},

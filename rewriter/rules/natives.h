@@ -77,9 +77,9 @@ enum class NativeId : uint8_t {
   // predicates
   IsFloat, IsInt, IsSigned, IsUnsigned, IsBool, DtypeIs, RankIs, NumElementsIs, OneUse, SameType, SameDtype,
   SameShape, WidensExactly, ComposesToIdentity, IsIdentityPerm, AxesAllSize, SomeAxisSize, AttrIs, IsPow2, IsSplat,
-  ExactAccum, HasAttr,
+  ExactAccum, HasAttr, KeepsFreeOrder,
   // attribute helpers
-  ComposePerm, InversePerm, AddInts, MulInts,
+  ComposePerm, InversePerm, AddInts, MulInts, PermuteAxes,
   // literal helpers
   Reciprocal, ReciprocalRounded, Lowest, Highest,
 };

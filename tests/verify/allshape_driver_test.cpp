@@ -105,3 +105,44 @@ TEST(AllShapeDriver, ABoundAboveTheCapIsUnknown) {
 
 }  // namespace
 }  // namespace ptir::allshape
+
+namespace ptir::allshape {
+namespace {
+
+/// dot_general (P8): a result fold whose accumulation differs from the source's gets a fresh value, so
+/// the query is satisfiable and goes to replay (never PROVED); has_attr on an op whose attributes the
+/// configuration does not choose is BOUNDED ONLY with the reason; a rule whose lists are mapped through
+/// permute_axes without keeps_free_order fails the word premise.
+TEST(AllShapeDriver, DotGeneralFoldsAreSharedOnlyWhenTheProductsAreTheSameTerms) {
+  Stubs s;
+  Options o;
+  o.canary_instances = 1;
+  {
+    rules::RuleFile f = load(
+        "rule wrong_accum : dot_general(%x, %y) {contract_lhs = $a, contract_rhs = $b} as %d where is_float(%x), "
+        "not has_attr(%d, batch_lhs), not has_attr(%d, batch_rhs), not has_attr(%d, accum) => dot_general(%x, %y) "
+        "{contract_lhs = $a, contract_rhs = $b, accum = f64}");
+    const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), o);
+    EXPECT_EQ(r.verdict, Verdict::Refuted) << r.why;  // the stub replay refutes whatever it is given
+    EXPECT_GT(s.replays, 0);
+  }
+  {
+    rules::RuleFile f = load("rule r : neg(%x) as %s where has_attr(%s, accum) => neg(%x)");
+    const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), o);
+    EXPECT_EQ(r.verdict, Verdict::BoundedOnly);
+    EXPECT_NE(r.why.find("has_attr(%s, accum) on an attribute the configuration does not choose"), std::string::npos) << r.why;
+  }
+  {
+    rules::RuleFile f = load(
+        "rule no_order [bounded] : dot_general(transpose(%x) {perm = $p}, %y) {contract_lhs = $c, contract_rhs = $d} as %r "
+        "where not has_attr(%r, batch_lhs), not has_attr(%r, batch_rhs), not has_attr(%r, accum) => dot_general(%x, %y) "
+        "{contract_lhs = permute_axes($p, $c), contract_rhs = $d}");
+    const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), o);
+    EXPECT_EQ(r.verdict, Verdict::BoundedOnly);
+    EXPECT_NE(r.why.find("premise of the rank argument fails: "), std::string::npos) << r.why;
+    EXPECT_NE(r.why.find("#dot.lhs(none;permute_axes($p,$c,)|none;$d)"), std::string::npos) << r.why;
+  }
+}
+
+}  // namespace
+}  // namespace ptir::allshape

@@ -140,6 +140,32 @@ class World : public NativeEnv {
     caps_.value[a.slot] = p_.result(i, 0);
     args_.push_back(a);
     accums_[name] = ReduceAccum{elem, acc.has_value(), acc.value_or(elem)};
+    present_[name] = {{"axes", true}, {"accum", acc.has_value()}};
+    return {rules::Constraint::Arg::Kind::Value, name, 0};
+  }
+  /// `%name` defined by a dot_general of two rank-2 operands (one contracting dim), batch lists written
+  /// empty or absent, `accum = acc` when given: the attributes a configuration chooses.
+  rules::Constraint::Arg dot_arg(const std::string& name, DType elem, bool batch_written, std::optional<DType> acc) {
+    TensorType xt{elem, {2, 3}};
+    const ValueId x = p_.add_param(body_, p_.intern_type(xt), "x" + name);
+    AttrSet s;
+    if (batch_written) {
+      s.attrs.push_back(Attr{"batch_lhs", AttrValue{AttrKind::Ints, {}, "", {}}});
+      s.attrs.push_back(Attr{"batch_rhs", AttrValue{AttrKind::Ints, {}, "", {}}});
+    }
+    s.attrs.push_back(Attr{"contract_lhs", AttrValue{AttrKind::Ints, {1}, "", {}}});
+    s.attrs.push_back(Attr{"contract_rhs", AttrValue{AttrKind::Ints, {1}, "", {}}});
+    if (acc) s.attrs.push_back(Attr{"accum", AttrValue{AttrKind::DType, {static_cast<int64_t>(*acc)}, "", {}}});
+    const TypeId ty = p_.intern_type(TensorType{elem, {2, 2}});
+    const std::array<ValueId, 2> ops = {x, x};
+    const InstId i = p_.create_inst(body_, OpCode::DotGeneral, ops, p_.intern_attrs(s), std::span<const TypeId>(&ty, 1));
+    rules::Arg a;
+    a.kind = CapKind::Value, a.slot = nvalue_++;
+    caps_.value[a.slot] = p_.result(i, 0);
+    args_.push_back(a);
+    accums_[name] = ReduceAccum{elem, acc.has_value(), acc.value_or(elem)};
+    present_[name] = {{"batch_lhs", batch_written}, {"batch_rhs", batch_written}, {"contract_lhs", true},
+                      {"contract_rhs", true}, {"accum", acc.has_value()}};
     return {rules::Constraint::Arg::Kind::Value, name, 0};
   }
   rules::Constraint::Arg int_arg(int64_t i) {
@@ -177,6 +203,13 @@ class World : public NativeEnv {
     auto it = accums_.find(value);
     return it == accums_.end() ? nullptr : &it->second;
   }
+  std::optional<bool> has_attr(const std::string& value, const std::string& attr) const override {
+    auto it = present_.find(value);
+    if (it == present_.end()) return std::nullopt;
+    auto a = it->second.find(attr);
+    if (a == it->second.end()) return std::nullopt;
+    return a->second;
+  }
 
  private:
   rules::Constraint::Arg attr_arg(const std::string& name, AttrValue v, AttrB b) {
@@ -200,6 +233,7 @@ class World : public NativeEnv {
   std::map<std::string, AttrB> attrs_;
   std::map<std::string, std::pair<DType, Expr>> lits_;
   std::map<std::string, ReduceAccum> accums_;
+  std::map<std::string, std::map<std::string, bool>> present_;
 };
 
 /// Checks predicate `id` on the world's arguments, in both polarities: where the spec claims a meaning
@@ -271,8 +305,6 @@ TEST(AllShapeNatives, EveryNativeHasASpecOrIsOutsideWithAReason) {
   EXPECT_EQ(seen, ids);
   // Those outside the fragment say why.
   EXPECT_STREQ(predicate_spec(NativeId::NumElementsIs)->outside,
-               "is not a per-axis linear condition the encoding has (bounded only)");
-  EXPECT_STREQ(predicate_spec(NativeId::HasAttr)->outside,
                "is not a per-axis linear condition the encoding has (bounded only)");
   EXPECT_EQ(no_spec(NativeId::IsFloat), "outside the fragment: native is_float has no all-shape spec");
 }
@@ -395,7 +427,49 @@ TEST(AllShapeNatives, OneUseIsNeverUsedAndTheOthersOutsideAreNotEncoded) {
     EXPECT_EQ(m.note, "one_use not used: the statement proved is stronger (any number of uses)");
   }
   EXPECT_EQ(predicate_spec(NativeId::NumElementsIs)->meaning, nullptr);
-  EXPECT_EQ(predicate_spec(NativeId::HasAttr)->meaning, nullptr);
+  // has_attr is decided only where the configuration chooses the attribute: elsewhere Outside.
+  rules::Constraint c{"has_attr", {x, rules::Constraint::Arg{rules::Constraint::Arg::Kind::Word, "accum", 0}}, false, {}};
+  EXPECT_THROW(predicate_spec(NativeId::HasAttr)->meaning(w, c), Outside);
+}
+
+/// has_attr on the attributes a configuration chooses (a reduction's accum, a dot_general's batch lists
+/// and accum), and keeps_free_order / permute_axes (dot_general_absorb_transpose) on random
+/// permutations and axis lists, some beyond the rank.
+RC_GTEST_PROP(AllShapeNatives, DotNativesMatchTheirCode, ()) {
+  smt::Context ctx;
+  const DType elem = gen_dtype();
+  const std::optional<DType> acc = *rc::gen::arbitrary<bool>() ? std::optional<DType>(gen_dtype()) : std::nullopt;
+  const std::string word = *rc::gen::element<std::string>("accum", "batch_lhs", "batch_rhs", "contract_lhs", "axes");
+  {
+    World w;
+    const auto r = *rc::gen::arbitrary<bool>() ? w.dot_arg("d", elem, *rc::gen::arbitrary<bool>(), acc)
+                                              : w.reduction_arg("d", elem, acc);
+    if (w.has_attr("d", word)) check_predicate(NativeId::HasAttr, w, {r, w.word_arg(word)});
+  }
+  const int n = *rc::gen::inRange(0, 6);
+  const std::vector<int64_t> p = gen_perm(n);
+  auto gen_axes = [&] {
+    std::vector<int64_t> a;
+    const int k = *rc::gen::inRange(0, 4);
+    for (int i = 0; i < k; ++i) a.push_back(*rc::gen::inRange<int64_t>(-1, n + 2));
+    return a;
+  };
+  const std::vector<int64_t> b = gen_axes(), c = gen_axes();
+  {
+    World w;
+    const auto pa = w.list_arg("p", p, false);
+    const auto ba = w.list_arg("b", b, false);
+    const auto ca = w.list_arg("c", c, false);
+    check_predicate(NativeId::KeepsFreeOrder, w, {pa, ba, ca});
+  }
+  {
+    World w;
+    w.list_arg("p", p, false);
+    w.list_arg("a", b, false);
+    const auto concrete = rules::find_attr_helper("permute_axes")->fn(w.captures(), w.args());
+    const std::vector<std::vector<int64_t>> lists = {p, b};
+    RC_ASSERT(attr_helper_spec(NativeId::PermuteAxes)->on_lists(lists) == concrete);
+  }
 }
 
 RC_GTEST_PROP(AllShapeNatives, PermutationHelpersMatchTheirCode, ()) {

@@ -183,6 +183,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
         std::optional<Enc> e;
         e.emplace(r, facts, rank, ch);
         e->max_reduced_ = bound;
+        e->max_contract_ = bound - rank;
         try {
           e->run();
         } catch (const Infeasible&) {
@@ -213,6 +214,7 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
             e.reset();
             e.emplace(r, facts, rank, ch, combo);
             e->max_reduced_ = bound;
+        e->max_contract_ = bound - rank;
             try {
               e->run();
             } catch (const Infeasible&) {

@@ -16,7 +16,9 @@ int bound_of(const Enc& e) {
   }
   // Value-level index conditions: none of the fragment's ops selects between values by an index
   // condition (pad, concat of several operands and dynamic_update_slice, which would, are not in it).
-  const int conditions = 0;
+  // A target fold given a fresh value (encode_dot.cpp) differs from the source's fold in its product
+  // operands, extents or dtypes: one witness axis keeps that difference (P8).
+  const int conditions = e.fold_mismatch > 0 ? 1 : 0;
   return std::max(1, conditions + pairs);
 }
 
@@ -61,6 +63,7 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
       if (budget.exhausted()) return std::nullopt;
       ch.start();
       Enc e(r, f, rk, ch);
+      e.max_contract_ = 3 - rk;  // output and contraction axes together up to 3, like the ranks
       try {
         e.run();
         bound = std::max(bound, bound_of(e));

@@ -175,7 +175,10 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
   } else {
     switch (op) {
       case OpCode::Transpose: {
-        SVal x = src(*n.operands[0], rank, std::nullopt);
+        // A transpose keeps the dtype: a captured operand takes its context's (a dot_general's rhs), so
+        // the other dtypes are not enumerated only to be infeasible.
+        const bool value = n.operands[0]->kind == Node::Kind::Value;
+        SVal x = src(*n.operands[0], rank, value && ctx ? std::optional<TypeV>(TypeV{ctx->first, {}}) : std::nullopt);
         const rules::AttrExpr* a = node_attr(n, "perm");
         std::vector<int64_t> p;
         if (a && a->kind == rules::AttrExpr::Kind::Capture && attrs_.count(a->capture) && !attrs_[a->capture].concrete)
@@ -275,7 +278,10 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
         const DType dt = x.dtype;
         const DType acc = acc_choice == 0 ? verify::sem::default_accum(dt) : static_cast<DType>(acc_choice - 1);
         if (!dtype_valid(op, dt) || (acc_choice != 0 && !accum_valid(dt, acc))) throw Infeasible{"dtype"};
-        if (!n.as_name.empty()) reduce_accum_[n.as_name] = {dt, acc_choice != 0, acc};
+        if (!n.as_name.empty()) {
+          reduce_accum_[n.as_name] = {dt, acc_choice != 0, acc};
+          present_[n.as_name] = {{"axes", true}, {"accum", acc_choice != 0}};
+        }
         const verify::sem::Folder f{op == OpCode::ReduceSum ? verify::sem::Fold::Sum
                                     : op == OpCode::ReduceMax ? verify::sem::Fold::Max
                                                               : verify::sem::Fold::Min,
@@ -323,6 +329,7 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
         cn.operands.push_back(x.cnode);
         break;
       }
+      case OpCode::DotGeneral: out = src_dot(n, rank, cn); break;
       default: throw Outside{std::string(mnemonic(op)) + ": outside the all-shape fragment"};
     }
     cn.dtype = out.dtype;
@@ -371,6 +378,13 @@ std::optional<std::pair<DType, Expr>> Enc::lit(const std::string& name) const {
   auto it = lits_.find(name);
   if (it == lits_.end()) return std::nullopt;
   return std::make_pair(it->second.dtype, it->second.at({}).v);
+}
+std::optional<bool> Enc::has_attr(const std::string& value, const std::string& attr) const {
+  auto it = present_.find(value);
+  if (it == present_.end()) return std::nullopt;
+  auto a = it->second.find(attr);
+  if (a == it->second.end()) return std::nullopt;
+  return a->second;
 }
 const ReduceAccum* Enc::accum(const std::string& value) const {
   auto it = reduce_accum_.find(value);

@@ -238,6 +238,7 @@ SVal Enc::tgt(const Node& n, const TypeV* ctx, bool is_root) {
       // concat(broadcast_to(%x) : $A, %x) => concat(broadcast_to(%x) : $A, broadcast_to(%x) : $A)).
       return fit(c);
     }
+    case OpCode::DotGeneral: return tgt_dot(n, given);
     default: throw Outside{std::string("target ") + std::string(mnemonic(op)) + ": outside the all-shape fragment"};
   }
 }

@@ -81,13 +81,17 @@ void Enc::read(const std::string& cap, const std::vector<Expr>& idx) {
   // two components on the same one, and every read of a capture maps its axes to the same output
   // axes (transposes and broadcasts included): dropping an output axis then drops the same input
   // axis from every read.
+  // The source fold's contraction coordinates are axes of the argument too (encode_dot.cpp): numbered
+  // after the output axes.
+  std::vector<Expr> axes = idx_;
+  axes.insert(axes.end(), kvars_.begin(), kvars_.end());
   std::vector<int> map(idx.size(), -1);
   std::set<int> used;
   for (size_t k = 0; k < idx.size(); ++k) {
     const Expr s = idx[k].simplify();
     key += s.str() + ";";
-    for (size_t j = 0; j < idx_.size(); ++j) {
-      if (!mentions(s, idx_[j])) continue;
+    for (size_t j = 0; j < axes.size(); ++j) {
+      if (!mentions(s, axes[j])) continue;
       if (map[k] != -1)
         premise.push_back("a read of %" + cap + " takes its axis " + std::to_string(k) + " from two output axes");
       map[k] = static_cast<int>(j);

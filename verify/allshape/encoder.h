@@ -51,6 +51,13 @@ class Enc : public NativeEnv {
   std::vector<std::string> premise;                    ///< premise violations seen
   std::vector<std::pair<std::string, std::vector<smt::Expr>>> dim_log;  ///< for describing a model
   int max_reduced_ = 1;  ///< reduced axes beyond the result's rank (keepdims false)
+  /// Contracting dims of the source's dot_general: 0..max_contract_ (the driver: the rank bound less
+  /// the root's rank, so output and contraction axes together stay within the bound).
+  int max_contract_ = 1;
+  /// Target folds given a fresh value (no source fold with the same extents, dtypes and product
+  /// operands): each needs one witness axis in the rank bound (bound.cpp).
+  int fold_mismatch = 0;
+  std::vector<smt::Expr> contract_extents;  ///< the source dot's contraction sizes (small models: >= 2 first)
 
   /// The function's flags as a model chose them (assumed ones are true).
   uint8_t flags_in(const smt::Model& m) const;
@@ -60,6 +67,7 @@ class Enc : public NativeEnv {
   const AttrB* attr(const std::string& name) const override;
   std::optional<std::pair<DType, smt::Expr>> lit(const std::string& name) const override;
   const ReduceAccum* accum(const std::string& value) const override;
+  std::optional<bool> has_attr(const std::string& value, const std::string& attr) const override;
 
  private:
   // ---- shared (encoder.cpp) ----
@@ -97,6 +105,16 @@ class Enc : public NativeEnv {
   SVal src_value(const rules::Node& n, int rank, const std::optional<TypeV>& ctx);
   SVal src_op(const rules::Node& n, int rank, const std::optional<TypeV>& ctx);
   int add_cnode(CNode c);
+  // ---- dot_general (encode_dot.cpp) ----
+  /// The source's dot_general (at most one): every split of the root's axes into batch, lhs free and rhs
+  /// free, 0..max_contract_ contracting dims, every placement of the lists; its fold is a fresh value
+  /// per output index, recorded with its product operands at symbolic contraction coordinates.
+  SVal src_dot(const rules::Node& n, int rank, CNode& cn);
+  /// A result dot_general: the source fold's value where its product operands at the source's
+  /// contraction coordinates, extents, dtypes and accumulation are the same terms; else a fresh value.
+  SVal tgt_dot(const rules::Node& n, const std::optional<TypeV>& given);
+  std::vector<int64_t> dot_list(const rules::Node& n, const std::string& name, int nb_or_nc, int rank,
+                                std::vector<int64_t>& rest);
   /// A per-axis integer attribute of a source node: a bound capture, or fresh integers >= min.
   std::vector<smt::Expr> sym_attr(const rules::Node& n, const std::string& name, int rank, int64_t min);
   const TypeV* type_arg(const rules::Constraint::Arg& a);
@@ -138,6 +156,16 @@ class Enc : public NativeEnv {
   bool in_source_ = true;
   std::map<std::string, std::vector<int>> axis_map_;
   std::map<std::string, ReduceAccum> reduce_accum_;  ///< `as %r` of a reduction -> its accumulation
+  std::map<std::string, std::map<std::string, bool>> present_;  ///< `as %r` -> attributes chosen present/absent
+  /// One evaluation of the source fold: what a target fold must match to share its value.
+  struct FoldRec {
+    std::vector<smt::Expr> k, extents;
+    DType elem, acc;
+    smt::Expr lv, rv, lub, rub, value;
+  };
+  std::vector<FoldRec> folds_;
+  std::vector<smt::Expr> kvars_;  ///< the source fold's contraction coordinates: axes of the argument too
+  bool src_dot_ = false;
 };
 
 /// The IEEE bit-pattern test "c is +-2^k" (normal with a zero fraction, or a one-bit subnormal).

@@ -17,7 +17,7 @@ bool dtype_valid(OpCode op, DType t) {
   switch (op) {
     case OpCode::Neg: case OpCode::Abs: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
     case OpCode::Maximum: case OpCode::Minimum: case OpCode::ReduceSum: case OpCode::ReduceMax:
-    case OpCode::ReduceMin:
+    case OpCode::ReduceMin: case OpCode::DotGeneral:
       return t != DType::I1;
     case OpCode::Exp: case OpCode::Log: case OpCode::Tanh: case OpCode::Erf: case OpCode::Rsqrt:
     case OpCode::Reciprocal: case OpCode::Sqrt:
@@ -107,6 +107,7 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
     case OpCode::Slice:
     case OpCode::Tile: return sub();
     case OpCode::Concat: return sub();
+    case OpCode::DotGeneral: return sub();  // at most one per side: outside_fragment
     default:
       return std::string(mnemonic(op)) + ": outside the all-shape fragment (bounded only)";
   }
@@ -120,6 +121,14 @@ std::string outside_fragment(const rules::Rule& r) {
   const RuleFacts f = facts_of(r);
   if (auto w = check_node(*r.source, r, f, false); !w.empty()) return w;
   if (auto w = check_node(*r.result, r, f, true); !w.empty()) return w;
+  // One fold per side: the source's contraction coordinates are axes of the rank argument, and a
+  // result fold is matched against that one fold (encode_dot.cpp).
+  std::function<int(const Node&)> dots = [&](const Node& n) {
+    int c = n.kind == Node::Kind::Op && n.op == OpCode::DotGeneral;
+    for (const auto& o : n.operands) c += dots(*o);
+    return c;
+  };
+  if (dots(*r.source) > 1 || dots(*r.result) > 1) return "more than one dot_general on a side: bounded only";
   // Every constraint's predicate needs an all-shape spec (native_specs.cpp) that is not `outside`.
   for (const rules::Constraint& c : r.where) {
     std::string why;

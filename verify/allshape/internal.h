@@ -128,8 +128,13 @@ struct Tok {
 /// The words (leaf to root) of every capture occurrence under `n`; `path` holds the words of the nodes
 /// above it. Keys: "%x" values and `type(%x)`, "$T" types, "$s" attributes; `anon` numbers the
 /// permutations that are not captures.
+/// `free_order`: the positive keeps_free_order($p, $b, $c) constraints as (p, b, c); a dot_general side
+/// whose lists are permute_axes($p, $b) and permute_axes($p, $c) under one of them reads its operand
+/// through p, then the side's own letter with lists $b, $c.
+using FreeOrderFacts = std::set<std::vector<std::string>>;
 void collect_words(const rules::Node& n, std::vector<std::vector<Tok>>& path,
-                   std::map<std::string, std::vector<std::vector<Tok>>>& out, int& anon);
+                   std::map<std::string, std::vector<std::vector<Tok>>>& out, int& anon,
+                   const FreeOrderFacts* free_order = nullptr);
 /// "" when every capture is read through one permutation word on both sides (after the identities the
 /// constraints state and free reduction); else why not.
 std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f);

@@ -147,6 +147,39 @@ M exact_accum_(NativeEnv& e, const rules::Constraint& c) {
   return M::of(!a->has_accum || rules::widens_exactly(a->elem, a->acc));
 }
 
+/// keeps_free_order($p, $b, $c): decided by the configuration's permutation and axis lists. A negation
+/// is not assumed: restricted to fewer axes a permutation that reorders the free axes may keep them.
+M keeps_free_order_(NativeEnv& e, const rules::Constraint& c) {
+  const auto p = perm_arg(e, c, 0), b = perm_arg(e, c, 1), l = perm_arg(e, c, 2);
+  std::vector<bool> listed(p.size(), false);
+  bool holds = true;
+  for (const auto* v : {&b, &l})
+    for (int64_t d : *v) {
+      if (d < 0 || d >= static_cast<int64_t>(p.size())) holds = false;
+      else listed[d] = true;
+    }
+  int64_t last = -1;
+  for (size_t i = 0; holds && i < p.size(); ++i) {
+    if (listed[i]) continue;
+    if (p[i] <= last) holds = false;
+    last = p[i];
+  }
+  if (c.negated) return M::dropped(not_used(c, "a permutation that reorders free axes may keep them once axes are dropped"));
+  return M::of(holds);
+}
+
+/// has_attr(%r, word): which attributes the op `as %r` carries is a choice of the configuration (a
+/// dot_general's batch lists and accum, a reduction's accum), kept by dropping axes (an instance keeps
+/// writing the attribute, an empty list included), in both polarities.
+M has_attr_(NativeEnv& e, const rules::Constraint& c) {
+  const std::optional<bool> h = e.has_attr(c.args[0].name, c.args[1].name);
+  if (!h)
+    throw Outside{"constraint has_attr(%" + c.args[0].name + ", " + c.args[1].name +
+                  ") on an attribute the configuration does not choose (a dot_general's batch lists or accum, a "
+                  "reduction's accum): bounded only"};
+  return M::of(*h);
+}
+
 const char* kNotLinear = "is not a per-axis linear condition the encoding has (bounded only)";
 
 const PredicateSpec kPredicates[] = {
@@ -171,7 +204,8 @@ const PredicateSpec kPredicates[] = {
     {N::IsPow2, nullptr, is_pow2_, PredFact::SplatLiteral},
     {N::IsSplat, nullptr, is_splat_, PredFact::SplatLiteral},
     {N::ExactAccum, nullptr, exact_accum_},
-    {N::HasAttr, kNotLinear},  // which attributes an instruction carries: not encoded
+    {N::HasAttr, nullptr, has_attr_},
+    {N::KeepsFreeOrder, nullptr, keeps_free_order_, PredFact::None, PermIdentity::FreeOrder},
 };
 
 // ---- attribute helpers ----
@@ -211,11 +245,22 @@ std::vector<Expr> mul_ints_(std::span<const std::vector<Expr>> a) {
   return r;
 }
 
+/// r[k] = p[a[k]]; does not apply (natives.cpp h_permute_axes) when an entry of a is outside p's axes.
+std::optional<std::vector<int64_t>> permute_axes_(std::span<const std::vector<int64_t>> a) {
+  std::vector<int64_t> r;
+  for (int64_t d : a[1]) {
+    if (d < 0 || d >= static_cast<int64_t>(a[0].size())) return std::nullopt;
+    r.push_back(a[0][d]);
+  }
+  return r;
+}
+
 const AttrHelperSpec kAttrHelpers[] = {
     {N::ComposePerm, nullptr, compose_perm_, nullptr, PermWord::Compose},
     {N::InversePerm, nullptr, inverse_perm_, nullptr, PermWord::Inverse},
     {N::AddInts, nullptr, nullptr, add_ints_},
     {N::MulInts, nullptr, nullptr, mul_ints_},
+    {N::PermuteAxes, nullptr, permute_axes_, nullptr, PermWord::PermuteAxes},
 };
 
 // ---- literal helpers ----

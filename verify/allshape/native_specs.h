@@ -30,6 +30,9 @@ class NativeEnv {
   virtual std::optional<std::pair<DType, smt::Expr>> lit(const std::string& name) const = 0;
   /// The reduction `as %r` binds; null when `%r` is not a reduction.
   virtual const ReduceAccum* accum(const std::string& value) const = 0;
+  /// Whether the op `as %value` binds carries attribute `attr`, when the configuration decides it (a
+  /// dot_general's batch lists and accum, a reduction's axes and accum); nullopt otherwise.
+  virtual std::optional<bool> has_attr(const std::string& value, const std::string& attr) const = 0;
 };
 
 /// What a predicate says in one configuration (about its positive form; the encoder applies `not`).
@@ -58,6 +61,8 @@ enum class PermIdentity : uint8_t {
   None,
   Identity,  ///< is_identity_perm($p): p = 1 in every word
   Inverse,   ///< composes_to_identity($p, $q): q = p^-1 in every word
+  FreeOrder, ///< keeps_free_order($p, $b, $c): a dot_general side whose lists are permute_axes($p, $b) and
+             ///< permute_axes($p, $c) reads its operand as transposing by p, then the side with $b, $c
 };
 
 struct PredicateSpec {
@@ -77,6 +82,7 @@ enum class PermWord : uint8_t {
   Opaque,   ///< an anonymous permutation
   Compose,  ///< transposing by its first argument, then by its second
   Inverse,  ///< the inverse of its argument
+  PermuteAxes,  ///< permute_axes($p, $a): not a permutation; an axis list of a dot_general side (words.cpp)
 };
 struct AttrHelperSpec {
   rules::NativeId id;

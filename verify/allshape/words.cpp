@@ -22,8 +22,95 @@ using rules::Node;
 /// axes, a captured per-axis attribute (slice starts, tile repeats, reduction axes, ...) in its node's
 /// axes; both then travel up to the root like a value. Keys: "%x" values and `type(%x)`, "$T" types,
 /// "$s" attributes.
+namespace {
+/// How a dot_general list is written, for its side's letter: a capture, none, a literal, a helper.
+std::string list_name(const rules::AttrExpr* a) {
+  if (!a) return "none";
+  switch (a->kind) {
+    case rules::AttrExpr::Kind::Capture: return "$" + a->capture;
+    case rules::AttrExpr::Kind::Word: return a->word;
+    case rules::AttrExpr::Kind::Ints: {
+      std::string s = "[";
+      for (int64_t x : a->ints) s += std::to_string(x) + ",";
+      return s + "]";
+    }
+    case rules::AttrExpr::Kind::Call: {
+      std::string s = a->capture + "(";
+      for (const std::string& x : a->args) s += "$" + x + ",";
+      return s + ")";
+    }
+  }
+  return "?";
+}
+const rules::AttrExpr* attr_of(const Node& n, const char* name) {
+  for (const auto& a : n.attrs)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+bool is_permute_axes(const rules::AttrExpr* a) {
+  if (!a || a->kind != rules::AttrExpr::Kind::Call || a->args.size() != 2) return false;
+  const AttrHelperSpec* h = attr_helper_spec_named(a->capture);
+  return h && h->word == PermWord::PermuteAxes;
+}
+}  // namespace
+
+/// A dot_general moves its operands' axes to the output and the contraction coordinates: each side has
+/// one opaque letter, named by the lists of BOTH sides as written (the rhs free axes come after the
+/// lhs's). A side whose lists are permute_axes($p, $b) and permute_axes($p, $c) (or no batch list and
+/// permute_axes($p, $c)) under keeps_free_order($p, $b, $c) is the letter p followed by the letter of
+/// the side with lists $b, $c: reading x with the lists mapped through p is reading transpose(x, p)
+/// with $b, $c, exactly when p keeps the free axes in order (docs/verification.md, the premise table).
+/// Its lists are per-axis facts read in its operand's axes: their words start with the side's letter.
+static void dot_words(const Node& n, std::vector<std::vector<Tok>>& path,
+                      std::map<std::string, std::vector<std::vector<Tok>>>& out, int& anon,
+                      const FreeOrderFacts* free_order) {
+  auto up = [&](const std::vector<Tok>& own) {
+    std::vector<Tok> w = own;
+    for (size_t k = path.size(); k-- > 0;) w.insert(w.end(), path[k].begin(), path[k].end());
+    return w;
+  };
+  static const char* kB[2] = {"batch_lhs", "batch_rhs"};
+  static const char* kC[2] = {"contract_lhs", "contract_rhs"};
+  std::string perm[2], names[2];
+  std::vector<std::string> facts[2];  // the captures each side's lists read
+  for (int s = 0; s < 2; ++s) {
+    const rules::AttrExpr *b = attr_of(n, kB[s]), *c = attr_of(n, kC[s]);
+    bool split = is_permute_axes(c) && (!b || (is_permute_axes(b) && b->args[0] == c->args[0]));
+    if (split && free_order) {
+      const std::string p = c->args[0], cb = b ? b->args[1] : c->args[1];
+      split = free_order->count({p, cb, c->args[1]}) > 0;
+    } else {
+      split = false;
+    }
+    if (split) {
+      perm[s] = c->args[0];
+      names[s] = (b ? "$" + b->args[1] : std::string("none")) + ";$" + c->args[1];
+      if (b) facts[s].push_back(b->args[1]);
+      facts[s].push_back(c->args[1]);
+    } else {
+      names[s] = list_name(b) + ";" + list_name(c);
+      for (const rules::AttrExpr* a : {b, c}) {
+        if (!a) continue;
+        if (a->kind == rules::AttrExpr::Kind::Capture) facts[s].push_back(a->capture);
+        if (a->kind == rules::AttrExpr::Kind::Call) facts[s].insert(facts[s].end(), a->args.begin(), a->args.end());
+      }
+    }
+  }
+  const std::string both = "(" + names[0] + "|" + names[1] + ")";
+  for (int s = 0; s < 2; ++s) {
+    const Tok letter{std::string(s == 0 ? "#dot.lhs" : "#dot.rhs") + both, false};
+    for (const std::string& x : facts[s]) out["$" + x].push_back(up({letter}));
+    std::vector<Tok> here;
+    if (!perm[s].empty()) here.push_back({perm[s], false});
+    here.push_back(letter);
+    path.push_back(here);
+    if (s < static_cast<int>(n.operands.size())) collect_words(*n.operands[s], path, out, anon, free_order);
+    path.pop_back();
+  }
+}
+
 void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<std::string, std::vector<std::vector<Tok>>>& out,
-                   int& anon) {
+                   int& anon, const FreeOrderFacts* free_order) {
   auto up = [&](const std::vector<Tok>& own) {
     std::vector<Tok> w = own;
     for (size_t k = path.size(); k-- > 0;) w.insert(w.end(), path[k].begin(), path[k].end());
@@ -37,6 +124,7 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
     return;
   }
   if (n.kind != Node::Kind::Op) return;
+  if (n.op == OpCode::DotGeneral) return dot_words(n, path, out, anon, free_order);
   std::vector<Tok> here;
   switch (n.op) {
     case OpCode::Transpose: {
@@ -73,7 +161,7 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
       for (const std::string& x : a.args) out["$" + x].push_back(up(here));
   }
   path.push_back(here);
-  for (const auto& o : n.operands) collect_words(*o, path, out, anon);
+  for (const auto& o : n.operands) collect_words(*o, path, out, anon, free_order);
   path.pop_back();
 }
 
@@ -85,8 +173,14 @@ std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f) {
   std::map<std::string, std::vector<std::vector<Tok>>> words;
   std::vector<std::vector<Tok>> path;
   int anon = 0;
-  collect_words(*r.source, path, words, anon);
-  collect_words(*r.result, path, words, anon);
+  FreeOrderFacts free_order;
+  for (const rules::Constraint& c : r.where) {
+    const PredicateSpec* s = c.negated ? nullptr : predicate_spec_named(c.pred);
+    if (s && s->identity == PermIdentity::FreeOrder && c.args.size() == 3)
+      free_order.insert({c.args[0].name, c.args[1].name, c.args[2].name});
+  }
+  collect_words(*r.source, path, words, anon, &free_order);
+  collect_words(*r.result, path, words, anon, &free_order);
   // Identities from positive constraints: p = 1; q = p^-1 (the larger name is rewritten).
   std::map<std::string, Tok> subst;
   for (const rules::Constraint& c : r.where) {

@@ -634,8 +634,15 @@ class Generator {
     // want = batch ++ lhs_free ++ rhs_free; operands: lhs = batch ++ free ++ contract,
     // rhs = batch ++ contract ++ free (the attribute lists say where each axis is).
     const int r = want.rank();
-    const int b = pick(r_, 0, r), lf = pick(r_, 0, r - b), rf = r - b - lf;
-    const int c = pick(r_, 0, 2);
+    int b = pick(r_, 0, r), lf = pick(r_, 0, r - b), rf = r - b - lf;
+    int c = pick(r_, 0, 2);
+    // A transposed operand steered to a permutation of order 5 or 6 needs 5 axes: every free dim on its
+    // side and two contracting dims (else the class is reached only by chance).
+    for (int side = 0; side < 2; ++side) {
+      const Node& o = *n.operands[side];
+      if (o.kind == Node::Kind::Op && o.op == OpCode::Transpose && steer_of(o, &NodeSteer::perm) >= 15)
+        b = 0, c = 2, lf = side == 0 ? r : 0, rf = r - lf;
+    }
     TensorType l, h;
     l.dtype = h.dtype = want.dtype;
     std::vector<int64_t> cd;
@@ -646,7 +653,11 @@ class Generator {
     for (int i = 0; i < c; ++i) cl.push_back(static_cast<int64_t>(l.dims.size())), l.dims.push_back(cd[i]);
     for (int i = 0; i < c; ++i) cr.push_back(static_cast<int64_t>(h.dims.size())), h.dims.push_back(cd[i]);
     for (int i = 0; i < rf; ++i) h.dims.push_back(want.dims[b + lf + i]);
-    if (b) put(attrs, "batch_lhs", AttrKind::Ints, bl), put(attrs, "batch_rhs", AttrKind::Ints, br);
+    // Batch lists are written when there are batch dims, and also empty when the node names them (a
+    // rule that matches `batch_lhs = $b` fires at rank 0 only on a dot that writes batch_lhs[]).
+    bool names_batch = false;
+    for (const auto& a : n.attrs) names_batch = names_batch || a.name == "batch_lhs" || a.name == "batch_rhs";
+    if (b || names_batch) put(attrs, "batch_lhs", AttrKind::Ints, bl), put(attrs, "batch_rhs", AttrKind::Ints, br);
     put(attrs, "contract_lhs", AttrKind::Ints, cl);
     put(attrs, "contract_rhs", AttrKind::Ints, cr);
     put_accum(n, want.dtype, attrs);
