@@ -23,6 +23,22 @@ Status check_elementwise(const Call& c, const Tensor& out, size_t typed_from) {
   return Status::success();
 }
 
+}  // namespace
+
+float f32_transcendental(Unary kind, float x) {
+  switch (kind) {
+    case Unary::Exp: return std::exp(x);
+    case Unary::Log: return std::log(x);
+    case Unary::Tanh: return std::tanh(x);
+    case Unary::Erf: return std::erf(x);
+    case Unary::Rsqrt: return 1.0f / std::sqrt(x);
+    case Unary::Neg: case Unary::Abs: case Unary::Reciprocal: case Unary::Sqrt: case Unary::Identity: break;
+  }
+  return x;
+}
+
+namespace {
+
 /// The libm function of `kind` in the dtype's precision: f64 in double, everything else in f32.
 double transcendental(Unary kind, DType t, double v) {
   if (t == DType::F64) {
@@ -36,16 +52,7 @@ double transcendental(Unary kind, DType t, double v) {
     }
     return v;
   }
-  float x = static_cast<float>(v);  // exact: the value is an f32/f16/bf16 value
-  switch (kind) {
-    case Unary::Exp: return std::exp(x);
-    case Unary::Log: return std::log(x);
-    case Unary::Tanh: return std::tanh(x);
-    case Unary::Erf: return std::erf(x);
-    case Unary::Rsqrt: return 1.0f / std::sqrt(x);
-    case Unary::Neg: case Unary::Abs: case Unary::Reciprocal: case Unary::Sqrt: case Unary::Identity: break;
-  }
-  return v;
+  return f32_transcendental(kind, static_cast<float>(v));  // exact: the value is an f32/f16/bf16 value
 }
 
 }  // namespace

@@ -79,6 +79,8 @@ enum class Binary : uint8_t { Add, Sub, Mul, Div, Max, Min };
 /// transcendentals through the host libm, docs/semantics.md). The SMT facts about transcendentals
 /// (verify/encode/transcendental.h) are checked against it.
 uint64_t float_unary(Unary kind, DType t, uint64_t bits);
+/// The f32 function behind exp/log/tanh/erf/rsqrt of f32, f16 and bf16 (those two round its result once).
+float f32_transcendental(Unary kind, float x);
 enum class Rng : uint8_t { Uniform, Normal };
 
 // ---- fast-math flags (ir/interp/fastmath.cpp) ----

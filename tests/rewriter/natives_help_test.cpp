@@ -62,6 +62,15 @@ std::string args(std::string_view native, const std::vector<Param>& params, cons
 constexpr const char* kSource =
     "transpose(slice(reduce_sum(add(%x, const($c)) : $T) {axes = $a}) {starts = $s}) {perm = $p}";
 
+/// A result that gives a helper's value `call` to an attribute of the helper's result role.
+std::string result_using(AttrRole role, const std::string& call) {
+  switch (role) {
+    case AttrRole::Permutation: return " => transpose(%x) {perm = " + call + "}";
+    case AttrRole::AxisList: return " => reduce_sum(%x) {axes = " + call + "} : $T";
+    default: return " => tile(%x) {repeats = " + call + "} : $T";
+  }
+}
+
 bool loads(const std::string& rule, std::string* error) {
   auto r = rules::load_rule_text(rule, "t.rules");
   if (auto* e = std::get_if<rules::RuleError>(&r)) {
@@ -112,9 +121,7 @@ TEST(NativesHelp, EveryPrintedSpellingLoadsAndNoOther) {
                  [&](const std::string& a) {
                    // The helper's result goes to an attribute of its role.
                    const std::string call = std::string(h.name) + "(" + a + ")";
-                   return "rule r : " + std::string(kSource) +
-                          (h.result_role == AttrRole::Permutation ? " => transpose(%x) {perm = " + call + "}"
-                                                                  : " => tile(%x) {repeats = " + call + "} : $T");
+                   return "rule r : " + std::string(kSource) + result_using(h.result_role, call);
                  },
                  &checked);
   for (const auto& h : rules::all_lit_helpers())
@@ -153,13 +160,12 @@ TEST(NativesHelp, AttributeArgumentsOfAnotherRoleAreLoadErrors) {
   for (const auto& h : rules::all_attr_helpers())
     check(h.name, h.params, h.roles, Site::Helper, [&](const std::string& a) {
       const std::string call = std::string(h.name) + "(" + a + ")";
-      return "rule r : " + std::string(kSource) +
-             (h.result_role == AttrRole::Permutation ? " => transpose(%x) {perm = " + call + "}"
-                                                     : " => tile(%x) {repeats = " + call + "} : $T");
+      return "rule r : " + std::string(kSource) + result_using(h.result_role, call);
     });
-  // 12 attribute parameters (composes_to_identity 2, is_identity_perm 1, axes_all_size 1, some_axis_size 1,
-  // compose_perm 2, inverse_perm 1, add_ints 2, mul_ints 2), each tried with the two other roles.
-  EXPECT_EQ(checked, 24);
+  // 17 attribute parameters (composes_to_identity 2, is_identity_perm 1, axes_all_size 1, some_axis_size 1,
+  // keeps_free_order 3, compose_perm 2, inverse_perm 1, add_ints 2, mul_ints 2, permute_axes 2), each tried
+  // with the two other roles.
+  EXPECT_EQ(checked, 34);
 }
 
 TEST(NativesHelp, LowestTakesATypeCaptureOnly) {

@@ -127,7 +127,7 @@ TEST(AllShapeDriver, DotGeneralFoldsAreSharedOnlyWhenTheProductsAreTheSameTerms)
     EXPECT_GT(s.replays, 0);
   }
   {
-    rules::RuleFile f = load("rule r : neg(%x) as %s where has_attr(%s, accum) => neg(%x)");
+    rules::RuleFile f = load("rule r : neg(%s) where has_attr(%s, accum) => neg(%s)");
     const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), o);
     EXPECT_EQ(r.verdict, Verdict::BoundedOnly);
     EXPECT_NE(r.why.find("has_attr(%s, accum) on an attribute the configuration does not choose"), std::string::npos) << r.why;
