@@ -645,6 +645,7 @@ Verdict Checker::run() {
   } catch (const std::bad_alloc&) {
     jobs_.clear();
     out_.clear();
+    smt::note_nondeterministic_event();  // memory: other threads' allocations count too
     Verdict v;
     v.v = Unknown{"memory budget: out of memory planning " + std::to_string(opts_.memory_mb) + " MB (--memory-mb)"};
     return v;
@@ -658,6 +659,9 @@ Verdict Checker::run() {
   }
   dog_cv_.notify_all();
   dog.join();
+  // Past the wall-clock deadline (the safety net of a deterministic budget): planning, folding or a
+  // query may have been cut by the clock, so the outcome may depend on the load.
+  if (out_of_time_ || clock::now() > deadline_) smt::note_nondeterministic_event();
   return verdict();
 }
 
@@ -703,6 +707,7 @@ Verdict Checker::verdict() {
     return v;
   }
   if (!error_.empty()) {
+    if (error_.find("out of memory") != std::string::npos) smt::note_nondeterministic_event();
     if (error_.find("out of memory") != std::string::npos)
       v.v = Unknown{opts_.memory_mb ? "memory budget of " + std::to_string(opts_.memory_mb) +
                                           " MB exhausted (--memory-mb): " + error_

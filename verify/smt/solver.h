@@ -107,4 +107,13 @@ void set_memory_limit_mb(uint64_t mb);
 /// std::_Exit instead, which runs no static destructors and so cannot race with them.
 int abandoned_checks_running();
 
+/// Outcomes that something other than a deterministic budget may have decided: a wall-clock safety net
+/// that fired (a check abandoned or stopped by Z3's own wall timeout, a UnitBudget past its net, a
+/// refinement check past its deadline, a fast pass cut short by its time) or a memory cap that was hit.
+/// A process-wide count (any thread): `ptir prove` caches a pattern's verdict only when no such event
+/// happened while it was being proved (verify/prove/cache.h), since a load-dependent outcome must not be
+/// replayed as if it were reproducible.
+void note_nondeterministic_event();
+uint64_t nondeterministic_events();
+
 }  // namespace ptir::smt
