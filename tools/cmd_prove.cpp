@@ -488,9 +488,9 @@ int cmd_prove(const Args& a) {
   auto work = [&] {
     for (size_t k, i; !g_signal && (k = next++) < order.size();) {
       i = order[k];
-      // Any wall-clock net or memory cap that fires while this pattern is proved (on any thread:
-      // conservative) keeps its result out of the cache.
-      const uint64_t events = smt::nondeterministic_events();
+      // A wall-clock net or a memory cap that decides part of this pattern's proof (on this thread, or a
+      // solver thread it waited for) keeps its result out of the cache.
+      const uint64_t events = smt::nondeterministic_events_here();
       {
         std::lock_guard<std::mutex> l(mu);
         state[i] = State::Running;
@@ -519,7 +519,7 @@ int cmd_prove(const Args& a) {
       if (all_shapes) verdict += " / all shapes " + all_col(r);
       if (cache) {
         cache->store_cost(keys[i], r.ms + (r.all_shapes ? r.all_shapes->ms : 0));
-        if (smt::nondeterministic_events() == events && !g_signal) cache->store(keys[i], r);
+        if (smt::nondeterministic_events_here() == events && !g_signal) cache->store(keys[i], r);
       }
       std::lock_guard<std::mutex> l(mu);
       reports[i] = std::move(r);

@@ -165,6 +165,7 @@ class Checker {
   std::condition_variable dog_cv_;
   bool finished_ = false;  ///< guarded by dog_m_: every worker is done
   std::atomic<int> solver_calls_{0};
+  std::atomic<uint64_t> helper_events_{0};  ///< nondeterministic events of the helper threads
   std::mutex m_;  ///< guards live_, refuted_, error_
   std::vector<smt::Context*> live_;
   std::vector<std::thread> helpers_;
@@ -591,7 +592,13 @@ void Checker::worker(bool main) {
         group(e);
         // Helpers only start when there is solver work to share.
         if (opts_.threads > 1 && groups_.size() > 1)
-          for (unsigned t = 1; t < opts_.threads; ++t) helpers_.emplace_back([this] { worker(false); });
+          for (unsigned t = 1; t < opts_.threads; ++t)
+            helpers_.emplace_back([this] {
+              // A helper's wall-clock events decide this check's outcome too: passed on to the caller.
+              const uint64_t before = smt::nondeterministic_events_here();
+              worker(false);
+              helper_events_ += smt::nondeterministic_events_here() - before;
+            });
       }
       while (!stop_ && !ctx.dead()) {
         std::pair<size_t, int> again{0, -1};
@@ -653,6 +660,7 @@ Verdict Checker::run() {
   std::thread dog([this] { watchdog(); });
   worker(true);  // the main thread is worker 0 and starts the helpers
   for (std::thread& t : helpers_) t.join();
+  smt::pass_nondeterministic_events(helper_events_.load());
   {
     std::lock_guard<std::mutex> g(dog_m_);
     finished_ = true;

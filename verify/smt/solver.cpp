@@ -152,9 +152,15 @@ int abandoned_checks_running() { return reaper().running(); }
 
 namespace {
 std::atomic<uint64_t> g_nondeterministic{0};
+thread_local uint64_t t_nondeterministic = 0;
 }
-void note_nondeterministic_event() { g_nondeterministic.fetch_add(1, std::memory_order_relaxed); }
+void note_nondeterministic_event() {
+  g_nondeterministic.fetch_add(1, std::memory_order_relaxed);
+  ++t_nondeterministic;
+}
 uint64_t nondeterministic_events() { return g_nondeterministic.load(std::memory_order_relaxed); }
+uint64_t nondeterministic_events_here() { return t_nondeterministic; }
+void pass_nondeterministic_events(uint64_t n) { t_nondeterministic += n; }
 
 std::shared_ptr<Context::Host> Context::host() {
   std::lock_guard<std::mutex> g(host_m_);
