@@ -24,7 +24,9 @@ while IFS= read -r line; do
   cmd="${cmd//%s/$file}"; cmd="${cmd//%S/$dir}"; cmd="${cmd//%t/$tmp/t}"
   cmd="${cmd//$'\x01'/%}"
   n=$((n + 1))
-  if ! bash -o pipefail -c "$cmd"; then
+  # Each RUN line gets an empty verdict cache of its own (`ptir prove` caches in $XDG_CACHE_HOME/ptir by
+  # default): a golden sees a cold run unless it names a --cache-dir itself.
+  if ! XDG_CACHE_HOME="$tmp/xdg-cache-$n" bash -o pipefail -c "$cmd"; then
     echo "FAILED RUN line $n of $file:" >&2
     echo "  $cmd" >&2
     exit 1

@@ -8,6 +8,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -21,7 +24,9 @@
 #include "tools/common.h"
 #include "tools/plugin.h"
 #include "tools/progress.h"
+#include "verify/prove/cache.h"
 #include "verify/prove/prove.h"
+#include "verify/smt/solver.h"
 #include "verify/report.h"
 
 namespace ptir::tool {
@@ -93,8 +98,8 @@ struct Coverage {
 
 std::string signal_word(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig); }
 
-std::string write_json(const std::vector<const prove::Report*>& rs, const prove::ProveOptions& o, double secs,
-                       const Coverage& cov) {
+std::string write_json(const std::vector<const prove::Report*>& rs, const std::vector<bool>& from_cache,
+                       const prove::ProveOptions& o, double secs, const Coverage& cov) {
   std::string s = "{\"complete\": " + std::string(cov.signal ? "false" : "true") +
                   (cov.signal ? ", \"interrupted_by\": " + verify::json_quote(signal_word(cov.signal)) : "") +
                   ", \"total\": " + std::to_string(cov.total) + ", \"finished\": " + std::to_string(rs.size()) +
@@ -107,6 +112,7 @@ std::string write_json(const std::vector<const prove::Report*>& rs, const prove:
          ", \"fired\": " + std::to_string(r.fired) + ", \"near_misses\": " + std::to_string(r.near_misses) +
          ", \"near_misses_fired\": " + std::to_string(r.near_fired) + ", \"proved\": " + std::to_string(r.proved) +
          ", \"tested\": " + std::to_string(r.tested) + ", \"ms\": " + std::to_string(r.ms) +
+         ", \"cached\": " + (from_cache[k] ? "true" : "false") +
          ", \"scope\": " + verify::json_quote(r.scope()) + ", \"detail\": " + verify::json_quote(r.detail) +
          ", \"coverage\": {\"reachable\": " + std::to_string(r.classes_reachable()) +
          ", \"fired\": " + std::to_string(r.classes_fired()) + ", \"root_ranks_fired\": " + verify::json_quote(r.fired_ranks()) +
@@ -259,8 +265,22 @@ int cmd_prove(const Args& a) {
 
   // What to prove: the library, or only the rules of the given files.
   std::vector<std::shared_ptr<const rules::RuleFile>> files;
+  std::map<std::string, std::string> file_hash;  // rule file path -> hash of the text its rules were read from
   for (const std::string& path : a.all("rules")) {
-    auto loaded = rules::load_rule_file(path);
+    // Read once: the rules proved and the text the verdict cache keys them by are the same bytes.
+    std::string text;
+    bool readable = false;
+    {
+      std::ifstream in(path, std::ios::binary);
+      if (in) {
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        text = ss.str();
+        readable = !in.bad();
+      }
+    }
+    auto loaded = readable ? rules::load_rule_text(text, path) : rules::load_rule_file(path);
+    file_hash[path] = prove::hash_hex(text);
     if (auto* e = std::get_if<rules::RuleError>(&loaded)) {
       std::fprintf(stderr, "%s\n", e->format().c_str());
       return kFail;
@@ -354,17 +374,21 @@ int cmd_prove(const Args& a) {
     }
     return "?";
   };
-  auto row = [&](const prove::Report& r) {
-    char f[32], n[32], c[32], line[1024];
+  std::vector<char> cached(subjects.size(), 0);  // the row is the verdict cache's
+  auto row = [&](const prove::Report& r, bool from_cache) {
+    char f[32], n[32], c[32], t[32], line[1024];
     std::snprintf(f, sizeof f, "%d/%d", r.fired, r.instances);
     std::snprintf(n, sizeof n, "%d(%d)", r.near_misses, r.near_fired);
     std::snprintf(c, sizeof c, "%d/%d", r.classes_fired(), r.classes_reachable());
+    // The time is the only column a cached row cannot reproduce: "(cached)" instead.
+    if (from_cache) std::snprintf(t, sizeof t, "(cached)");
+    else std::snprintf(t, sizeof t, "%7.2fs", (r.ms + (r.all_shapes ? r.all_shapes->ms : 0)) / 1000);
     if (all_shapes)
-      std::snprintf(line, sizeof line, "%-34s %-14s %-18s %9s %11s %9s %7.2fs  ", r.name.c_str(), prove::status_word(r.status),
-                    all_col(r).c_str(), f, n, c, (r.ms + r.all_shapes->ms) / 1000);
+      std::snprintf(line, sizeof line, "%-34s %-14s %-18s %9s %11s %9s %8s  ", r.name.c_str(), prove::status_word(r.status),
+                    all_col(r).c_str(), f, n, c, t);
     else
-      std::snprintf(line, sizeof line, "%-34s %-14s %9s %11s %9s %7.2fs  ", r.name.c_str(), prove::status_word(r.status), f, n,
-                    c, r.ms / 1000);
+      std::snprintf(line, sizeof line, "%-34s %-14s %9s %11s %9s %8s  ", r.name.c_str(), prove::status_word(r.status), f, n,
+                    c, t);
     return line + r.origin + "\n";
   };
   if (all_shapes)
@@ -391,9 +415,82 @@ int cmd_prove(const Args& a) {
   if (json_file || junit_file) handlers = std::make_unique<InterruptHandlers>();
   Progress progress(Progress::mode_for(a), subjects.size(), "patterns",
                     ", " + std::to_string(jobs) + (jobs == 1 ? " job" : " jobs") + (all_shapes ? ", all shapes" : ""));
+  // The verdict cache (verify/prove/cache.h): hits are filled in before the pool starts; the misses run
+  // slowest first (their time the last time they were proved with these options, else an estimate), so
+  // a long proof does not start last and leave one job idle.
+  std::vector<size_t> order;
+  std::vector<std::string> keys(subjects.size());
+  std::unique_ptr<prove::VerdictCache> cache;
+  {
+    std::string dir = a.has("no-cache") || smt2_file ? "" : a.get("cache-dir").value_or(prove::default_cache_dir());
+    if (!dir.empty()) {
+      std::string identity = prove::prover_identity();
+      const allshape::Options mine = [&] {
+        allshape::Options x = ao;
+        x.seed = o.seed;
+        return x;
+      }();
+      cache = std::make_unique<prove::VerdictCache>(dir, std::move(identity),
+                                                    prove::options_key(o, all_shapes ? &mine : nullptr));
+    }
+  }
+  std::vector<double> cost(subjects.size(), 0);
+  for (size_t i = 0; i < subjects.size(); ++i) {
+    const prove::Subject& sj = subjects[i];
+    std::vector<std::string> texts;
+    for (const auto& [name, text] : templates)
+      if (name == sj.name) texts.push_back(text);
+    auto h = sj.rule ? file_hash.find(sj.rule->file) : file_hash.end();
+    keys[i] = prove::subject_key(sj, h == file_hash.end() ? "" : h->second, texts);
+    if (cache) {
+      if (std::optional<prove::Report> hit = cache->load(keys[i]);
+          hit && hit->name == sj.name && hit->origin == sj.origin && hit->all_shapes.has_value() == all_shapes) {
+        reports[i] = std::move(*hit);
+        state[i] = State::Done;
+        cached[i] = 1;
+        ++finished;
+        continue;
+      }
+      if (auto c = cache->cost(keys[i])) cost[i] = *c;
+    }
+    if (cost[i] == 0) {
+      // No earlier time: all-shape proofs of rules cost most (reductions and casts most of all).
+      cost[i] = 1;
+      if (all_shapes && sj.rule) {
+        cost[i] = 1000;
+        for (const auto& t : sj.templates) {
+          std::function<void(const rules::Node&)> walk = [&](const rules::Node& n) {
+            if (n.kind == rules::Node::Kind::Op && (n.op == OpCode::ReduceSum || n.op == OpCode::ReduceMax ||
+                                                    n.op == OpCode::ReduceMin || n.op == OpCode::Cast))
+              cost[i] = 20000;
+            for (const auto& c : n.operands) walk(*c);
+          };
+          walk(*t);
+        }
+      }
+    }
+    order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return cost[x] > cost[y]; });
+  for (size_t i = 0; i < subjects.size(); ++i)
+    if (cached[i]) {
+      progress.started(i, subjects[i].name);
+      std::string verdict = prove::status_word(reports[i].status);
+      if (all_shapes) verdict += " / all shapes " + all_col(reports[i]);
+      progress.finished(i, verdict + " (cached)");
+    }
+  {
+    std::string rows;
+    for (; printed < subjects.size() && state[printed] == State::Done; ++printed) rows += row(reports[printed], true);
+    if (!rows.empty()) progress.print_stdout(rows);
+  }
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; !g_signal && (i = next++) < subjects.size();) {
+    for (size_t k, i; !g_signal && (k = next++) < order.size();) {
+      i = order[k];
+      // A wall-clock net or a memory cap that decides part of this pattern's proof (on this thread, or a
+      // solver thread it waited for) keeps its result out of the cache.
+      const uint64_t events = smt::nondeterministic_events_here();
       {
         std::lock_guard<std::mutex> l(mu);
         state[i] = State::Running;
@@ -420,13 +517,17 @@ int cmd_prove(const Args& a) {
       }
       std::string verdict = prove::status_word(r.status);
       if (all_shapes) verdict += " / all shapes " + all_col(r);
+      if (cache) {
+        cache->store_cost(keys[i], r.ms + (r.all_shapes ? r.all_shapes->ms : 0));
+        if (smt::nondeterministic_events_here() == events && !g_signal) cache->store(keys[i], r);
+      }
       std::lock_guard<std::mutex> l(mu);
       reports[i] = std::move(r);
       state[i] = State::Done;
       ++finished;
       progress.finished(i, verdict);
       std::string rows;
-      for (; printed < subjects.size() && state[printed] == State::Done; ++printed) rows += row(reports[printed]);
+      for (; printed < subjects.size() && state[printed] == State::Done; ++printed) rows += row(reports[printed], cached[printed]);
       if (!rows.empty()) progress.print_stdout(rows);
       cv.notify_all();
     }
@@ -444,11 +545,13 @@ int cmd_prove(const Args& a) {
       const auto now = std::chrono::steady_clock::now();
       const double secs = std::chrono::duration<double>(now - t0).count();
       std::vector<const prove::Report*> done;
+      std::vector<bool> done_cached;
       Coverage cov{subjects.size(), sig, {}};
       size_t running = 0;
       for (size_t i = 0; i < subjects.size(); ++i) {
         if (state[i] == State::Done) {
           done.push_back(&reports[i]);
+          done_cached.push_back(cached[i]);
           continue;
         }
         const bool run = state[i] == State::Running;
@@ -458,7 +561,7 @@ int cmd_prove(const Args& a) {
       }
       progress.stop();
       std::string files;
-      for (auto [f, text] : {std::pair{json_file.get(), json_file ? write_json(done, o, secs, cov) : ""},
+      for (auto [f, text] : {std::pair{json_file.get(), json_file ? write_json(done, done_cached, o, secs, cov) : ""},
                              std::pair{junit_file.get(), junit_file ? write_junit(done, require, secs, cov) : ""}}) {
         if (!f) continue;
         std::fwrite(text.data(), 1, text.size(), f->stream());
@@ -556,8 +659,9 @@ int cmd_prove(const Args& a) {
   };
   std::vector<const prove::Report*> all;
   for (const auto& r : reports) all.push_back(&r);
+  const std::vector<bool> all_cached(cached.begin(), cached.end());
   const Coverage whole{reports.size(), 0, {}};
-  if (json_file) write(*json_file, write_json(all, o, secs, whole));
+  if (json_file) write(*json_file, write_json(all, all_cached, o, secs, whole));
   if (junit_file) write(*junit_file, write_junit(all, require, secs, whole));
   if (smt2_file) write(*smt2_file, "");
   return code;

@@ -248,6 +248,17 @@ std::vector<OptionSpec> make_options() {
        .help = "write every exact all-shape query (the last stage; the cheaper cached stages are not written) "
                "in SMT-LIB 2 to FILE, each after a line '; RULE rank R', when the run completes",
        .needs = "all-shapes"},
+      {.name = "cache-dir", .kind = K::Path, .meta = "DIR", .scope = kProve,
+       .help = "the verdict cache (docs/verification.md \"Verdict cache\"): a pattern whose whole result is "
+               "stored there for the same prover build (a hash of the ptir executable and every library it "
+               "loaded, plugins included), the same result-changing options and the same pattern (name, "
+               "origin, rule file text, templates) is not proved again: its row is the stored one, with "
+               "'(cached)' in the time column. Only deterministic results are stored (none decided by a "
+               "wall-clock safety net or a memory cap); a corrupt entry is ignored. Also orders the "
+               "patterns slowest first by their last time. Not used with --all-shapes-emit-smt2",
+       .dflt_help = "$XDG_CACHE_HOME/ptir/prove, else $HOME/.cache/ptir/prove", .exclusive = "cache"},
+      {.name = "no-cache", .scope = kProve, .help = "prove every pattern; read and write no verdict cache",
+       .exclusive = "cache"},
       {.name = "json", .kind = K::Path, .meta = "FILE", .scope = kProve, .help = "write the results as JSON"},
       {.name = "junit", .kind = K::Path, .meta = "FILE", .scope = kProve,
        .help = "write them as JUnit XML (a failure element for REFUTED, all-shape REFUTED and DISAGREEMENT; an "

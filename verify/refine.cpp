@@ -166,6 +166,7 @@ class Checker {
   std::condition_variable dog_cv_;
   bool finished_ = false;  ///< guarded by dog_m_: every worker is done
   std::atomic<int> solver_calls_{0};
+  std::atomic<uint64_t> helper_events_{0};  ///< nondeterministic events of the helper threads
   std::mutex m_;  ///< guards live_, refuted_, error_
   std::vector<smt::Context*> live_;
   std::vector<std::thread> helpers_;
@@ -594,7 +595,13 @@ void Checker::worker(bool main) {
         group(e);
         // Helpers only start when there is solver work to share.
         if (opts_.threads > 1 && groups_.size() > 1)
-          for (unsigned t = 1; t < opts_.threads; ++t) helpers_.emplace_back([this] { worker(false); });
+          for (unsigned t = 1; t < opts_.threads; ++t)
+            helpers_.emplace_back([this] {
+              // A helper's wall-clock events decide this check's outcome too: passed on to the caller.
+              const uint64_t before = smt::nondeterministic_events_here();
+              worker(false);
+              helper_events_ += smt::nondeterministic_events_here() - before;
+            });
       }
       while (!stop_ && !ctx.dead()) {
         std::pair<size_t, int> again{0, -1};
@@ -648,6 +655,7 @@ Verdict Checker::run() {
   } catch (const std::bad_alloc&) {
     jobs_.clear();
     out_.clear();
+    smt::note_nondeterministic_event();  // memory: other threads' allocations count too
     Verdict v;
     v.v = Unknown{"memory budget: out of memory planning " + std::to_string(opts_.memory_mb) + " MB (--memory-mb)"};
     return v;
@@ -655,12 +663,16 @@ Verdict Checker::run() {
   std::thread dog([this] { watchdog(); });
   worker(true);  // the main thread is worker 0 and starts the helpers
   for (std::thread& t : helpers_) t.join();
+  smt::pass_nondeterministic_events(helper_events_.load());
   {
     std::lock_guard<std::mutex> g(dog_m_);
     finished_ = true;
   }
   dog_cv_.notify_all();
   dog.join();
+  // Past the wall-clock deadline (the safety net of a deterministic budget): planning, folding or a
+  // query may have been cut by the clock, so the outcome may depend on the load.
+  if (out_of_time_ || clock::now() > deadline_) smt::note_nondeterministic_event();
   return verdict();
 }
 
@@ -706,6 +718,7 @@ Verdict Checker::verdict() {
     return v;
   }
   if (!error_.empty()) {
+    if (error_.find("out of memory") != std::string::npos) smt::note_nondeterministic_event();
     if (error_.find("out of memory") != std::string::npos)
       v.v = Unknown{opts_.memory_mb ? "memory budget of " + std::to_string(opts_.memory_mb) +
                                           " MB exhausted (--memory-mb): " + error_

@@ -23,6 +23,12 @@ config.environment["PTIR_TEST_PLUGINS"] = os.path.join(build, "tests", "plugins"
 for var in ("HOME", "TMPDIR", "LANG"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# `ptir prove` caches verdicts in $XDG_CACHE_HOME/ptir by default: an empty cache for this lit run, so
+# the goldens see cold runs and the user's cache is left alone (removed when lit exits).
+import atexit, shutil, tempfile
+_cache = tempfile.mkdtemp(prefix="ptir-lit-cache-")
+atexit.register(shutil.rmtree, _cache, True)
+config.environment["XDG_CACHE_HOME"] = _cache
 # Features for REQUIRES: / UNSUPPORTED: lines. `llvm-lit`: this runner (tests/lit.sh ignores UNSUPPORTED).
 config.available_features.add("llvm-lit")
 if os.path.exists(os.path.join(build, "tests", "plugins")):

@@ -6,7 +6,7 @@
 # PROVED FOR ALL SHAPES.
 set -uo pipefail
 ptir="$1"; file="$2"
-out="$("$ptir" prove --rules "$file" --instances 48 2>&1)"; rc=$?
+out="$("$ptir" prove --no-cache --rules "$file" --instances 48 2>&1)"; rc=$?
 printf '%s\n' "$out"
 rows="$(printf '%s\n' "$out" | awk 'NR>1 && /^totals:/ {exit} NR>1 {print $2}')"
 n=$(printf '%s\n' "$rows" | grep -c . || true)
@@ -15,7 +15,7 @@ shown=$(printf '%s\n' "$out" | grep -c '^rewritten by ' || true)
 if [ "$rc" -ne 1 ]; then echo "FAIL: exit $rc (expected 1)"; exit 1; fi
 if [ "$n" -eq 0 ] || [ "$refuted" -ne "$n" ]; then echo "FAIL: $refuted of $n rules REFUTED"; exit 1; fi
 if [ "$shown" -lt "$n" ]; then echo "FAIL: $shown counterexamples shown for $n rules"; exit 1; fi
-all="$("$ptir" prove --rules "$file" --instances 48 --all-shapes 2>&1)"; arc=$?
+all="$("$ptir" prove --no-cache --rules "$file" --instances 48 --all-shapes 2>&1)"; arc=$?
 printf '%s\n' "$all" | awk '/^totals:/ {exit} {print}'
 printf '%s\n' "$all" | grep '^all shapes:'
 if [ "$arc" -ne 1 ]; then echo "FAIL: --all-shapes exit $arc (expected 1)"; exit 1; fi

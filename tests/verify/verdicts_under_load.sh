@@ -25,7 +25,7 @@ table() {
     grep -v '^--' | grep -E '^(pattern|[a-z_0-9]+ (PROVED|TESTED|REFUTED|PARTIAL|NOT|ERROR|UNKNOWN)|all shapes:|[0-9]+ patterns)' || true
 }
 status=0
-"$ptir" prove "${args[@]}" --all-shapes --jobs 1 --no-progress >"$tmp/alone.txt" 2>&1 || status=$?
+"$ptir" prove "${args[@]}" --all-shapes --jobs 1 --no-progress --no-cache >"$tmp/alone.txt" 2>&1 || status=$?
 alone_status=$status
 ncpu="$(nproc)"
 for ((k = 0; k < ncpu; ++k)); do
@@ -33,7 +33,7 @@ for ((k = 0; k < ncpu; ++k)); do
   hogs+=($!)
 done
 status=0
-"$ptir" prove "${args[@]}" --all-shapes --jobs 1 --no-progress >"$tmp/loaded.txt" 2>&1 || status=$?
+"$ptir" prove "${args[@]}" --all-shapes --jobs 1 --no-progress --no-cache >"$tmp/loaded.txt" 2>&1 || status=$?
 loaded_status=$status
 table "$tmp/alone.txt" >"$tmp/a"
 table "$tmp/loaded.txt" >"$tmp/b"

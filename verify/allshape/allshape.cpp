@@ -114,15 +114,16 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
       const Expr bad = (e.in_bounds && !e.src_ub && (e.tgt_ub || e.differ)) || e.tgt_ill;
       // The cheap stages (smt::run_cheap_stages, shared with verify/refine.cpp), each with more models
       // than the query, so unsat there is unsat here; each asked once per canonical form (stage1).
-      // Stage 1: the goal alone, uninterpreted applications (input reads, transcendentals) replaced by
-      // fresh constants, no assumption; often pure bit-vector/float logic, which Z3 decides fast;
-      // first with arithmetic abstracted too. Stage 2: integers fixed by equations (a size forced to 1, a
-      // start to 0) substituted away, the applications abstracted again and integer-only conjuncts
-      // dropped.
+      // First: integers fixed by equations (a size forced to 1, a start to 0) substituted away, the
+      // uninterpreted applications (input reads, transcendentals) replaced by fresh constants and
+      // integer-only conjuncts dropped; then the goal alone, abstracted the same way, with no assumption
+      // (first with arithmetic abstracted too); often pure bit-vector/float logic, which Z3 decides fast.
+      // (The eliminated stage goes first: with the assumptions substituted it is usually unsat and small,
+      // and configurations that differ in what the substitution removes share its canonical form; asked
+      // last, the goal alone was bit-blasted first, mostly to a satisfiable answer: the library's
+      // all-shape proofs took about half the CPU time this way, docs/verification.md "Verdict cache".)
       const Expr abs = bad.abstractFunctions();
       const std::function<Expr()> cheap[] = {
-          [&] { return abs.abstractArithmetic(); },
-          [&] { return abs; },
           [&] {
             std::vector<Expr> all = e.assume;
             all.push_back(bad);
@@ -131,6 +132,8 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
               if (c.mentionsBitsOrFloats()) kept.push_back(c);
             return Expr::all(kept);
           },
+          [&] { return abs.abstractArithmetic(); },
+          [&] { return abs; },
       };
       const smt::StagesRun cheap_run = smt::run_cheap_stages(cheap, 0, [&](const Expr& f, size_t) {
         return stage1.unsat(f, std::max(1u, o.timeout_ms / 2), budget, &res.queries) ? smt::StageStep::Unsat

@@ -16,6 +16,7 @@
 #include "verify/fastmath.h"
 #include "verify/refine.h"
 #include "verify/report.h"
+#include "verify/smt/solver.h"
 
 namespace ptir::prove {
 namespace {
@@ -681,7 +682,12 @@ allshape::Result prove_pattern_all_shapes(const Subject& s, const Populate& popu
     if (refuted) r.detail = "rewritten to:\n" + print_program(tgt);
     return r;
   };
-  return allshape::prove_all_shapes(*s.rule, replay, canary, ao);
+  allshape::Result out = allshape::prove_all_shapes(*s.rule, replay, canary, ao);
+  // Out of memory is Z3's process-wide cap (or the process's): the other jobs' terms count, so the
+  // outcome depends on what ran beside it (verify/smt/solver.h, nondeterministic events).
+  if (out.verdict == allshape::Verdict::Unknown && out.why.find("out of memory") != std::string::npos)
+    smt::note_nondeterministic_event();
+  return out;
 }
 
 std::vector<Subject> subjects_of(const Populate& populate,

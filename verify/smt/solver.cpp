@@ -150,6 +150,18 @@ Reaper& reaper() {
 
 int abandoned_checks_running() { return reaper().running(); }
 
+namespace {
+std::atomic<uint64_t> g_nondeterministic{0};
+thread_local uint64_t t_nondeterministic = 0;
+}
+void note_nondeterministic_event() {
+  g_nondeterministic.fetch_add(1, std::memory_order_relaxed);
+  ++t_nondeterministic;
+}
+uint64_t nondeterministic_events() { return g_nondeterministic.load(std::memory_order_relaxed); }
+uint64_t nondeterministic_events_here() { return t_nondeterministic; }
+void pass_nondeterministic_events(uint64_t n) { t_nondeterministic += n; }
+
 std::shared_ptr<Context::Host> Context::host() {
   std::lock_guard<std::mutex> g(host_m_);
   if (!host_) host_ = std::make_shared<Host>(ctx_);
@@ -360,6 +372,7 @@ Result Solver::run(Z3_solver solver, uint64_t units) {
     lk.unlock();
     cx->abandon();
     reason_ = interrupted ? "canceled" : "timeout";  // the wall-clock safety net
+    if (!interrupted) note_nondeterministic_event();
     units_ = 0;
     return Result::Unknown;
   }
@@ -375,6 +388,9 @@ Result Solver::run(Z3_solver solver, uint64_t units) {
     case Z3_L_UNDEF: break;
   }
   reason_ = Z3_solver_get_reason_unknown(C(), solver);
+  // Z3's own wall timeout (the safety net, set with the rlimit) reports like the rlimit: tell them
+  // apart by the clock.
+  if (clock::now() - start >= std::chrono::milliseconds(timeout_ms_)) note_nondeterministic_event();
   // The deterministic budget ran out: the same word as the wall-clock net, callers treat both alike.
   // Z3 4.8 reports an exhausted rlimit as "canceled" (or "max. resource limit exceeded"); nobody
   // interrupted this check (that case returned above), so it is the budget or Z3's own wall timeout.

@@ -107,4 +107,17 @@ void set_memory_limit_mb(uint64_t mb);
 /// std::_Exit instead, which runs no static destructors and so cannot race with them.
 int abandoned_checks_running();
 
+/// Outcomes that something other than a deterministic budget may have decided: a wall-clock safety net
+/// that fired (a check abandoned or stopped by Z3's own wall timeout, a UnitBudget past its net, a
+/// refinement check past its deadline, a fast pass cut short by its time) or a memory cap that was hit.
+/// Counted per thread and for the process: `ptir prove` caches a pattern's verdict only when no such
+/// event happened on the thread that proved it (verify/prove/cache.h), since a load-dependent outcome must
+/// not be replayed as if it were reproducible. Every place that notes one runs on the thread whose
+/// result it decides; a thread that waits for helpers passes their events on (the refinement checker's
+/// solver threads: pass_nondeterministic_events).
+void note_nondeterministic_event();
+uint64_t nondeterministic_events();       ///< the process's
+uint64_t nondeterministic_events_here();  ///< this thread's, including what was passed to it
+void pass_nondeterministic_events(uint64_t n);  ///< counts n events of a helper on this thread
+
 }  // namespace ptir::smt

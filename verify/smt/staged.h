@@ -39,7 +39,13 @@ class UnitBudget {
   /// The units left as a Solver budget in ms (Solver turns it back into the same units).
   unsigned left_ms() const { return static_cast<unsigned>(left() / kRlimitPerMs); }
   /// More units spent than the budget, or past the wall-clock safety net.
-  bool exhausted() const { return spent_.load() > limit_ || clock::now() > net_; }
+  /// (The net firing first is noted: note_nondeterministic_event, the outcome depends on the load.)
+  bool exhausted() const {
+    if (spent_.load() > limit_) return true;
+    if (clock::now() <= net_) return false;
+    note_nondeterministic_event();
+    return true;
+  }
   /// The safety net: the budget's wall-clock end.
   clock::time_point wall_net() const { return net_; }
 
