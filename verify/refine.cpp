@@ -20,6 +20,7 @@
 
 #include "verify/budget.h"
 #include "verify/encode/encode.h"
+#include "verify/exhaustive/exhaustive.h"
 #include "verify/fastmath.h"
 #include "verify/precondition.h"
 #include "verify/replay.h"
@@ -822,6 +823,62 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     }
     source_defined = fp.source_defined;
     unconfirmed = fp.unconfirmed;
+  }
+  // The exhaustive backend: elementwise functions of narrow inputs are decided by running every input.
+  if (exhaustive_scope(src, sb, tgt, tb).empty()) {
+    const auto t0 = clock::now();
+    ExhaustiveOptions xo;
+    xo.threads = std::max(1u, opts.threads);
+    xo.deadline = start + std::chrono::milliseconds(opts.deterministic
+                                                        ? uint64_t{smt::kWallFactor} * opts.timeout_ms + smt::kWallSlackMs
+                                                        : opts.timeout_ms);
+    ExhaustiveResult x = check_exhaustive(src, sb, tgt, tb, xo);
+    const std::string cases = exhaustive_cases_text(x.bits);
+    switch (x.kind) {
+      case ExhaustiveResult::Kind::Proved:
+        v.log.push_back({0, "exhaustive", "", "no difference in " + cases + " (every input)", ms_since(t0)});
+        v.v = Proved{"exhaustive, " + cases};
+        v.ms = ms_since(start);
+        return v;
+      case ExhaustiveResult::Kind::Refuted: {
+        // Replay in the reference interpreter: every element of each input is the differing case.
+        Refuted r;
+        r.found_by = "exhaustive (" + cases + ")";
+        const std::vector<ValueId>& ps = src.body(sb).params;
+        for (size_t k = 0; k < ps.size(); ++k) r.inputs.push_back(Tensor::filled(src.type_of(ps[k]), x.input_bits[k]));
+        InterpOptions io;
+        io.kernels = opts.kernels;
+        r.src = run_body(src, sb, r.inputs, io);
+        r.tgt = run_body(tgt, tb, r.inputs, io);
+        bool replayed = r.src.status == RunStatus::Ok;
+        if (replayed && r.tgt.status == RunStatus::Ok) {
+          replayed = false;
+          for (size_t k = 0; k < r.src.results.size() && !replayed; ++k)
+            if (int64_t e = first_difference(r.src.results[k], r.tgt.results[k]); e >= 0) {
+              r.result = static_cast<int>(k);
+              r.element = e;
+              replayed = true;
+            }
+        }
+        v.log.push_back({0, "exhaustive", "", replayed ? "counterexample, replayed" : "counterexample, not replayed",
+                         ms_since(t0)});
+        if (!replayed) {
+          v.v = Unknown{"internal disagreement: the exhaustive sweep's difference does not replay in the interpreter"};
+          v.ms = ms_since(start);
+          return v;
+        }
+        r.query = r.result < 0 ? 3 : 4;
+        r.query_name = query_name(r.result < 0 ? Q::TargetUB : Q::Values);
+        v.v = std::move(r);
+        v.ms = ms_since(start);
+        return v;
+      }
+      case ExhaustiveResult::Kind::Inconclusive:
+        v.log.push_back({0, "exhaustive", "", x.reason, ms_since(t0)});
+        break;
+      case ExhaustiveResult::Kind::NotApplicable:
+        break;
+    }
   }
   if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
     v.v = Unknown{*why};
