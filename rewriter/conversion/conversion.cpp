@@ -38,8 +38,14 @@ std::optional<std::string> ConversionTarget::illegal_reason(const Program& p, In
     return std::string(mnemonic(op)) + " is illegal on target " + name + (it->second.empty() ? "" : ": " + it->second);
   if (auto it = dynamic.find(op); it != dynamic.end())
     if (std::optional<std::string> why = it->second(p, i)) return why;
-  if (std::optional<DType> d = compute_dtype(p, i); d && !legal_dtypes.count(*d))
-    return std::string(mnemonic(op)) + " computes in " + dtype_name(*d) + ", not a legal dtype of target " + name;
+  if (std::optional<DType> d = compute_dtype(p, i)) {
+    if (!legal_dtypes.count(*d))
+      return std::string(mnemonic(op)) + " computes in " + dtype_name(*d) + ", not a legal dtype of target " + name;
+    // A reduction or dot_general accumulating in a legal dtype still needs a kernel for its operands.
+    for (uint32_t k = 0; k < p.num_operands(i); ++k)
+      if (const DType o = p.type_of(p.operand(i, k)).dtype; !legal_dtypes.count(o))
+        return std::string(mnemonic(op)) + " reads " + dtype_name(o) + ", not a legal dtype of target " + name;
+  }
   return std::nullopt;
 }
 

@@ -26,7 +26,8 @@ std::optional<DType> compute_dtype(const Program& p, InstId i);
 using LegalityFn = std::function<std::optional<std::string>(const Program& p, InstId i)>;
 
 /// Which ops and dtypes a backend runs. An instruction is legal when its op is not illegal, its dynamic
-/// callback (if any) accepts it, and it computes in a legal dtype (compute_dtype).
+/// callback (if any) accepts it, and, when it computes (compute_dtype), it computes in a legal dtype and
+/// reads only legal dtypes.
 class ConversionTarget {
  public:
   std::string name;
@@ -75,7 +76,8 @@ class ConversionPattern {
   virtual std::string_view name() const = 0;
   /// The ops it converts.
   virtual std::vector<OpCode> roots() const = 0;
-  /// The ops its result may contain (the legalization graph's edges).
+  /// The ops its result may contain that a target may still call illegal (the legalization graph's
+  /// edges): the root op re-created in a dtype the type converter made legal is not one of them.
   virtual std::vector<OpCode> generates() const = 0;
   /// Whether the rewrite is exact (refinement holds); an inexact one is used only when the target
   /// accepts what it changes (e.g. accum_change) and `--validate` then refutes it.
