@@ -99,9 +99,9 @@ int cmd_convert(const Args& a) {
   if (!r.ok) {
     list_illegal("ptir convert: error: stays illegal");
     std::fprintf(stderr,
-                 "ptir convert: full conversion for target %s failed: %zu instruction%s stay illegal; the program "
+                 "ptir convert: full conversion for target %s failed: %zu instruction%s illegal; the program "
                  "is unchanged\n",
-                 target->name.c_str(), r.still_illegal.size(), r.still_illegal.size() == 1 ? "" : "s");
+                 target->name.c_str(), r.still_illegal.size(), r.still_illegal.size() == 1 ? " stays" : "s stay");
     return kExitBadInput;
   }
   if (auto d = verify_program(p, 1); !d.empty()) {

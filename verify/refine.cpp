@@ -829,9 +829,14 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     const auto t0 = clock::now();
     ExhaustiveOptions xo;
     xo.threads = std::max(1u, opts.threads);
-    xo.deadline = start + std::chrono::milliseconds(opts.deterministic
-                                                        ? uint64_t{smt::kWallFactor} * opts.timeout_ms + smt::kWallSlackMs
-                                                        : opts.timeout_ms);
+    uint64_t budget_ms = opts.deterministic ? uint64_t{smt::kWallFactor} * opts.timeout_ms + smt::kWallSlackMs
+                                            : opts.timeout_ms;
+    // A sweep of more than 2^24 cases takes seconds to minutes: it gets half of the budget, so that Z3
+    // (which decides the double roundings of the encoder's lemma at once) keeps the other half.
+    int in_bits = 0;
+    for (ValueId pv : src.body(sb).params) in_bits += dtype_bits(src.type_of(pv).dtype);
+    if (in_bits > 24) budget_ms /= 2;
+    xo.deadline = start + std::chrono::milliseconds(budget_ms);
     ExhaustiveResult x = check_exhaustive(src, sb, tgt, tb, xo);
     const std::string cases = exhaustive_cases_text(x.bits);
     switch (x.kind) {
