@@ -10,6 +10,7 @@
 #include "rewriter/conversion/conversion.h"
 #include "tools/commands.h"
 #include "tools/common.h"
+#include "verify/prove/conversion.h"
 #include "verify/refine.h"
 #include "verify/report.h"
 
@@ -67,6 +68,21 @@ int cmd_convert(const Args& a) {
       return kExitBadInput;
     }
     patterns.push_back(p);
+  }
+  if (a.has("prove-patterns")) {
+    const unsigned per = static_cast<unsigned>(*a.u64("validate-timeout-ms"));
+    std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(*target, patterns, per);
+    bool ok = true;
+    std::printf("target %s: %zu conversion pattern%s\n", target->name.c_str(), reps.size(), reps.size() == 1 ? "" : "s");
+    for (const prove::ConversionPatternReport& r : reps) {
+      std::printf("%-28s %s\n", r.pattern.c_str(), r.verdict.c_str());
+      for (const prove::ConversionInstanceResult& in : r.instances)
+        std::printf("  %-36s %s%s\n", in.instance.c_str(), in.verdict.c_str(), in.note.empty() ? "" : (" (" + in.note + ")").c_str());
+      for (const prove::ConversionInstanceResult& in : r.instances)
+        if (!in.report.empty()) std::printf("%s", in.report.c_str());
+      ok = ok && r.verdict == "PROVED";
+    }
+    return ok ? kExitOk : kExitBadInput;
   }
   const std::string mode_s = *a.get("mode");
   const conversion::Mode mode = mode_s == "full" ? conversion::Mode::Full

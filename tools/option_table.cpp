@@ -313,8 +313,14 @@ std::vector<OptionSpec> make_options() {
                "elementwise functions, else Z3) and print 'validate: PROVED|REFUTED|UNKNOWN ...' on stderr; "
                "anything but PROVED exits 1"},
       {.name = "validate-timeout-ms", .kind = K::UInt, .meta = "N", .scope = kConvert,
-       .help = "budget of the validation; running out gives UNKNOWN", .dflt = "60000", .min = 1, .max = kDayMs,
-       .needs = "validate"},
+       .help = "budget of the validation (with --prove-patterns: of each instance); running out gives UNKNOWN",
+       .dflt = "60000", .min = 1, .max = kDayMs},
+      {.name = "prove-patterns", .scope = kConvert,
+       .help = "instead of converting FILE (none is read), prove every conversion pattern of the target: each "
+               "is applied to an instance per root op (and compare direction) in each dtype the target "
+               "converts, and the converted instance is checked to refine it (exhaustively for narrow "
+               "elementwise instances: every shape; Z3 otherwise, at the instance's shapes). One row per "
+               "pattern, PROVED only when every instance it fired on is PROVED; exit 1 otherwise"},
       // ---- every command (last in every help) ----
       {.name = "o", .kind = K::Path, .meta = "FILE", .scope = kAll,
        .help = "write the output to FILE ('-' = stdout) through a temporary file next to it, renamed over FILE "
@@ -447,7 +453,7 @@ std::vector<CommandSpec> make_commands() {
            "-o FILE keeps its old content. SIGKILL leaves every file as it was."},
       {.name = "convert", .bit = kConvert,
        .summary = "convert a program for a backend (conversion target): dtypes and ops it lacks",
-       .synopsis = {"FILE"}, .max_operands = 1,
+       .synopsis = {"FILE", "--prove-patterns"}, .max_operands = 1,
        .description = "Rewrites every instruction the target calls illegal (an op it lacks, or arithmetic in a dtype "
                       "it lacks) with the target's conversion patterns, each of which is exact (docs/rewriter.md, "
                       "\"Conversion\"); e.g. f32-compute computes bf16/f16 arithmetic in f32 between casts. The "
