@@ -133,6 +133,23 @@ int cmd_convert(const Args& a) {
                fired.empty() ? "" : (" (" + fired + ")").c_str(), r.still_illegal.size());
   list_illegal("convert: still illegal");
   int code = kExitOk;
+  if (a.has("certify")) {
+    // The certificate: each (pattern, op, dtype) that fired, proved on its instances.
+    std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(
+        *target, patterns, static_cast<unsigned>(*a.u64("validate-timeout-ms")), r.fired_on);
+    bool certified = true;
+    std::string lines;
+    for (const prove::ConversionPatternReport& rep : reps)
+      for (const prove::ConversionInstanceResult& in : rep.instances) {
+        if (in.verdict == "NOT FIRED") continue;
+        certified = certified && in.verdict == "PROVED";
+        lines += "  " + rep.pattern + " on " + in.instance + ": " + in.verdict + (in.note.empty() ? "" : " (" + in.note + ")") + "\n";
+      }
+    std::fprintf(stderr, "certify: %s: %zu kind%s of conversion fired\n%s",
+                 certified ? "CERTIFIED" : "NOT CERTIFIED", r.fired_on.size(), r.fired_on.size() == 1 ? "" : "s",
+                 lines.c_str());
+    if (!certified) code = kExitBadInput;
+  }
   if (validate) {
     verify::CheckOptions co;
     co.timeout_ms = timeout;

@@ -315,6 +315,10 @@ std::vector<OptionSpec> make_options() {
       {.name = "validate-timeout-ms", .kind = K::UInt, .meta = "N", .scope = kConvert,
        .help = "budget of the validation (with --prove-patterns: of each instance); running out gives UNKNOWN",
        .dflt = "60000", .min = 1, .max = kDayMs},
+      {.name = "certify", .scope = kConvert,
+       .help = "after converting, prove each kind of conversion that fired (pattern, op, dtype) on its instances "
+               "as --prove-patterns does, and print 'certify: CERTIFIED' (every one PROVED) or 'NOT CERTIFIED' "
+               "with the verdicts on stderr; NOT CERTIFIED exits 1. A proof per kind, whatever the program's size"},
       {.name = "prove-patterns", .scope = kConvert,
        .help = "instead of converting FILE (none is read), prove every conversion pattern of the target: each "
                "is applied to an instance per root op (and compare direction) in each dtype the target "

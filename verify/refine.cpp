@@ -825,26 +825,30 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     unconfirmed = fp.unconfirmed;
   }
   // The exhaustive backend: elementwise functions of narrow inputs are decided by running every input.
-  if (exhaustive_scope(src, sb, tgt, tb).empty()) {
+  // Up to 2^24 cases (a fraction of a second) the sweep runs first; a larger one (2^32 cases: a minute)
+  // runs only when Z3, given half of the budget but at most 5 s, did not decide (Z3 proves most rewrites
+  // at once, and
+  // the encoder's double-rounding lemma decides the f16/bf16-through-f32 forms).
+  // With emit_smt2 the caller wants the solver's queries: no sweep answers in their place.
+  const bool sweepable = !opts.emit_smt2 && exhaustive_scope(src, sb, tgt, tb).empty();
+  int in_bits = 0;
+  for (ValueId pv : src.body(sb).params) in_bits += dtype_bits(src.type_of(pv).dtype);
+  const uint64_t budget_ms = opts.deterministic ? uint64_t{smt::kWallFactor} * opts.timeout_ms + smt::kWallSlackMs
+                                                : opts.timeout_ms;
+  // Runs the sweep until the end of the budget: a verdict when it decided, else nullopt (logged).
+  auto sweep = [&](std::vector<QueryLog>& log) -> std::optional<Verdict> {
     const auto t0 = clock::now();
     ExhaustiveOptions xo;
     xo.threads = std::max(1u, opts.threads);
-    uint64_t budget_ms = opts.deterministic ? uint64_t{smt::kWallFactor} * opts.timeout_ms + smt::kWallSlackMs
-                                            : opts.timeout_ms;
-    // A sweep of more than 2^24 cases takes seconds to minutes: it gets half of the budget, so that Z3
-    // (which decides the double roundings of the encoder's lemma at once) keeps the other half.
-    int in_bits = 0;
-    for (ValueId pv : src.body(sb).params) in_bits += dtype_bits(src.type_of(pv).dtype);
-    if (in_bits > 24) budget_ms /= 2;
     xo.deadline = start + std::chrono::milliseconds(budget_ms);
     ExhaustiveResult x = check_exhaustive(src, sb, tgt, tb, xo);
     const std::string cases = exhaustive_cases_text(x.bits);
+    Verdict out;
     switch (x.kind) {
       case ExhaustiveResult::Kind::Proved:
-        v.log.push_back({0, "exhaustive", "", "no difference in " + cases + " (every input)", ms_since(t0)});
-        v.v = Proved{"exhaustive, " + cases};
-        v.ms = ms_since(start);
-        return v;
+        log.push_back({0, "exhaustive", "", "no difference in " + cases + " (every input)", ms_since(t0)});
+        out.v = Proved{"exhaustive, " + cases};
+        break;
       case ExhaustiveResult::Kind::Refuted: {
         // Replay in the reference interpreter: every element of each input is the differing case.
         Refuted r;
@@ -865,26 +869,29 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
               replayed = true;
             }
         }
-        v.log.push_back({0, "exhaustive", "", replayed ? "counterexample, replayed" : "counterexample, not replayed",
-                         ms_since(t0)});
+        log.push_back({0, "exhaustive", "", replayed ? "counterexample, replayed" : "counterexample, not replayed",
+                       ms_since(t0)});
         if (!replayed) {
-          v.v = Unknown{"internal disagreement: the exhaustive sweep's difference does not replay in the interpreter"};
-          v.ms = ms_since(start);
-          return v;
+          out.v = Unknown{"internal disagreement: the exhaustive sweep's difference does not replay in the interpreter"};
+          break;
         }
         r.query = r.result < 0 ? 3 : 4;
         r.query_name = query_name(r.result < 0 ? Q::TargetUB : Q::Values);
-        v.v = std::move(r);
-        v.ms = ms_since(start);
-        return v;
+        out.v = std::move(r);
+        break;
       }
       case ExhaustiveResult::Kind::Inconclusive:
-        v.log.push_back({0, "exhaustive", "", x.reason, ms_since(t0)});
-        break;
+        log.push_back({0, "exhaustive", "", x.reason, ms_since(t0)});
+        return std::nullopt;
       case ExhaustiveResult::Kind::NotApplicable:
-        break;
+        return std::nullopt;
     }
-  }
+    out.log = log;
+    out.ms = ms_since(start);
+    return out;
+  };
+  if (sweepable && in_bits <= 24)
+    if (std::optional<Verdict> x = sweep(v.log)) return *x;
   if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
     v.v = Unknown{*why};
     v.log.push_back({0, "memory budget", "", "estimate over the budget: no encoding", 0});
@@ -892,10 +899,21 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     return v;
   }
   smt::set_memory_limit_mb(opts.memory_mb);
-  Checker c(src, sb, tgt, tb, opts, source_defined, start);
+  const bool sweep_after = sweepable && in_bits > 24;
+  CheckOptions zo = opts;
+  if (sweep_after) zo.timeout_ms = std::max(1u, std::min(opts.timeout_ms / 2, 5000u));
+  Checker c(src, sb, tgt, tb, zo, source_defined, start);
   Verdict rest = c.run();
   if (rest.proved() && !unconfirmed.empty()) rest.v = Unknown{unconfirmed};
   rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());
+  if (sweep_after && rest.unknown()) {
+    std::vector<QueryLog> log = rest.log;
+    if (std::optional<Verdict> x = sweep(log)) {
+      x->solver_calls = rest.solver_calls;
+      return *x;
+    }
+    rest.log = log;
+  }
   rest.ms = ms_since(start);
   return rest;
 }

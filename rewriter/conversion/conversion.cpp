@@ -231,6 +231,8 @@ ConversionResult apply_conversion(Program& p, const ConversionTarget& t,
       for (uint32_t k = 0; k < work.num_operands(i); ++k) a.original.push_back(work.operand(i, k));
       for (ValueId v : a.original) a.converted.push_back(tc.materialize(rw, i, v, tc.convert(work.type_of(v).dtype)));
       const std::string fn = work.body(work.inst(i).body).name;
+      res.fired_on.insert(std::string(used->name()) + " " + std::string(mnemonic(work.op(i))) + " " +
+                          dtype_name(work.type_of(a.original.empty() ? work.result(i) : a.original[0]).dtype));
       used->rewrite(rw, i, a, t, tc);
       ++res.converted;
       ++res.fired[std::string(used->name())];

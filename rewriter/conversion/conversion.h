@@ -105,6 +105,8 @@ struct ConversionResult {
   std::vector<Illegal> still_illegal;     ///< what stayed illegal
   std::vector<std::string> would_convert; ///< analysis: "@f: TEXT -> legal by PATTERN"
   std::map<std::string, int> fired;       ///< pattern -> count
+  /// What fired, as "PATTERN OP DTYPE" (DTYPE: the first operand's), for certificates.
+  std::set<std::string> fired_on;
   bool restored = false;                  ///< full mode failed and the program was restored
 };
 

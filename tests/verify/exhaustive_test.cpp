@@ -107,6 +107,21 @@ TEST(Exhaustive, RsqrtAsOneOverSqrtIsRefutedInF16) {
   EXPECT_EQ(x.kind, ExhaustiveResult::Kind::Refuted);
 }
 
+TEST(Exhaustive, UnaryFactsOfTheDoubleRoundingLemma) {
+  // verify/encode/body.cpp encodes cast(op(cast(a) : f32)) : D as op(a) in D; the binary facts are
+  // tests/verify/check_lemmas.sh (2^32 cases each), the unary ones are checked here over every input.
+  for (const char* d : {"f16", "bf16"})
+    for (const char* op : {"sqrt", "reciprocal", "neg", "abs"}) {
+      const std::string t = std::string("tensor<") + d + ", 2>", w = "tensor<f32, 2>";
+      auto s = parse(fn("%x: " + t, t, std::string("  %r = ") + op + " %x -> " + t + "\n"));
+      auto g = parse(fn("%x: " + t, t, "  %a = cast %x -> " + w + "\n  %q = " + op + " %a -> " + w +
+                                          "\n  %r = cast %q -> " + t + "\n"));
+      ExhaustiveResult x = run(*s, *g);
+      EXPECT_EQ(x.kind, ExhaustiveResult::Kind::Proved) << op << " " << d << ": " << x.reason;
+      EXPECT_EQ(x.cases, 65536u);
+    }
+}
+
 TEST(Exhaustive, ScopeNamesWhatIsOutside) {
   auto wide = parse(fn("%x: tensor<f32, 2>", "tensor<f32, 2>", "  %r = neg %x -> tensor<f32, 2>\n"));
   EXPECT_NE(exhaustive_scope(*wide, wide->entry(), *wide, wide->entry()).find("wider than 16 bits"), std::string::npos);
@@ -115,6 +130,8 @@ TEST(Exhaustive, ScopeNamesWhatIsOutside) {
   auto three = parse(fn("%a: tensor<f16, 2>, %b: tensor<f16, 2>, %c: tensor<si8, 2>", "tensor<f16, 2>",
                         "  %r = add %a, %b -> tensor<f16, 2>\n"));
   EXPECT_NE(exhaustive_scope(*three, three->entry(), *three, three->entry()).find("40 input bits"), std::string::npos);
+  auto none = parse("func @f() -> tensor<f16, 2> {\n  %r = neg dense<1.0> : tensor<f16, 2> -> tensor<f16, 2>\n  return %r\n}\n");
+  EXPECT_EQ(exhaustive_scope(*none, none->entry(), *none, none->entry()), "no parameters");
   auto fm = parse("func @f(%x: tensor<f16, 2>) -> tensor<f16, 2> attributes[fastmath[nnan]] {\n"
                   "  %r = neg %x -> tensor<f16, 2>\n  return %r\n}\n");
   EXPECT_NE(exhaustive_scope(*fm, fm->entry(), *fm, fm->entry()).find("fast-math"), std::string::npos);

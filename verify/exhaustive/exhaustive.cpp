@@ -143,6 +143,7 @@ std::string body_scope(const Program& p, BodyId b, const char* side) {
 
 std::string input_scope(const Program& p, BodyId b, int max_bits, int& bits) {
   bits = 0;
+  if (p.body(b).params.empty()) return "no parameters";
   for (ValueId v : p.body(b).params) {
     const DType d = p.type_of(v).dtype;
     if (dtype_bits(d) > 16) return std::string("parameter of dtype ") + dtype_name(d) + " (wider than 16 bits)";

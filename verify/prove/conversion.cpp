@@ -40,7 +40,7 @@ std::string instance_text(OpCode op, DType d, DType acc, const std::string& dir)
 
 std::vector<ConversionPatternReport> prove_conversion_patterns(
     const conversion::ConversionTarget& t, const std::vector<const conversion::ConversionPattern*>& patterns,
-    unsigned timeout_ms) {
+    unsigned timeout_ms, const std::set<std::string>& only) {
   std::vector<ConversionPatternReport> out;
   for (const conversion::ConversionPattern* pat : patterns) {
     ConversionPatternReport rep;
@@ -58,6 +58,9 @@ std::vector<ConversionPatternReport> prove_conversion_patterns(
         if (folds) accs.push_back(from);
         for (DType acc : accs)
           for (const std::string& dir : dirs) {
+            if (!only.empty() &&
+                !only.count(rep.pattern + " " + std::string(mnemonic(op)) + " " + dtype_name(from)))
+              continue;
             ConversionInstanceResult r;
             r.instance = std::string(mnemonic(op)) + (dir.empty() ? "" : " dir[" + dir + "]") + " " + dtype_name(from) +
                          (folds ? std::string(" accum[") + dtype_name(acc) + "]" : "");

@@ -2,6 +2,7 @@
 // pattern a target uses is applied to generated instances, one per root op (and compare direction) and
 // per dtype the target converts, and each converted instance is checked to refine the instance.
 #pragma once
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,10 @@ struct ConversionPatternReport {
   std::vector<ConversionInstanceResult> instances;
 };
 
-/// Proves each pattern of `patterns` on the target's instances; `timeout_ms` per instance.
+/// Proves each pattern of `patterns` on the target's instances; `timeout_ms` per instance. A non-empty
+/// `only` keeps the instances whose "PATTERN OP DTYPE" it lists (ConversionResult::fired_on).
 std::vector<ConversionPatternReport> prove_conversion_patterns(
     const conversion::ConversionTarget& t, const std::vector<const conversion::ConversionPattern*>& patterns,
-    unsigned timeout_ms);
+    unsigned timeout_ms, const std::set<std::string>& only = {});
 
 }  // namespace ptir::prove
