@@ -186,7 +186,6 @@ ConversionResult apply_conversion(Program& p, const ConversionTarget& t,
     const InstId first_new = static_cast<InstId>(work.num_inst_slots());
     std::deque<InstId> queue;
     for (BodyId b = 0; b < work.num_bodies(); ++b) work.for_each_inst(b, [&](InstId i) { queue.push_back(i); });
-    std::set<InstId> seen_illegal;
     for (InstId i : queue)
       if (t.illegal_reason(work, i)) ++res.illegal_before;
     // Each instruction is tried once; what a rewrite creates is queued and tried in turn. A rewrite
@@ -240,11 +239,15 @@ ConversionResult apply_conversion(Program& p, const ConversionTarget& t,
       for (InstId n = static_cast<InstId>(before); n < work.num_inst_slots(); ++n)
         if (!work.inst(n).erased) queue.push_back(n);
     }
+    if (!queue.empty()) {
+      res.ok = false;
+      res.error = "the conversion did not finish within its step budget (a pattern keeps creating illegal ops)";
+    }
     // Materialized casts no longer read (an operand converted for nothing) are removed.
     for (InstId n = first_new; n < work.num_inst_slots(); ++n)
       if (!work.inst(n).erased && work.op(n) == OpCode::Cast && !work.has_uses(work.result(n))) rw.erase_inst(n);
   }
-  if (mode == Mode::Full && !res.still_illegal.empty()) {
+  if (mode == Mode::Full && (!res.still_illegal.empty() || !res.error.empty())) {
     p = std::move(saved);
     res.ok = false;
     res.restored = true;
