@@ -100,8 +100,14 @@ uint64_t double_to_float(DType t, double v) {
   if (std::isinf(v)) return float_inf(t, neg);
   uint64_t frac = b & ((uint64_t{1} << 52) - 1);
   int ex = int((b >> 52) & 0x7FF);
-  if (ex == 0) return round_to_float(t, neg, frac, -1074);
-  return round_to_float(t, neg, frac | (uint64_t{1} << 52), ex - 1075);
+  const uint64_t mant = ex == 0 ? frac : frac | (uint64_t{1} << 52);
+  const int exp2 = ex == 0 ? -1074 : ex - 1075;
+  switch (t) {
+    case DType::F16: return detail::round_double_narrow<10, 5>(t, neg, mant, exp2);
+    case DType::BF16: return detail::round_double_narrow<7, 8>(t, neg, mant, exp2);
+    case DType::F32: return detail::round_double_narrow<23, 8>(t, neg, mant, exp2);
+    default: return round_to_float(t, neg, mant, exp2);
+  }
 }
 
 bool float_is_nan(DType t, uint64_t bits) {

@@ -1,6 +1,7 @@
 // Element types of PTIR tensors and the exact IEEE encode/decode helpers every layer shares.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,59 @@ uint64_t round_to_float(DType t, bool neg, uint64_t mant, int exp2, bool sticky 
 double float_to_double(DType t, uint64_t bits);
 /// Correctly rounded (RNE) encode of a double into float dtype `t`. NaN becomes the canonical NaN.
 uint64_t double_to_float(DType t, double v);
+namespace detail {
+/// round_to_float(t, neg, mant, exp2, false) for a double's significand and a float format of M fraction
+/// and E exponent bits narrower than double (f16, bf16, f32): the same algorithm with the format's
+/// constants and 64-bit arithmetic. A double's significand has at most 53 bits, so every `drop` from 1 to
+/// 63 fits a 64-bit shift and a larger one leaves less than half an ulp (rounds to zero); `drop <= 0`
+/// cannot happen for a narrower format (it is handed to round_to_float anyway). The interpreter's
+/// float stores and the checker's exhaustive sweeps go through here; tests/ir/dtype_round_test.cpp
+/// compares it with round_to_float.
+template <int M, int E>
+inline uint64_t round_double_narrow(DType t, bool neg, uint64_t mant, int exp2) {
+  constexpr int bias = (1 << (E - 1)) - 1;
+  constexpr int emin = 1 - bias;
+  constexpr uint64_t kSign = uint64_t{1} << (E + M);
+  constexpr uint64_t kHidden = uint64_t{1} << M;
+  const uint64_t sign = neg ? kSign : 0;
+  if (mant == 0) return sign;
+  const int msb = 63 - __builtin_clzll(mant);
+  const int e = msb + exp2;
+  const int ulp_exp0 = (e > emin ? e : emin) - M;
+  const int drop = ulp_exp0 - exp2;
+  if (drop <= 0) return round_to_float(t, neg, mant, exp2, false);
+  uint64_t q = 0;
+  int ulp_exp = ulp_exp0;
+  if (drop <= 63) {
+    const uint64_t half = uint64_t{1} << (drop - 1);
+    const uint64_t rem = mant & ((half << 1) - 1);
+    q = mant >> drop;
+    q += static_cast<uint64_t>(rem > half) | (static_cast<uint64_t>(rem == half) & q & 1);  // RNE, branch-free
+  }
+  if (q >= (kHidden << 1)) { q >>= 1; ++ulp_exp; }
+  if (q < kHidden) return sign | q;  // subnormal or zero
+  const int biased = ulp_exp + M + bias;
+  if (biased >= (1 << E) - 1) return sign | (((uint64_t{1} << E) - 1) << M);
+  return sign | (static_cast<uint64_t>(biased) << M) | (q - kHidden);
+}
+
+/// double_to_float(t, v) for f16 (M = 10, E = 5) and bf16 (M = 7, E = 8), inline for the element loops.
+template <int M, int E>
+inline uint64_t double_to_narrow(DType t, double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, 8);
+  const int ex = int((b >> 52) & 0x7FF);
+  const bool neg = b >> 63;
+  if (ex == 0x7FF) {
+    const uint64_t inf = ((uint64_t{1} << E) - 1) << M;
+    if (b & ((uint64_t{1} << 52) - 1)) return inf | (uint64_t{1} << (M - 1));  // canonical NaN
+    return inf | (neg ? uint64_t{1} << (E + M) : 0);
+  }
+  const uint64_t frac = b & ((uint64_t{1} << 52) - 1);
+  return round_double_narrow<M, E>(t, neg, ex == 0 ? frac : frac | (uint64_t{1} << 52), ex == 0 ? -1074 : ex - 1075);
+}
+}  // namespace detail
+
 bool float_is_nan(DType t, uint64_t bits);
 bool float_is_inf(DType t, uint64_t bits);
 bool float_is_zero(DType t, uint64_t bits);

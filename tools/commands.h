@@ -23,5 +23,6 @@ int cmd_dot(const Args& a);
 int cmd_corpus(const Args& a);
 int cmd_prove(const Args& a);
 int cmd_synth(const Args& a);
+int cmd_convert(const Args& a);
 
 }  // namespace ptir::tool

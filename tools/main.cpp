@@ -22,7 +22,7 @@ const Command kCommands[] = {
     {"parse", cmd_parse},         {"print", cmd_print},       {"verify", cmd_verify},
     {"run", cmd_run},             {"opt", cmd_opt},           {"check-equiv", cmd_check_equiv, 3},
     {"dot", cmd_dot},             {"corpus", cmd_corpus},     {"prove", cmd_prove},
-    {"synth", cmd_synth},
+    {"synth", cmd_synth},         {"convert", cmd_convert},
 };
 
 /// Whether `args` asks for `--NAME` / `-NAME` (or `-SHORT`) before any `--`.

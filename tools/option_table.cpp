@@ -11,8 +11,9 @@ namespace {
 
 // One bit per command.
 constexpr Scope kParse = 1u << 0, kPrint = 1u << 1, kVerify = 1u << 2, kRun = 1u << 3, kOpt = 1u << 4,
-                kCheckEquiv = 1u << 5, kDot = 1u << 6, kCorpus = 1u << 7, kProve = 1u << 8, kSynth = 1u << 9;
-constexpr Scope kAll = (1u << 10) - 1;
+                kCheckEquiv = 1u << 5, kDot = 1u << 6, kCorpus = 1u << 7, kProve = 1u << 8, kSynth = 1u << 9,
+                kConvert = 1u << 10;
+constexpr Scope kAll = (1u << 11) - 1;
 constexpr Scope kInputCommands = kParse | kPrint | kVerify | kOpt;  ///< --split-input-file, --verify-diagnostics
 
 constexpr uint64_t kDayMs = 86400000;       ///< the largest whole-command time budget: a day
@@ -307,6 +308,34 @@ std::vector<OptionSpec> make_options() {
                "(the fuzz harness registers its own), so off by default"},
       {.name = "max-elements", .kind = K::UInt, .meta = "N", .scope = kSynth,
        .help = "largest element count of any tensor", .dflt = "48", .min = 1, .max = 1000000},
+      // ---- convert ----
+      {.name = "target", .kind = K::String, .meta = "NAME", .scope = kConvert,
+       .help = "the conversion target: a shipped one (f32-compute, no-f64, gpt-rs-cpu: patterns/targets/NAME.target) "
+               "or the path of a target file (a name with '/' or ending in .target)"},
+      {.name = "target-file", .kind = K::Path, .meta = "FILE", .scope = kConvert,
+       .help = "a target file of your own (docs/rewriter.md, \"Target files\"); no rebuild needed"},
+      {.name = "mode", .kind = K::Enum, .meta = "M", .scope = kConvert,
+       .help = "partial: convert what can be, list what stays illegal; full: fail (exit 1, the program unchanged, "
+               "nothing printed) naming each op that stays illegal and why; analysis: print which ops would become "
+               "legal and which would not, change nothing",
+       .dflt = "partial", .choices = {"partial", "full", "analysis"}},
+      {.name = "validate", .scope = kConvert,
+       .help = "check that the converted program refines the input (every function; exhaustive for narrow "
+               "elementwise functions, else Z3) and print 'validate: PROVED|REFUTED|UNKNOWN ...' on stderr; "
+               "anything but PROVED exits 1"},
+      {.name = "validate-timeout-ms", .kind = K::UInt, .meta = "N", .scope = kConvert,
+       .help = "budget of the validation (with --prove-patterns: of each instance); running out gives UNKNOWN",
+       .dflt = "60000", .min = 1, .max = kDayMs},
+      {.name = "certify", .scope = kConvert,
+       .help = "after converting, prove each kind of conversion that fired (pattern, op, dtype) on its instances "
+               "as --prove-patterns does, and print 'certify: CERTIFIED' (every one PROVED) or 'NOT CERTIFIED' "
+               "with the verdicts on stderr; NOT CERTIFIED exits 1. A proof per kind, whatever the program's size"},
+      {.name = "prove-patterns", .scope = kConvert,
+       .help = "instead of converting FILE (none is read), prove every conversion pattern of the target: each "
+               "is applied to an instance per root op (and compare direction) in each dtype the target "
+               "converts, and the converted instance is checked to refine it (exhaustively for narrow "
+               "elementwise instances: every shape; Z3 otherwise, at the instance's shapes). One row per "
+               "pattern, PROVED only when every instance it fired on is PROVED; exit 1 otherwise"},
       // ---- every command (last in every help) ----
       {.name = "o", .kind = K::Path, .meta = "FILE", .scope = kAll,
        .help = "write the output to FILE ('-' = stdout) through a temporary file next to it, renamed over FILE "
@@ -437,6 +466,16 @@ std::vector<CommandSpec> make_commands() {
            "patterns finished so far (JSON: \"complete\": false and the unfinished ones; JUnit: a pattern "
            "being proved is an error INTERRUPTED, one not started is skipped), then ptir dies by the signal; "
            "-o FILE keeps its old content. SIGKILL leaves every file as it was."},
+      {.name = "convert", .bit = kConvert,
+       .summary = "convert a program for a backend (conversion target): dtypes and ops it lacks",
+       .synopsis = {"FILE", "--prove-patterns"}, .max_operands = 1,
+       .description = "Rewrites every instruction the target calls illegal (an op it lacks, or arithmetic in a dtype "
+                      "it lacks) with the target's conversion patterns, each of which is exact (docs/rewriter.md, "
+                      "\"Conversion\"); e.g. f32-compute computes bf16/f16 arithmetic in f32 between casts. The "
+                      "converted program goes to stdout, a summary (and what stays illegal, with why) to stderr.",
+       .epilogue = "Exit codes: 0 success; 1 a full conversion that leaves an illegal op (the ops are named, the "
+                   "program is unchanged and -o FILE keeps its old content), a bad program or target file, or "
+                   "--validate not PROVED; 2 usage error."},
       {.name = "synth", .bit = kSynth,
        .summary = "print a random valid program (fuzz generator), deterministic for a seed",
        .synopsis = {""}, .max_operands = 0,

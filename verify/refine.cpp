@@ -21,6 +21,7 @@
 #include "verify/budget.h"
 #include "verify/encode/encode.h"
 #include "verify/encode/transcendental.h"
+#include "verify/exhaustive/exhaustive.h"
 #include "verify/fastmath.h"
 #include "verify/precondition.h"
 #include "verify/replay.h"
@@ -839,6 +840,74 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     source_defined = fp.source_defined;
     unconfirmed = fp.unconfirmed;
   }
+  // The exhaustive backend: elementwise functions of narrow inputs are decided by running every input.
+  // Up to 2^24 cases (a fraction of a second) the sweep runs first; a larger one (2^32 cases: a minute)
+  // runs only when Z3, given half of the budget but at most 5 s, did not decide (Z3 proves most rewrites
+  // at once, and
+  // the encoder's double-rounding lemma decides the f16/bf16-through-f32 forms).
+  // With emit_smt2 the caller wants the solver's queries: no sweep answers in their place.
+  const bool sweepable = !opts.emit_smt2 && exhaustive_scope(src, sb, tgt, tb).empty();
+  int in_bits = 0;
+  for (ValueId pv : src.body(sb).params) in_bits += dtype_bits(src.type_of(pv).dtype);
+  const uint64_t budget_ms = opts.deterministic ? uint64_t{smt::kWallFactor} * opts.timeout_ms + smt::kWallSlackMs
+                                                : opts.timeout_ms;
+  // Runs the sweep until the end of the budget: a verdict when it decided, else nullopt (logged).
+  auto sweep = [&](std::vector<QueryLog>& log) -> std::optional<Verdict> {
+    const auto t0 = clock::now();
+    ExhaustiveOptions xo;
+    xo.threads = std::max(1u, opts.threads);
+    xo.deadline = start + std::chrono::milliseconds(budget_ms);
+    ExhaustiveResult x = check_exhaustive(src, sb, tgt, tb, xo);
+    const std::string cases = exhaustive_cases_text(x.bits);
+    Verdict out;
+    switch (x.kind) {
+      case ExhaustiveResult::Kind::Proved:
+        log.push_back({0, "exhaustive", "", "no difference in " + cases + " (every input)", ms_since(t0)});
+        out.v = Proved{"exhaustive, " + cases};
+        break;
+      case ExhaustiveResult::Kind::Refuted: {
+        // Replay in the reference interpreter: every element of each input is the differing case.
+        Refuted r;
+        r.found_by = "exhaustive (" + cases + ")";
+        const std::vector<ValueId>& ps = src.body(sb).params;
+        for (size_t k = 0; k < ps.size(); ++k) r.inputs.push_back(Tensor::filled(src.type_of(ps[k]), x.input_bits[k]));
+        InterpOptions io;
+        io.kernels = opts.kernels;
+        r.src = run_body(src, sb, r.inputs, io);
+        r.tgt = run_body(tgt, tb, r.inputs, io);
+        bool replayed = r.src.status == RunStatus::Ok;
+        if (replayed && r.tgt.status == RunStatus::Ok) {
+          replayed = false;
+          for (size_t k = 0; k < r.src.results.size() && !replayed; ++k)
+            if (int64_t e = first_difference(r.src.results[k], r.tgt.results[k]); e >= 0) {
+              r.result = static_cast<int>(k);
+              r.element = e;
+              replayed = true;
+            }
+        }
+        log.push_back({0, "exhaustive", "", replayed ? "counterexample, replayed" : "counterexample, not replayed",
+                       ms_since(t0)});
+        if (!replayed) {
+          out.v = Unknown{"internal disagreement: the exhaustive sweep's difference does not replay in the interpreter"};
+          break;
+        }
+        r.query = r.result < 0 ? 3 : 4;
+        r.query_name = query_name(r.result < 0 ? Q::TargetUB : Q::Values);
+        out.v = std::move(r);
+        break;
+      }
+      case ExhaustiveResult::Kind::Inconclusive:
+        log.push_back({0, "exhaustive", "", x.reason, ms_since(t0)});
+        return std::nullopt;
+      case ExhaustiveResult::Kind::NotApplicable:
+        return std::nullopt;
+    }
+    out.log = log;
+    out.ms = ms_since(start);
+    return out;
+  };
+  if (sweepable && in_bits <= 24)
+    if (std::optional<Verdict> x = sweep(v.log)) return *x;
   if (std::optional<std::string> why = over_budget(src, sb, tgt, tb, opts)) {
     v.v = Unknown{*why};
     v.log.push_back({0, "memory budget", "", "estimate over the budget: no encoding", 0});
@@ -846,10 +915,22 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     return v;
   }
   smt::set_memory_limit_mb(opts.memory_mb);
-  Checker c(src, sb, tgt, tb, opts, source_defined, start);
+  // Not in deterministic mode (`ptir prove`): whether a minute-long sweep finishes depends on the machine.
+  const bool sweep_after = sweepable && in_bits > 24 && !opts.deterministic;
+  CheckOptions zo = opts;
+  if (sweep_after) zo.timeout_ms = std::max(1u, std::min(opts.timeout_ms / 2, 5000u));
+  Checker c(src, sb, tgt, tb, zo, source_defined, start);
   Verdict rest = c.run();
   if (rest.proved() && !unconfirmed.empty()) rest.v = Unknown{unconfirmed};
   rest.log.insert(rest.log.begin(), v.log.begin(), v.log.end());
+  if (sweep_after && rest.unknown()) {
+    std::vector<QueryLog> log = rest.log;
+    if (std::optional<Verdict> x = sweep(log)) {
+      x->solver_calls = rest.solver_calls;
+      return *x;
+    }
+    rest.log = log;
+  }
   rest.ms = ms_since(start);
   return rest;
 }

@@ -52,7 +52,7 @@ uint64_t cast_elem(DType from, DType to, uint64_t bits) {
   if (from == to) return bits;
   if (to == DType::I1) return is_float(from) ? !float_is_zero(from, bits) : (bits & bits_mask(from)) != 0;
   if (is_float(from)) {
-    if (is_float(to)) return store_f(to, load_f(from, bits));  // exact decode, one RNE rounding
+    if (is_float(to)) return cast_float_float(from, to, bits);  // exact decode, one RNE rounding
     return float_to_int(from, to, bits);
   }
   bool neg;

@@ -75,12 +75,6 @@ const InterpOptions& options(const Exec& ex);
 /// Family-local op kinds: the dispatch switch maps each OpCode to its family kernel and kind.
 enum class Unary : uint8_t { Neg, Abs, Exp, Log, Tanh, Erf, Rsqrt, Reciprocal, Sqrt, Identity };
 enum class Binary : uint8_t { Add, Sub, Mul, Div, Max, Min };
-/// One element of a float unary op, raw bits in and out: what the interpreter computes (the
-/// transcendentals through the host libm, docs/semantics.md). The SMT facts about transcendentals
-/// (verify/encode/transcendental.h) are checked against it.
-uint64_t float_unary(Unary kind, DType t, uint64_t bits);
-/// The f32 function behind exp/log/tanh/erf/rsqrt of f32, f16 and bf16 (those two round its result once).
-float f32_transcendental(Unary kind, float x);
 enum class Rng : uint8_t { Uniform, Normal };
 
 // ---- fast-math flags (ir/interp/fastmath.cpp) ----

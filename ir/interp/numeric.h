@@ -56,6 +56,8 @@ inline uint64_t store_f(DType t, double v) {
     float f = narrow_f32(v);  // RNE, subnormals kept
     uint32_t u; std::memcpy(&u, &f, 4); return u;
   }
+  if (t == DType::F16) return detail::double_to_narrow<10, 5>(t, v);  // = double_to_float, inline
+  if (t == DType::BF16) return detail::double_to_narrow<7, 8>(t, v);
   return double_to_float(t, v);
 }
 
@@ -96,6 +98,11 @@ inline uint64_t order_key(DType t, uint64_t bits) {
   }
   if (is_signed_int(t)) return static_cast<uint64_t>(int_value(t, bits)) ^ (uint64_t{1} << 63);
   return bits & bits_mask(t);
+}
+
+/// `cast` between two float dtypes on one element: the exact value rounded once (RNE); NaN -> canonical.
+inline uint64_t cast_float_float(DType from, DType to, uint64_t bits) {
+  return from == to ? bits : store_f(to, load_f(from, bits));
 }
 
 /// The `cast` op on one element (docs/semantics.md "cast"): RNE, saturating, NaN -> 0, i1 = x != 0.

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "ir/dtype.h"
-#include "ir/interp/kernels.h"
+#include "ir/interp/scalar.h"
 #include "ir/interp/numeric.h"
 #include "verify/encode/scalar.h"
 #include "verify/encode/transcendental.h"

@@ -165,6 +165,52 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
     }
     enc::OpEnv env{p, i, p.attrs_of(i), args, {}, opts, smt::Expr::boolean(false), smt::Expr::boolean(false)};
     for (uint32_t r = 0; r < p.num_results(i); ++r) env.result_types.push_back(p.type_of(p.result(i, r)));
+    // The double-rounding lemma (docs/verification.md, "Exhaustive checks"): for D = f16 or bf16,
+    // cast(op(cast(a) : f32, cast(b) : f32)) : D is op(a, b) in D for op = add sub mul div sqrt
+    // reciprocal (f32's 24 bits are >= 2p + 2: the second rounding is innocuous) and maximum minimum
+    // neg abs (no rounding at all), on every input; the exhaustive backend checks these facts in the
+    // interpreter's semantics (tests/verify/exhaustive_test.cpp: the unary ones; the binary ones in a
+    // tool run, docs/verification.md). Encoding the narrow op directly spares Z3 the double rounding
+    // it cannot decide; the wide terms stay in the encoding.
+    if (p.op(i) == OpCode::Cast && fm.none()) {
+      const DType d = env.dtype();
+      const ValueId x = p.operand(i, 0);
+      const InstId w = p.def_inst(x);
+      std::vector<ValueId> narrow;
+      bool ok = (d == DType::F16 || d == DType::BF16) && p.type_of(x).dtype == DType::F32 && w != kNone &&
+                (p.op(w) == OpCode::Add || p.op(w) == OpCode::Sub || p.op(w) == OpCode::Mul ||
+                 p.op(w) == OpCode::Div || p.op(w) == OpCode::Sqrt || p.op(w) == OpCode::Reciprocal ||
+                 p.op(w) == OpCode::Maximum || p.op(w) == OpCode::Minimum || p.op(w) == OpCode::Neg ||
+                 p.op(w) == OpCode::Abs) &&
+                !known.count(x);
+      for (uint32_t k = 0; ok && k < p.num_operands(w); ++k) {
+        const InstId c = p.def_inst(p.operand(w, k));
+        ok = c != kNone && p.op(c) == OpCode::Cast && p.type_of(p.operand(c, 0)).dtype == d &&
+             p.type_of(p.operand(c, 0)).dims == p.type_of(x).dims;
+        if (ok) narrow.push_back(p.operand(c, 0));
+      }
+      if (ok) {
+        SymTensor r = env.make();
+        const SymTensor& a = operand(narrow[0]);
+        const SymTensor* b = narrow.size() > 1 ? &operand(narrow[1]) : nullptr;
+        for (size_t e = 0; e < a.elems.size(); ++e) {
+          switch (p.op(w)) {
+            case OpCode::Add: r.elems.push_back(sem::add(a.elems[e], b->elems[e], d)); break;
+            case OpCode::Sub: r.elems.push_back(sem::sub(a.elems[e], b->elems[e], d)); break;
+            case OpCode::Mul: r.elems.push_back(sem::mul(a.elems[e], b->elems[e], d)); break;
+            case OpCode::Div: r.elems.push_back(sem::div(a.elems[e], b->elems[e], d).v); break;
+            case OpCode::Maximum: r.elems.push_back(sem::maximum(a.elems[e], b->elems[e], d)); break;
+            case OpCode::Minimum: r.elems.push_back(sem::minimum(a.elems[e], b->elems[e], d)); break;
+            case OpCode::Neg: r.elems.push_back(sem::neg(a.elems[e], d)); break;
+            case OpCode::Abs: r.elems.push_back(sem::abs(a.elems[e], d)); break;
+            case OpCode::Reciprocal: r.elems.push_back(sem::integer(d, 1) / a.elems[e]); break;
+            default: r.elems.push_back(a.elems[e].sqrt()); break;
+          }
+        }
+        vals[p.result(i)] = std::move(r);
+        return;
+      }
+    }
     enc::Results res = enc::kEncoders[static_cast<int>(p.op(i))](env);
     if (res.size() != p.num_results(i)) env.fail("wrong number of results");
     apply_fastmath(p, i, fm, args, res, env.ub, opts);

@@ -1,0 +1,17 @@
+# Writes OUT: a C++ file holding every patterns/targets/*.target file as a string (the shipped conversion
+# targets, embedded at build time). Run with -DSRC=<dir> -DOUT=<file>.
+file(GLOB files ${SRC}/*.target)
+list(SORT files)
+set(body "// Generated from patterns/targets/*.target by patterns/embed_targets.cmake. Do not edit.\n#include \"patterns/conversion/conversion_patterns.h\"\nnamespace ptir {\nconst EmbeddedTargetFile kEmbeddedTargetFiles[] = {\n")
+set(count 0)
+foreach(f ${files})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" text "${text}")
+  string(REGEX REPLACE "((\\\\x[0-9a-f][0-9a-f]){64})" "\\1\"\n\"" text "${text}")
+  string(APPEND body "  {\"patterns/targets/${name}\", std::string_view(\"${text}\", sizeof(\"${text}\") - 1)},\n")
+  math(EXPR count "${count} + 1")
+endforeach()
+string(APPEND body "};\nconst size_t kNumEmbeddedTargetFiles = ${count};\n}  // namespace ptir\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,166 @@
+// `ptir convert`: the dialect-conversion driver (docs/rewriter.md, "Conversion") for a target
+// (patterns/targets/NAME.target, or a target file of the user's).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "ir/text.h"
+#include "ir/verifier.h"
+#include "patterns/conversion/conversion_patterns.h"
+#include "rewriter/conversion/conversion.h"
+#include "tools/commands.h"
+#include "tools/common.h"
+#include "verify/prove/conversion.h"
+#include "verify/refine.h"
+#include "verify/report.h"
+
+namespace ptir::tool {
+namespace {
+
+using conversion::ConversionTarget;
+
+/// The shipped target NAME, or the target file at a path (a name with '/' or ending in .target).
+std::optional<ConversionTarget> load_target(const std::string& spec, bool is_file) {
+  std::string err;
+  if (!is_file && spec.find('/') == std::string::npos &&
+      !(spec.size() > 7 && spec.compare(spec.size() - 7, 7, ".target") == 0)) {
+    for (size_t k = 0; k < kNumEmbeddedTargetFiles; ++k) {
+      const EmbeddedTargetFile& f = kEmbeddedTargetFiles[k];
+      if (f.path == "patterns/targets/" + spec + ".target") {
+        auto t = conversion::parse_target(f.text, f.path, err);
+        if (!t) std::fprintf(stderr, "ptir convert: %s\n", err.c_str());
+        return t;
+      }
+    }
+    std::string names;
+    for (size_t k = 0; k < kNumEmbeddedTargetFiles; ++k) {
+      std::string_view p = kEmbeddedTargetFiles[k].path;
+      p.remove_prefix(p.rfind('/') + 1);
+      p.remove_suffix(7);
+      names += (names.empty() ? "" : ", ") + std::string(p);
+    }
+    std::fprintf(stderr, "ptir convert: no target is named '%s' (shipped: %s; or give a file: --target-file FILE)\n",
+                 spec.c_str(), names.c_str());
+    return std::nullopt;
+  }
+  std::optional<std::string> text = read_file(spec);
+  if (!text) return std::nullopt;
+  auto t = conversion::parse_target(*text, spec, err);
+  if (!t) std::fprintf(stderr, "ptir convert: %s\n", err.c_str());
+  return t;
+}
+
+}  // namespace
+
+int cmd_convert(const Args& a) {
+  const bool from_file = a.has("target-file");
+  if (from_file == a.has("target")) {
+    std::fprintf(stderr, "ptir convert: give one of --target=NAME and --target-file FILE\n");
+    return kExitUsage;
+  }
+  std::optional<ConversionTarget> target = load_target(*a.get(from_file ? "target-file" : "target"), from_file);
+  if (!target) return kExitBadInput;
+  std::vector<const conversion::ConversionPattern*> patterns;
+  for (const std::string& n : target->patterns) {
+    const conversion::ConversionPattern* p = find_conversion_pattern(n);
+    if (!p) {
+      std::fprintf(stderr, "ptir convert: %s: no conversion pattern is named '%s'\n", target->source.c_str(), n.c_str());
+      return kExitBadInput;
+    }
+    patterns.push_back(p);
+  }
+  if (a.has("prove-patterns")) {
+    const unsigned per = static_cast<unsigned>(*a.u64("validate-timeout-ms"));
+    std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(*target, patterns, per);
+    bool ok = true;
+    std::printf("target %s: %zu conversion pattern%s\n", target->name.c_str(), reps.size(), reps.size() == 1 ? "" : "s");
+    for (const prove::ConversionPatternReport& r : reps) {
+      std::printf("%-28s %s\n", r.pattern.c_str(), r.verdict.c_str());
+      for (const prove::ConversionInstanceResult& in : r.instances)
+        std::printf("  %-36s %s%s\n", in.instance.c_str(), in.verdict.c_str(), in.note.empty() ? "" : (" (" + in.note + ")").c_str());
+      for (const prove::ConversionInstanceResult& in : r.instances)
+        if (!in.report.empty()) std::printf("%s", in.report.c_str());
+      ok = ok && r.verdict == "PROVED";
+    }
+    return ok ? kExitOk : kExitBadInput;
+  }
+  const std::string mode_s = *a.get("mode");
+  const conversion::Mode mode = mode_s == "full" ? conversion::Mode::Full
+                                : mode_s == "analysis" ? conversion::Mode::Analysis : conversion::Mode::Partial;
+  const bool validate = a.has("validate");
+  const unsigned timeout = static_cast<unsigned>(*a.u64("validate-timeout-ms"));
+  auto loaded = load_program(input_path(a));
+  if (!loaded) return kExitBadInput;
+  Program& p = loaded->program();
+  std::unique_ptr<Program> before;
+  if (validate) before = std::make_unique<Program>(p);
+  conversion::ConversionResult r = conversion::apply_conversion(p, *target, patterns, mode);
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "ptir convert: %s\n", r.error.c_str());
+    return kExitBadInput;
+  }
+  auto list_illegal = [&](const char* head) {
+    for (const conversion::Illegal& il : r.still_illegal)
+      std::fprintf(stderr, "%s: @%s: %s\n    %s\n", head, il.function.c_str(), il.text.c_str(), il.reason.c_str());
+  };
+  if (mode == conversion::Mode::Analysis) {
+    std::printf("target %s: %d illegal instruction%s, %zu would become legal, %zu would stay illegal\n",
+                target->name.c_str(), r.illegal_before, r.illegal_before == 1 ? "" : "s", r.would_convert.size(),
+                r.still_illegal.size());
+    for (const std::string& w : r.would_convert) std::printf("  converts: %s\n", w.c_str());
+    for (const conversion::Illegal& il : r.still_illegal)
+      std::printf("  stays illegal: @%s: %s\n    %s\n", il.function.c_str(), il.text.c_str(), il.reason.c_str());
+    return kExitOk;
+  }
+  if (!r.ok) {
+    list_illegal("ptir convert: error: stays illegal");
+    std::fprintf(stderr,
+                 "ptir convert: full conversion for target %s failed: %zu instruction%s illegal; the program "
+                 "is unchanged\n",
+                 target->name.c_str(), r.still_illegal.size(), r.still_illegal.size() == 1 ? " stays" : "s stay");
+    return kExitBadInput;
+  }
+  if (auto d = verify_program(p, 1); !d.empty()) {
+    std::fprintf(stderr, "ptir convert: internal error: the converted program does not verify: %s\n",
+                 d[0].message.c_str());
+    return kExitBadInput;
+  }
+  std::string out = print_program(p);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::string fired;
+  for (const auto& [n, c] : r.fired) fired += (fired.empty() ? "" : ", ") + n + " " + std::to_string(c);
+  std::fprintf(stderr, "convert: target %s: %d converted%s, %zu still illegal\n", target->name.c_str(), r.converted,
+               fired.empty() ? "" : (" (" + fired + ")").c_str(), r.still_illegal.size());
+  list_illegal("convert: still illegal");
+  int code = kExitOk;
+  if (a.has("certify")) {
+    // The certificate: each (pattern, op, dtype) that fired, proved on its instances.
+    std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(
+        *target, patterns, static_cast<unsigned>(*a.u64("validate-timeout-ms")), r.fired_on);
+    bool certified = true;
+    std::string lines;
+    for (const prove::ConversionPatternReport& rep : reps)
+      for (const prove::ConversionInstanceResult& in : rep.instances) {
+        if (in.verdict == "NOT FIRED") continue;
+        certified = certified && in.verdict == "PROVED";
+        lines += "  " + rep.pattern + " on " + in.instance + ": " + in.verdict + (in.note.empty() ? "" : " (" + in.note + ")") + "\n";
+      }
+    std::fprintf(stderr, "certify: %s: %zu kind%s of conversion fired\n%s",
+                 certified ? "CERTIFIED" : "NOT CERTIFIED", r.fired_on.size(), r.fired_on.size() == 1 ? "" : "s",
+                 lines.c_str());
+    if (!certified) code = kExitBadInput;
+  }
+  if (validate) {
+    verify::CheckOptions co;
+    co.timeout_ms = timeout;
+    verify::ProgramVerdict v = verify::check_program_refinement(*before, p, co);
+    std::fprintf(stderr, "validate: %s\n", verify::program_summary_line(v).c_str());
+    if (!v.proved()) {
+      if (v.kind() == 1) std::fputs(verify::format_program_text(v, *before, {}).c_str(), stderr);
+      code = kExitBadInput;
+    }
+  }
+  return code;
+}
+
+}  // namespace ptir::tool
