@@ -10,6 +10,7 @@
 #include "rewriter/conversion/conversion.h"
 #include "tools/commands.h"
 #include "tools/common.h"
+#include "tools/targets.h"
 #include "verify/prove/conversion.h"
 #include "verify/refine.h"
 #include "verify/report.h"
@@ -19,37 +20,6 @@ namespace {
 
 using conversion::ConversionTarget;
 
-/// The shipped target NAME, or the target file at a path (a name with '/' or ending in .target).
-std::optional<ConversionTarget> load_target(const std::string& spec, bool is_file) {
-  std::string err;
-  if (!is_file && spec.find('/') == std::string::npos &&
-      !(spec.size() > 7 && spec.compare(spec.size() - 7, 7, ".target") == 0)) {
-    for (size_t k = 0; k < kNumEmbeddedTargetFiles; ++k) {
-      const EmbeddedTargetFile& f = kEmbeddedTargetFiles[k];
-      if (f.path == "patterns/targets/" + spec + ".target") {
-        auto t = conversion::parse_target(f.text, f.path, err);
-        if (!t) std::fprintf(stderr, "ptir convert: %s\n", err.c_str());
-        return t;
-      }
-    }
-    std::string names;
-    for (size_t k = 0; k < kNumEmbeddedTargetFiles; ++k) {
-      std::string_view p = kEmbeddedTargetFiles[k].path;
-      p.remove_prefix(p.rfind('/') + 1);
-      p.remove_suffix(7);
-      names += (names.empty() ? "" : ", ") + std::string(p);
-    }
-    std::fprintf(stderr, "ptir convert: no target is named '%s' (shipped: %s; or give a file: --target-file FILE)\n",
-                 spec.c_str(), names.c_str());
-    return std::nullopt;
-  }
-  std::optional<std::string> text = read_file(spec);
-  if (!text) return std::nullopt;
-  auto t = conversion::parse_target(*text, spec, err);
-  if (!t) std::fprintf(stderr, "ptir convert: %s\n", err.c_str());
-  return t;
-}
-
 }  // namespace
 
 int cmd_convert(const Args& a) {
@@ -58,17 +28,10 @@ int cmd_convert(const Args& a) {
     std::fprintf(stderr, "ptir convert: give one of --target=NAME and --target-file FILE\n");
     return kExitUsage;
   }
-  std::optional<ConversionTarget> target = load_target(*a.get(from_file ? "target-file" : "target"), from_file);
+  std::optional<ConversionTarget> target = load_conversion_target("convert", *a.get(from_file ? "target-file" : "target"), from_file);
   if (!target) return kExitBadInput;
   std::vector<const conversion::ConversionPattern*> patterns;
-  for (const std::string& n : target->patterns) {
-    const conversion::ConversionPattern* p = find_conversion_pattern(n);
-    if (!p) {
-      std::fprintf(stderr, "ptir convert: %s: no conversion pattern is named '%s'\n", target->source.c_str(), n.c_str());
-      return kExitBadInput;
-    }
-    patterns.push_back(p);
-  }
+  if (!conversion_patterns_of("convert", *target, patterns)) return kExitBadInput;
   if (a.has("prove-patterns")) {
     const unsigned per = static_cast<unsigned>(*a.u64("validate-timeout-ms"));
     std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(*target, patterns, per);

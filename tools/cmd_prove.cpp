@@ -24,6 +24,8 @@
 #include "tools/common.h"
 #include "tools/plugin.h"
 #include "tools/progress.h"
+#include "tools/targets.h"
+#include "verify/prove/conversion.h"
 #include "verify/prove/cache.h"
 #include "verify/prove/prove.h"
 #include "verify/smt/solver.h"
@@ -227,6 +229,117 @@ class InterruptHandlers {
   bool installed_[2] = {false, false};
 };
 
+/// `ptir prove --target NAME` / `--target-file FILE`: the target's conversion patterns, each on an
+/// instance per root op (and compare direction) and per dtype the target converts (verify/prove/
+/// conversion.h), instead of the library. One row per pattern and one per instance; JSON and JUnit.
+int prove_target(const Args& a) {
+  for (const char* other : {"rules", "load-plugin", "all-shapes", "shard", "enable-patterns", "disable-patterns",
+                            "enable-labels", "disable-labels", "all-shapes-emit-smt2", "coverage"})
+    if (a.has(other)) {
+      std::fprintf(stderr,
+                   "ptir prove: --%s does not apply to conversion patterns (--target/--target-file proves the "
+                   "target's conversion patterns only; see 'ptir prove --help')\n",
+                   other);
+      return kUsage;
+    }
+  const bool from_file = a.has("target-file");
+  std::optional<conversion::ConversionTarget> target =
+      load_conversion_target("prove", *a.get(from_file ? "target-file" : "target"), from_file);
+  if (!target) return kFail;
+  std::vector<const conversion::ConversionPattern*> patterns;
+  if (!conversion_patterns_of("prove", *target, patterns)) return kFail;
+  const std::string origin = "conversion pattern (C++), target " + target->name + " (" + target->source + ")";
+  if (a.has("list")) {
+    for (const auto* p : patterns) std::printf("%-34s %s\n", std::string(p->name()).c_str(), origin.c_str());
+    return kOk;
+  }
+  if (patterns.empty()) {
+    std::fprintf(stderr, "ptir prove: target %s has no conversion pattern: nothing to prove\n", target->name.c_str());
+    return kFail;
+  }
+  std::unique_ptr<OutputFile> json_file, junit_file;
+  for (auto [name, file] : {std::pair{"json", &json_file}, std::pair{"junit", &junit_file}})
+    if (auto path = a.get(name)) {
+      std::string err;
+      *file = OutputFile::open(*path, &err);
+      if (!*file) {
+        std::fprintf(stderr, "ptir prove: cannot write --%s '%s': %s\n", name, escape_bytes(*path).c_str(), err.c_str());
+        return kFail;
+      }
+    }
+  const unsigned per = static_cast<unsigned>(*a.u64("instance-timeout-ms"));
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(*target, patterns, per);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%-34s %-14s %9s  %s\n", "pattern", "verdict", "instances", "from");
+  int counts[3] = {0, 0, 0};  // PROVED, REFUTED, other
+  int code = kOk;
+  for (const prove::ConversionPatternReport& r : reps) {
+    int fired = 0;
+    for (const auto& in : r.instances) fired += in.verdict != "NOT FIRED";
+    std::printf("%-34s %-14s %4d/%-4zu  %s\n", r.pattern.c_str(), r.verdict.c_str(), fired, r.instances.size(), origin.c_str());
+    for (const prove::ConversionInstanceResult& in : r.instances)
+      std::printf("  %-40s %s%s\n", in.instance.c_str(), in.verdict.c_str(), in.note.empty() ? "" : (" (" + in.note + ")").c_str());
+    ++counts[r.verdict == "PROVED" ? 0 : r.verdict == "REFUTED" ? 1 : 2];
+    if (r.verdict != "PROVED") code = kFail;
+  }
+  std::printf("totals: target %s: %zu conversion patterns: %d PROVED, %d REFUTED, %d UNKNOWN or NOT EXERCISED; %.1f s\n",
+              target->name.c_str(), reps.size(), counts[0], counts[1], counts[2], secs);
+  std::printf("scope: each pattern on one instance per root op (and compare direction) in each dtype the target "
+              "converts; narrow elementwise instances exhaustively (every input, so every shape), the others with "
+              "Z3 at the instance's shapes (budget %u ms each); an instance the pattern does not convert is NOT FIRED "
+              "and the op stays illegal with the reason\n",
+              per);
+  for (const prove::ConversionPatternReport& r : reps)
+    for (const prove::ConversionInstanceResult& in : r.instances)
+      if (!in.report.empty()) std::printf("\n== %s on %s: %s\n%s", r.pattern.c_str(), in.instance.c_str(), in.verdict.c_str(), in.report.c_str());
+  mark_output_complete();
+  auto write = [&](OutputFile& f, const std::string& text) {
+    std::fwrite(text.data(), 1, text.size(), f.stream());
+    if (!f.commit()) {
+      std::fprintf(stderr, "ptir prove: error: writing %s: %s\n", escape_bytes(f.name()).c_str(), f.error().c_str());
+      code = kFail;
+    }
+  };
+  if (json_file) {
+    std::string s = "{\"complete\": true, \"target\": " + verify::json_quote(target->name) + ", \"target_source\": " +
+                    verify::json_quote(target->source) + ", \"seconds\": " + std::to_string(secs) + ", \"patterns\": [";
+    for (size_t k = 0; k < reps.size(); ++k) {
+      const auto& r = reps[k];
+      s += std::string(k ? ",\n  " : "\n  ") + "{\"name\": " + verify::json_quote(r.pattern) + ", \"origin\": " +
+           verify::json_quote(origin) + ", \"verdict\": " + verify::json_quote(r.verdict) + ", \"instances\": [";
+      for (size_t i = 0; i < r.instances.size(); ++i) {
+        const auto& in = r.instances[i];
+        s += std::string(i ? ", " : "") + "{\"instance\": " + verify::json_quote(in.instance) + ", \"verdict\": " +
+             verify::json_quote(in.verdict) + ", \"note\": " + verify::json_quote(in.note) + ", \"detail\": " +
+             verify::json_quote(in.report) + "}";
+      }
+      s += "]}";
+    }
+    write(*json_file, s + "\n]}\n");
+  }
+  if (junit_file) {
+    int failures = 0;
+    for (const auto& r : reps) failures += r.verdict != "PROVED";
+    std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"ptir prove\" tests=\"" +
+                    std::to_string(reps.size()) + "\" failures=\"" + std::to_string(failures) +
+                    "\" errors=\"0\" skipped=\"0\" time=\"" + std::to_string(secs) + "\">\n";
+    for (const auto& r : reps) {
+      std::string out = r.verdict + " (" + origin + ")\n";
+      for (const auto& in : r.instances) out += in.instance + ": " + in.verdict + (in.note.empty() ? "" : " (" + in.note + ")") + "\n";
+      s += "  <testcase classname=\"ptir.prove\" name=\"" + xml_escape(r.pattern) + "\">\n";
+      if (r.verdict != "PROVED") {
+        std::string detail;
+        for (const auto& in : r.instances) detail += in.report;
+        s += "    <failure message=\"" + xml_escape(r.verdict) + "\">" + xml_escape(detail) + "</failure>\n";
+      }
+      s += "    <system-out>" + xml_escape(out) + "</system-out>\n  </testcase>\n";
+    }
+    write(*junit_file, s + "</testsuite>\n");
+  }
+  return code;
+}
+
 }  // namespace
 
 int cmd_prove(const Args& a) {
@@ -234,6 +347,7 @@ int cmd_prove(const Args& a) {
     std::fputs(rules::describe_natives().c_str(), stdout);
     return kOk;
   }
+  if (a.has("target") || a.has("target-file")) return prove_target(a);
   prove::ProveOptions o;
   const int jobs = static_cast<int>(*a.u64("jobs"));
   const bool all_shapes = a.has("all-shapes");

@@ -196,6 +196,16 @@ std::vector<OptionSpec> make_options() {
                "templates, and its rule files) instead of the library; with --rules both are proved; a "
                "plugin that cannot be loaded exits 1",
        .repeatable = true},
+      {.name = "target", .kind = K::String, .meta = "NAME", .scope = kProve,
+       .help = "prove the conversion patterns of a conversion target (f32-compute, no-f64, gpt-rs-cpu, or a "
+               "path as in 'ptir convert --target') instead of the library: each on an instance per root op (and "
+               "compare direction) in each dtype the target converts, checked to refine the instance "
+               "(exhaustively for narrow elementwise instances, else Z3 at the instance's shapes with "
+               "--instance-timeout-ms each); anything but PROVED exits 1",
+       .exclusive = "target"},
+      {.name = "target-file", .kind = K::Path, .meta = "FILE", .scope = kProve,
+       .help = "as --target, for a target file of your own (docs/rewriter.md, \"Target files\")",
+       .exclusive = "target"},
       // Pattern selection: the same rows for opt and prove.
       {.name = "enable-patterns", .kind = K::List, .meta = "A,B", .scope = kOpt | kProve,
        .help = "keep only the patterns with these names (plus those --enable-labels keeps); an unknown name "
