@@ -239,6 +239,36 @@ TEST(SmtExpr, SelfIntegerDivisionFolds) {
   EXPECT_FALSE(v.sdiv(w).same(one));
 }
 
+/// The index algebra's identity for `tile` of `tile`: (a mod (b*c)) mod b is built as a mod b, guarded by
+/// b*c != 0, so the built term equals SMT-LIB's meaning in every model (b and c of any sign, zero
+/// included); the unguarded shortcut would differ where b*c == 0 (mod by zero is unspecified).
+TEST(SmtExpr, ModOfModByAMultipleFoldsUnderItsGuard) {
+  Context ctx;
+  const Expr a = Expr::var("a", Sort::integer()), b = Expr::var("b", Sort::integer()),
+             c = Expr::var("c", Sort::integer()), n = Expr::var("n", Sort::integer());
+  // Nonlinear over unbounded integers, so checked point by point (Z3 decides each point at once): every
+  // a in [-9, 9], b and c in [-4, 4], both factor orders.
+  for (const Expr& prod : {b.imul(c), c.imul(b)}) {
+    const Expr built = a.imod(prod).imod(b);
+    ASSERT_NE(built.str().find("ite"), std::string::npos) << built.str();
+    // The reference goes through a fresh n equal to the product: the builder sees no product there.
+    const Expr ref = a.imod(n).imod(b);
+    for (int64_t va = -9; va <= 9; ++va)
+      for (int64_t vb = -4; vb <= 4; ++vb)
+        for (int64_t vc = -4; vc <= 4; ++vc) {
+          Solver s(10000);
+          s.add(a == Expr::intVal(va));
+          s.add(b == Expr::intVal(vb));
+          s.add(c == Expr::intVal(vc));
+          s.add(n == prod);
+          s.add(built != ref);
+          ASSERT_EQ(s.check(), Result::Unsat) << va << " " << vb << " " << vc;
+        }
+  }
+  // Not a multiple of b: left alone.
+  EXPECT_EQ(a.imod(c.imul(n)).imod(b).str().find("ite"), std::string::npos);
+}
+
 TEST(SmtExpr, NumeralComparisonsFold) {
   Context ctx;
   EXPECT_TRUE((Expr::bv(3, 66) == Expr::bv(4, 66)).isFalse());

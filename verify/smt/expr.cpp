@@ -690,7 +690,33 @@ Expr Expr::imul(const Expr& b) const {
   if (intNumeral() == 1) return b;
   return arith2(a_, b.a_, Z3_mk_mul);
 }
-Expr Expr::imod(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_mod(C(), a_, b.a_)); }
+namespace {
+/// Whether `m` is `b * c` or `c * b` (a two-factor product with `b` as a factor), as the index algebra
+/// builds sizes (dims times repeats).
+bool is_product_with_factor(Z3_ast m, Z3_ast b) {
+  if (Z3_get_ast_kind(C(), m) != Z3_APP_AST) return false;
+  Z3_app app = Z3_to_app(C(), m);
+  if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) != Z3_OP_MUL || Z3_get_app_num_args(C(), app) != 2) return false;
+  return Z3_get_app_arg(C(), app, 0) == b || Z3_get_app_arg(C(), app, 1) == b;
+}
+}  // namespace
+Expr Expr::imod(const Expr& b) const {
+  // (a mod (b*c)) mod b == a mod b whenever b*c != 0 (SMT-LIB mod: a mod n = a - n*q for some q, and b
+  // divides n). Stated with the guard, so it holds in every model: ite(b*c != 0, a mod b, (a mod (b*c))
+  // mod b). Z3 does not find this on its own (nonlinear), and `tile` of `tile` reads through exactly it.
+  if (Z3_get_ast_kind(C(), a_) == Z3_APP_AST) {
+    Z3_app app = Z3_to_app(C(), a_);
+    if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_MOD && Z3_get_app_num_args(C(), app) == 2) {
+      Z3_ast inner = Z3_get_app_arg(C(), app, 0), n = Z3_get_app_arg(C(), app, 1);
+      if (is_product_with_factor(n, b.a_)) {
+        const Expr direct = wrap(inner).imod(b);
+        const Expr orig = wrap(Z3_mk_mod(C(), a_, b.a_));
+        return ite(wrap(n) != intVal(0), direct, orig);
+      }
+    }
+  }
+  return fold_if_numerals(a_, b.a_, Z3_mk_mod(C(), a_, b.a_));
+}
 Expr Expr::idiv(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_div(C(), a_, b.a_)); }
 Expr Expr::ilt(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_lt(C(), a_, b.a_)); }
 Expr Expr::ile(const Expr& b) const { return fold_if_numerals(a_, b.a_, Z3_mk_le(C(), a_, b.a_)); }
