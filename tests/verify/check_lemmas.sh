@@ -2,7 +2,8 @@
 # Checks every fact of the encoder's double-rounding lemma (verify/encode/body.cpp; docs/verification.md,
 # "Exhaustive checks") with the exhaustive backend: for D in f16 bf16 and each op, `op(a, b) : D` against
 # `cast(op(cast(a) : f32, cast(b) : f32)) : D` must be "PROVED ... exhaustive, 2^32 cases" (unary ops:
-# 65536 cases). Not in ctest (each binary fact is a 2^32 sweep, about 60-80 s of CPU); run it after a
+# 65536 cases). In ctest as soundness/double_rounding_lemma, label exhaustive (each binary fact is a 2^32
+# sweep, about 60-80 s of CPU: not in the default tier); run it after a
 # change to the interpreter's element semantics or to the lemma.
 # Usage: check_lemmas.sh PTIR [OP...]   (default: every op of the lemma)
 set -uo pipefail
