@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <thread>
 
+#include <z3.h>
+
 #include "ir/dtype.h"
 #include "ir/interp.h"
 #include "ir/text.h"
@@ -267,6 +269,64 @@ TEST(SmtExpr, ModOfModByAMultipleFoldsUnderItsGuard) {
   }
   // Not a multiple of b: left alone.
   EXPECT_EQ(a.imod(c.imul(n)).imod(b).str().find("ite"), std::string::npos);
+}
+
+/// The division-free power-of-two terms (smt::pow2_with_exact_reciprocal, smt::pow2_reciprocal_term)
+/// agree with their definitions through a division: for every f16 and bf16 bit pattern, and for every
+/// power of two of f32 and f64 (both signs, normal and subnormal) plus their neighbours; and the
+/// numeral identity pow2_reciprocal of the builder gives the same reciprocal.
+TEST(SmtExpr, PowerOfTwoTermsMatchTheirDefinitionByDivision) {
+  Context ctx;
+  auto check = [&](FPFormat f, uint64_t bits) {
+    const Expr c = Expr::fpBits(bits, f);
+    const Expr one = Expr::fpBits(((uint64_t{1} << (f.ebits - 1)) - 1) << (f.sbits - 1), f);
+    const unsigned m = f.sbits - 1, w = f.ebits + f.sbits;
+    const uint64_t E = (bits >> m) & ((uint64_t{1} << f.ebits) - 1), F = bits & ((uint64_t{1} << m) - 1);
+    const bool pow2 = E != (uint64_t{1} << f.ebits) - 1 && ((E != 0 && F == 0) || (E == 0 && F != 0 && (F & (F - 1)) == 0));
+    // The definition: finite, nonzero, a power of two, and 1/c finite with (1/c) * c == 1 exactly.
+    const Expr r = Expr::wrap(Z3_mk_fpa_div(current(), Z3_mk_fpa_rne(current()), one.raw(), c.raw()));
+    const Expr def = Expr::boolean(pow2) && !r.isInf() &&
+                     Expr::wrap(Z3_mk_fpa_mul(current(), Z3_mk_fpa_rne(current()), r.raw(), c.raw())) == one;
+    const bool want = def.simplify().same(Expr::boolean(true));
+    const Expr got = pow2_with_exact_reciprocal(c).simplify();
+    ASSERT_TRUE(got.same(Expr::boolean(want))) << "bits " << std::hex << bits << " width " << std::dec << w;
+    if (want) {
+      ASSERT_TRUE(pow2_reciprocal_term(c).toIEEE().simplify().same(r.toIEEE().simplify()))
+          << "bits " << std::hex << bits << ": " << pow2_reciprocal_term(c).simplify().str() << " vs " << r.simplify().str();
+    }
+  };
+  for (FPFormat f : {FPFormat{5, 11}, FPFormat{8, 8}})
+    for (uint64_t b = 0; b < 65536; b += 1) check(f, b);
+  for (FPFormat f : {FPFormat{8, 24}, FPFormat{11, 53}}) {
+    const unsigned m = f.sbits - 1;
+    for (uint64_t sign : {uint64_t{0}, uint64_t{1}}) {
+      const uint64_t s = sign << (f.ebits + m);
+      for (uint64_t E = 0; E < (uint64_t{1} << f.ebits); ++E)
+        for (uint64_t F : {uint64_t{0}, uint64_t{1}, uint64_t{1} << (m - 1)}) check(f, s | (E << m) | F);
+      for (unsigned j = 0; j < m; ++j) check(f, s | (uint64_t{1} << j));
+    }
+  }
+}
+
+/// While a Pow2Divisor guard lives, x / c is built as x * pow2_reciprocal_term(c), and only for that c;
+/// after it, divisions are divisions again.
+TEST(SmtExpr, Pow2DivisorGuardBuildsDivisionsAsProductsWhileItLives) {
+  Context ctx;
+  const FPFormat f{8, 24};
+  const Expr x = Expr::var("x", Sort::floating(f)), c = Expr::var("c", Sort::floating(f)), d = Expr::var("d", Sort::floating(f));
+  const std::string before = (x / c).str();
+  ASSERT_NE(before.find("fp.div"), std::string::npos);
+  {
+    Pow2Divisor g(c);
+    EXPECT_TRUE((x / c).same(x * pow2_reciprocal_term(c)));
+    EXPECT_NE((x / d).str().find("fp.div"), std::string::npos);
+    // Equal to the division wherever the registered fact holds (Z3 proves it for f32).
+    Solver s(60000);
+    s.add(pow2_with_exact_reciprocal(c));
+    s.add(!((x / c) == Expr::wrap(Z3_mk_fpa_div(current(), Z3_mk_fpa_rne(current()), x.raw(), c.raw()))));
+    EXPECT_EQ(s.check(), Result::Unsat);
+  }
+  EXPECT_EQ((x / c).str(), before);
 }
 
 TEST(SmtExpr, NumeralComparisonsFold) {

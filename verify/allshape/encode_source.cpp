@@ -403,7 +403,12 @@ void Enc::constraint(const rules::Constraint& c) {
     case PredMeaning::Kind::Known:  // decided by this configuration's choices
       if (m.known == c.negated) throw Infeasible{"constraint " + c.pred + " false"};
       return;
-    case PredMeaning::Kind::Formula: assume.push_back(c.negated ? !m.formula : m.formula); return;
+    case PredMeaning::Kind::Formula:
+      assume.push_back(c.negated ? !m.formula : m.formula);
+      // Every query of this configuration asserts the formula: divisions by the power of two it states
+      // may be built as products from here on (element terms are built after the constraints, Enc::run).
+      if (!c.negated && m.pow2_divisor) pow2_divisors_.push_back(std::make_unique<smt::Pow2Divisor>(*m.pow2_divisor));
+      return;
     case PredMeaning::Kind::Dropped: notes.push_back(m.note); return;
   }
 }

@@ -334,23 +334,6 @@ SVal Enc::tile(const SVal& x, const std::vector<Expr>& reps) {
   return o;
 }
 
-Expr pow2_bits(const Expr& c) {
-  const smt::FPFormat f = c.format();
-  const unsigned w = f.ebits + f.sbits;
-  const Expr bits = c.toIEEE();
-  const Expr frac = bits.extract(f.sbits - 2, 0), exp = bits.extract(w - 2, f.sbits - 1);
-  const Expr zero_e = Expr::bv(0, f.ebits), ones_e = Expr::bv((uint64_t{1} << f.ebits) - 1, f.ebits);
-  const Expr normal = exp != zero_e && exp != ones_e && frac == Expr::bv(0, f.sbits - 1);
-  std::vector<Expr> one_bit;
-  for (unsigned k = 0; k + 1 < f.sbits; ++k) one_bit.push_back(frac == Expr::bv(uint64_t{1} << k, f.sbits - 1));
-  return normal || (exp == zero_e && Expr::any(one_bit));
-}
-
-Expr pow2_exact(const Expr& c) {
-  const smt::FPFormat f = c.format();
-  const Expr one = Expr::fpBits(((uint64_t{1} << (f.ebits - 1)) - 1) << (f.sbits - 1), f);
-  const Expr r = one / c;
-  return !c.isNaN() && !c.isInf() && !c.isZero() && pow2_bits(c) && !r.isInf() && r * c == one;
-}
+Expr pow2_exact(const Expr& c) { return smt::pow2_with_exact_reciprocal(c); }
 
 }  // namespace ptir::allshape::detail

@@ -166,11 +166,11 @@ class Enc : public NativeEnv {
   std::vector<FoldRec> folds_;
   std::vector<smt::Expr> kvars_;  ///< the source fold's contraction coordinates: axes of the argument too
   bool src_dot_ = false;
+  std::vector<std::unique_ptr<smt::Pow2Divisor>> pow2_divisors_;  ///< constraint(): is_pow2 literals
 };
 
-/// The IEEE bit-pattern test "c is +-2^k" (normal with a zero fraction, or a one-bit subnormal).
-smt::Expr pow2_bits(const smt::Expr& c);
-/// c is a finite nonzero power of two whose reciprocal is exact (natives.cpp p_is_pow2).
+/// c is a finite nonzero power of two whose reciprocal is exact (natives.cpp p_is_pow2):
+/// smt::pow2_with_exact_reciprocal, built from the bits (no division).
 smt::Expr pow2_exact(const smt::Expr& c);
 
 // ---- the rank bound (bound.cpp) ----

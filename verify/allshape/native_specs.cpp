@@ -136,7 +136,9 @@ M is_pow2_(NativeEnv& e, const rules::Constraint& c) {
   const auto lit = e.lit(c.args[0].name);
   if (!lit) throw Outside{"is_pow2 on an unbound literal"};
   if (!is_float(lit->first)) return M::of(false);
-  return M::where(pow2_exact(lit->second));
+  M m = M::where(pow2_exact(lit->second));
+  m.pow2_divisor = lit->second;
+  return m;
 }
 /// const($c) is encoded as a splat (the fragment's gate admits it only where is_splat or is_pow2 holds).
 M is_splat_(NativeEnv&, const rules::Constraint&) { return M::of(true); }

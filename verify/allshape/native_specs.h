@@ -45,6 +45,10 @@ struct PredMeaning {
   bool known = false;
   smt::Expr formula;
   std::string note;
+  /// Formula only: a float term the formula states to be a power of two with an exact reciprocal
+  /// (smt::pow2_with_exact_reciprocal); where the constraint is assumed (not negated), the encoder builds
+  /// divisions by it as products (smt::Pow2Divisor), with no float divider for Z3 to bit-blast.
+  std::optional<smt::Expr> pow2_divisor{};
   static PredMeaning of(bool b) { return {Kind::Known, b, {}, {}}; }
   static PredMeaning where(smt::Expr f) { return {Kind::Formula, false, std::move(f), {}}; }
   static PredMeaning dropped(std::string why) { return {Kind::Dropped, false, {}, std::move(why)}; }

@@ -381,6 +381,10 @@ Expr Expr::operator/(const Expr& b) const {
   const FPConst cb = fp_const(b);
   if (cb == FPConst::One) return *this;
   if (cb == FPConst::MinusOne) return -*this;
+  // A divisor the caller registered as a power of two with an exact reciprocal (Pow2Divisor).
+  if (Context* cx = current_context(); cx && !cx->pow2_divisors.empty())
+    for (Z3_ast d : cx->pow2_divisors)
+      if (d == b.a_) return *this * pow2_reciprocal_term(b);
   // x / x is exactly 1 for every finite non-zero x, and NaN for zeros, infinities and NaN.
   if (a_ == b.a_ && !is_value(a_))
     return ite(isNaN() || isInf() || isZero(), nan(format()),
@@ -751,6 +755,50 @@ Expr Func::operator()(std::span<const Expr> args) const {
   std::vector<Z3_ast> a;
   for (const Expr& e : args) a.push_back(e.raw());
   return Expr::wrap(Z3_mk_app(C(), d_, static_cast<unsigned>(a.size()), a.data()));
+}
+
+// ---- powers of two, symbolically ----
+Expr pow2_with_exact_reciprocal(const Expr& c) {
+  const FPFormat f = c.format();
+  const unsigned m = f.sbits - 1, w = f.ebits + f.sbits;
+  const Expr bits = c.toIEEE();
+  const Expr frac = bits.extract(m - 1, 0), exp = bits.extract(w - 2, m);
+  const Expr zero_e = Expr::bv(0, f.ebits), ones_e = Expr::bv((uint64_t{1} << f.ebits) - 1, f.ebits);
+  const Expr normal = exp != zero_e && exp != ones_e && frac == Expr::bv(0, m);
+  // toIEEE of a NaN is some bit pattern Z3 leaves open: NaN is excluded by name, not by its bits.
+  return !c.isNaN() && (normal || (exp == zero_e && frac == Expr::bv(uint64_t{1} << (m - 1), m)));
+}
+
+Expr pow2_reciprocal_term(const Expr& c) {
+  const FPFormat f = c.format();
+  const unsigned m = f.sbits - 1, w = f.ebits + f.sbits;
+  const uint64_t bias = (uint64_t{1} << (f.ebits - 1)) - 1;
+  const Expr bits = c.toIEEE();
+  const Expr sign = bits.extract(w - 1, w - 1), exp = bits.extract(w - 2, m);
+  auto field = [&](const Expr& e) { return e.zext(m + 1) * Expr::bv(uint64_t{1} << m, w); };  // e << m
+  // c = 2^k normal (1 <= E <= 2 bias - 1): 1/c = 2^-k, exponent field 2 bias - E; c = 2^bias (E = 2 bias):
+  // 1/c = 2^-bias, the subnormal with the top fraction bit; c = 2^-bias (the subnormal): 1/c = 2^bias,
+  // exponent field 2 bias.
+  const Expr magnitude =
+      Expr::ite(exp == Expr::bv(0, f.ebits), field(Expr::bv(2 * bias, f.ebits)),
+                Expr::ite(exp == Expr::bv(2 * bias, f.ebits), Expr::bv(uint64_t{1} << (m - 1), w),
+                          field(Expr::bv(2 * bias, f.ebits) - exp)));
+  return Expr::fromIEEE(sign.zext(w - 1) * Expr::bv(uint64_t{1} << (w - 1), w) + magnitude, f);
+}
+
+Pow2Divisor::Pow2Divisor(const Expr& c) : ctx_(current_context()), c_(c) {
+  if (ctx_) ctx_->pow2_divisors.push_back(c_.raw());
+}
+Pow2Divisor::~Pow2Divisor() {
+  if (!ctx_) return;
+  auto& v = ctx_->pow2_divisors;
+  for (auto it = v.end(); it != v.begin();) {
+    --it;
+    if (*it == c_.raw()) {
+      v.erase(it);
+      break;
+    }
+  }
 }
 
 }  // namespace ptir::smt

@@ -65,6 +65,10 @@ class Context {
   std::atomic<uint64_t> interrupts_{0};  ///< interrupt() calls so far
   std::atomic<bool> dead_{false};
   uint64_t rlimit_seen_ = 0;  ///< Z3's resource counter of this context after the last check (Solver)
+
+ public:
+  /// The float terms registered by live Pow2Divisor guards (Expr::operator/ reads them).
+  std::vector<Z3_ast> pow2_divisors;
 };
 
 /// Thrown when a term is made in a dead context (see Context).
@@ -262,6 +266,35 @@ class Func {
 
  private:
   Z3_func_decl d_ = nullptr;
+};
+
+/// `c` is a finite nonzero power of two (either sign) whose reciprocal is finite and exact (normal or
+/// subnormal): the IEEE bit pattern is a normal number with a zero fraction, or the one subnormal
+/// 2^-bias (a one-bit fraction at its top bit; every smaller one-bit subnormal has a reciprocal that
+/// overflows). Built from the bits only, no division (natives.cpp `is_pow2`; tests/verify/
+/// smt_expr_test.cpp checks it against the definition with a division for every f16 and bf16 and every
+/// power of two of f32 and f64).
+Expr pow2_with_exact_reciprocal(const Expr& c);
+/// The reciprocal of `c` built from its bits, no division: equal to 1 / c wherever
+/// pow2_with_exact_reciprocal(c) holds (and unspecified elsewhere).
+Expr pow2_reciprocal_term(const Expr& c);
+
+/// While it lives, a division `x / c` built in the current context (Expr::operator/) is built as
+/// `x * pow2_reciprocal_term(c)`: the caller guarantees that every query whose terms are built meanwhile
+/// asserts pow2_with_exact_reciprocal(c), and in every model of that assertion the two terms are equal
+/// (x / 2^k and x * 2^-k round the same real number). The all-shape encoder registers a rule literal
+/// constrained by `is_pow2` (verify/allshape/native_specs.cpp), so the query has no float divider to
+/// bit-blast. Guards nest and may be destroyed in any order.
+class Pow2Divisor {
+ public:
+  explicit Pow2Divisor(const Expr& c);
+  ~Pow2Divisor();
+  Pow2Divisor(const Pow2Divisor&) = delete;
+  Pow2Divisor& operator=(const Pow2Divisor&) = delete;
+
+ private:
+  Context* ctx_;
+  Expr c_;
 };
 
 }  // namespace ptir::smt
