@@ -59,7 +59,9 @@ void nested(std::string& out, const Tensor& t, size_t dim, int64_t& flat) {
 
 std::string mlir_literal(const Tensor& t) {
   std::string s = "dense<";
-  if (t.size() > 0 && (t.type.rank() == 0 || t.is_splat())) {
+  if (t.size() == 0) {
+    // MLIR spells every empty tensor `dense<>`.
+  } else if (t.type.rank() == 0 || t.is_splat()) {
     s += mlir_elem(t.dtype(), t.bits(0));
   } else {
     int64_t flat = 0;
@@ -126,7 +128,7 @@ class Exporter {
   std::string constant(const Tensor& t) {
     check_type(t.type);
     std::string n = fresh();
-    if (d_ == ExportDialect::Tosa)
+    if (d_ == ExportDialect::Tosa && t.size() > 0)
       out_ << "    " << n << " = \"tosa.const\"() {value = " << mlir_literal(t) << "} : () -> " << mlir_type(t.type)
            << "\n";
     else
@@ -186,7 +188,16 @@ class Exporter {
     auto aty = [&](uint32_t k) { return ty(p_.operand(i, k)); };
     auto otype = [&](uint32_t k) -> const TensorType& { return p_.type_of(p_.operand(i, k)); };
     const bool fl = is_float(rt.dtype);
-    const bool tosa = d_ == ExportDialect::Tosa;
+    // TOSA's verifier refuses a dimension of size 0: such instructions use arith/tensor (or are refused).
+    bool tosa = d_ == ExportDialect::Tosa;
+    auto has_zero_dim = [](const TensorType& t) {
+      for (int64_t d : t.dims)
+        if (d == 0) return true;
+      return false;
+    };
+    if (has_zero_dim(rt)) tosa = false;
+    for (uint32_t k = 0; k < p_.num_operands(i); ++k)
+      if (has_zero_dim(p_.type_of(p_.operand(i, k)))) tosa = false;
     auto bin = [&](const std::string& name, const std::string& attrs) {
       return op(name, {arg(0), arg(1)}, {aty(0), aty(1)}, attrs, rty);
     };
@@ -237,7 +248,7 @@ class Exporter {
         return op("tensor.reshape", {arg(0), s}, {aty(0), mlir_type(shape.type)}, "", rty);
       }
       case OpCode::Transpose: {
-        if (!tosa) throw Refused{"transpose (arith/tensor have no transpose; use --to=tosa)"};
+        if (!tosa) throw Refused{"transpose (arith/tensor have no transpose; --to=tosa has one, for dims >= 1)"};
         const auto& perm = at.ints("perm");
         Tensor pt(TensorType{DType::SI32, {static_cast<int64_t>(perm.size())}});
         for (size_t k = 0; k < perm.size(); ++k) pt.set_bits(k, static_cast<uint64_t>(perm[k]));
@@ -263,10 +274,10 @@ class Exporter {
         return op("tensor.concat", args, types, "dim = " + std::to_string(axis) + " : i64", rty);
       }
       case OpCode::Tile:
-        if (!tosa) throw Refused{"tile (use --to=tosa)"};
+        if (!tosa) throw Refused{"tile (--to=tosa has one, for dims >= 1)"};
         return un("tosa.tile", "multiples = " + i64s(at.ints("repeats")));
       case OpCode::BroadcastTo: {
-        if (!tosa) throw Refused{"broadcast_to (arith/tensor have no broadcast; use --to=tosa)"};
+        if (!tosa) throw Refused{"broadcast_to (arith/tensor have no broadcast; --to=tosa has one, for dims >= 1)"};
         // numpy: right-aligned; reshape to the result's rank with 1s in front, then tile the 1-dims.
         const TensorType& xt = otype(0);
         std::vector<int64_t> dims(rt.rank() - xt.rank(), 1);

@@ -401,8 +401,10 @@ class FunctionImporter {
     }
     if (name == "arith.sitofp") {
       const TensorType& it = tin(op->getOperand(0));
-      std::string c = emit("cast " + in(op, op->getOperand(0)), rt);
-      return it.dtype == DType::I1 ? emit("neg " + c, rt) : c;  // i1 true is -1 as a signed number
+      // i1 true is -1 as a signed number; false is +0.0 (not neg(0.0) = -0.0).
+      if (it.dtype == DType::I1)
+        return sel(in(op, op->getOperand(0)), splat(rt, double_to_float(rt.dtype, -1.0)), splat(rt, 0), rt);
+      return emit("cast " + in(op, op->getOperand(0)), rt);
     }
     if (name == "arith.uitofp") {
       const TensorType& it = tin(op->getOperand(0));
@@ -740,6 +742,10 @@ ImportResult import_mlir(std::string_view text, std::string_view filename) {
     r.functions.push_back(std::move(info));
   }
   r.ptir_text = all;
+  if (all.empty()) {  // no function imported: an empty program, the reasons are in `functions`
+    r.program = std::make_unique<Program>();
+    return r;
+  }
   ParseResult pr = parse_program(all, "<import>");
   if (!pr.ok()) {
     r.error = std::string(filename) + ": error: internal: the imported program does not parse: " + pr.error;
