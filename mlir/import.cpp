@@ -304,6 +304,8 @@ class FunctionImporter {
   std::optional<std::vector<int64_t>> const_ints(Value v) {
     Operation* d = v.getDefiningOp();
     if (!d) return std::nullopt;
+    const llvm::StringRef dn = d->getName().getStringRef();
+    if (dn != "arith.constant" && dn != "tosa.const") return std::nullopt;
     Attribute a = d->getAttr("value");
     auto de = llvm::dyn_cast_or_null<DenseIntElementsAttr>(a);
     if (!de) return std::nullopt;
@@ -435,7 +437,13 @@ class FunctionImporter {
     }
     // ---- tensor ----
     if (name == "tensor.empty") refuse(op, "its elements are undefined");
-    if (name == "tensor.collapse_shape" || name == "tensor.expand_shape" || name == "tensor.reshape")
+    if (name == "tensor.reshape") {
+      // The shape operand must say what the result type says (else the op has no meaning to import).
+      auto shape = const_ints(op->getOperand(1));
+      if (!shape || *shape != rt.dims) refuse(op, "the shape operand is not a constant equal to the result's dims");
+      return emit("reshape " + in(op, op->getOperand(0)), rt);
+    }
+    if (name == "tensor.collapse_shape" || name == "tensor.expand_shape")
       return emit("reshape " + in(op, op->getOperand(0)), rt);  // row-major order kept
     if (name == "tensor.extract_slice") return extract_slice(op, rt);
     if (name == "tensor.insert_slice") return insert_slice(op, rt);
@@ -676,6 +684,9 @@ class FunctionImporter {
       if (st != 1) refuse(op, "a stride other than 1");
     TensorType full{rt.dtype, {}};
     for (int64_t d : s.getStaticSizes()) full.dims.push_back(d);
+    auto offs0 = s.getStaticOffsets();
+    for (int k = 0; k < rt.rank(); ++k)
+      if (offs0[k] < 0 || offs0[k] + full.dims[k] > rt.dims[k]) refuse(op, "the slice is not inside the destination");
     std::string src = in(op, s.getSource());
     if (tin(s.getSource()).dims != full.dims) src = emit("reshape " + src, full);
     TensorType st{DType::SI64, {rt.rank()}};
