@@ -212,5 +212,34 @@ TEST(MlirImport, UniformFastMathBecomesTheFunctionsFlags) {
   EXPECT_NE(mixed.functions[0].error.find("fast-math flags differ"), std::string::npos) << mixed.functions[0].error;
 }
 
+TEST(MlirImport, StableHloGenericForm) {
+  expect_result(R"(func.func @f(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+    %a = "stablehlo.maximum"(%x, %y) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %b = "stablehlo.negate"(%a) : (tensor<3xf32>) -> tensor<3xf32>
+    return %b : tensor<3xf32>
+  })",
+                {"dense<[-0.0, nan, 1.0]> : tensor<f32, 3>", "dense<[0.0, 2.0, -3.0]> : tensor<f32, 3>"},
+                "dense<[-0.0, nan, -1.0]> : tensor<f32, 3>");
+  ImportResult r = import_mlir(R"(func.func @f(%x: tensor<3xi32>) -> tensor<3xi32> {
+    %a = "stablehlo.add"(%x, %x) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+    return %a : tensor<3xi32>
+  })",
+                               "h.mlir");
+  ASSERT_TRUE(r.parsed()) << r.error;
+  EXPECT_FALSE(r.functions[0].ok);
+  EXPECT_EQ(r.functions[0].op, "stablehlo.add");
+}
+
+TEST(MlirImport, TensorReshapeNeedsItsConstantShape) {
+  ImportResult r = import_mlir(R"(func.func @f(%x: tensor<6xf32>, %s: tensor<2xi64>) -> tensor<2x3xf32> {
+    %a = tensor.reshape %x(%s) : (tensor<6xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+    return %a : tensor<2x3xf32>
+  })",
+                               "r.mlir");
+  ASSERT_TRUE(r.parsed()) << r.error;
+  EXPECT_FALSE(r.functions[0].ok);
+  EXPECT_NE(r.functions[0].error.find("shape operand is not a constant"), std::string::npos) << r.functions[0].error;
+}
+
 }  // namespace
 }  // namespace ptir::mlirfe
