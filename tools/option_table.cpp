@@ -13,7 +13,11 @@ namespace {
 constexpr Scope kParse = 1u << 0, kPrint = 1u << 1, kVerify = 1u << 2, kRun = 1u << 3, kOpt = 1u << 4,
                 kCheckEquiv = 1u << 5, kDot = 1u << 6, kCorpus = 1u << 7, kProve = 1u << 8, kSynth = 1u << 9,
                 kConvert = 1u << 10, kImport = 1u << 11, kExport = 1u << 12, kTv = 1u << 13;
+#if PTIR_HAVE_MLIR
 constexpr Scope kAll = (1u << 14) - 1;
+#else
+constexpr Scope kAll = (1u << 11) - 1;  ///< import, export and tv exist only with MLIR
+#endif
 constexpr Scope kInputCommands = kParse | kPrint | kVerify | kOpt;  ///< --split-input-file, --verify-diagnostics
 
 constexpr uint64_t kDayMs = 86400000;       ///< the largest whole-command time budget: a day
