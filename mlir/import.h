@@ -53,6 +53,9 @@ std::string export_mlir(const Program& p, ExportDialect d, std::string* error);
 std::string reduce_variant(std::string_view text, std::string_view func, int k, std::string* error);
 /// The number of ops in function `func` of module `text`, the return excluded (-1: no such function).
 int count_ops(std::string_view text, std::string_view func);
+/// The reducer's measure of a function: 2 per op with operands, 1 per op without (a constant), so a
+/// computation replaced by a zero constant counts as smaller (-1: no such function).
+int op_weight(std::string_view text, std::string_view func);
 
 /// MLIR's element spelling of a PTIR value for reports: `dense<[-0.0, 1.0]> : tensor<2xf32>` (NaN and
 /// infinities as exact hex bits, which MLIR reads back).

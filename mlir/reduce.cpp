@@ -36,6 +36,16 @@ int count_ops(std::string_view text, std::string_view func) {
   return static_cast<int>(body_ops(f).size());
 }
 
+int op_weight(std::string_view text, std::string_view func) {
+  Parsed p = parse_module(text, "<reduce>");
+  if (!p.module) return -1;
+  auto f = find_func(*p.module, func);
+  if (!f) return -1;
+  int w = 0;
+  for (mlir::Operation* op : body_ops(f)) w += op->getNumOperands() == 0 ? 1 : 2;
+  return w;
+}
+
 std::string reduce_variant(std::string_view text, std::string_view func, int k, std::string* error) {
   Parsed p = parse_module(text, "<reduce>");
   if (!p.module) {

@@ -242,14 +242,17 @@ void shrink(const std::string& input_text, Row& row, const std::vector<std::stri
   }
   row.shrunk = cur;
   int n = row.original_ops;
+  int w = mlirfe::op_weight(cur, row.name);
   for (int k = 1; k <= n && row.shrink_runs < max_runs;) {
     std::string cand = mlirfe::reduce_variant(cur, row.name, k, &err);
     if (cand.empty()) {
       ++k;
       continue;
     }
+    // Smaller: fewer ops with operands or fewer ops (mlir/import.h, op_weight).
     int m = mlirfe::count_ops(cand, row.name);
-    if (m < 0 || m >= n) {
+    int mw = mlirfe::op_weight(cand, row.name);
+    if (m < 0 || mw >= w || m > n) {
       ++k;
       continue;
     }
@@ -257,6 +260,7 @@ void shrink(const std::string& input_text, Row& row, const std::vector<std::stri
     if (verdict_on(cand, row.name, cmd, dir, o) == "REFUTED") {
       cur = cand;
       n = m;
+      w = mw;
       k = 1;
     } else {
       ++k;
