@@ -135,7 +135,7 @@ std::optional<Tensor> tensor_of(Attribute a, const TensorType& t) {
 /// Translates one func.func into PTIR text.
 class FunctionImporter {
  public:
-  FunctionImporter(func::FuncOp f, std::string_view src) : f_(f), src_(src) {}
+  FunctionImporter(func::FuncOp f, std::string_view src, Side side) : f_(f), src_(src), side_(side) {}
 
   std::string run(ImportedFunction& info) {
     FunctionType ft = f_.getFunctionType();
@@ -255,6 +255,10 @@ class FunctionImporter {
                    "undefined behaviour, which is not the same");
       if (has(F::arcp) || has(F::contract) || has(F::afn))
         refuse(op, "fast-math arcp/contract/afn have no PTIR equivalent");
+      if ((has(F::nsz) || has(F::reassoc)) && side_ == Side::Target)
+        refuse(op, "fast-math nsz/reassoc on the output of a check: MLIR's (LLVM's) nsz also lets an op ignore "
+                   "the sign of a zero operand and PTIR's does not, so PTIR would allow the output fewer "
+                   "behaviours than it has; they are imported on the input side only");
       if (has(F::nsz)) fm.set(FastMathFlag::NSZ);
       if (has(F::reassoc)) fm.set(FastMathFlag::Reassoc);
     }
@@ -699,6 +703,7 @@ class FunctionImporter {
 
   func::FuncOp f_;
   std::string_view src_;
+  Side side_;
   std::map<const void*, std::string> names_;
   std::map<const void*, TensorType> types_;
   std::ostringstream body_;
@@ -708,7 +713,7 @@ class FunctionImporter {
 
 }  // namespace
 
-ImportResult import_mlir(std::string_view text, std::string_view filename) {
+ImportResult import_mlir(std::string_view text, std::string_view filename, Side side) {
   ImportResult r;
   Parsed parsed = parse_module(text, filename);
   if (!parsed.module) {
@@ -723,7 +728,7 @@ ImportResult import_mlir(std::string_view text, std::string_view filename) {
     ImportedFunction info;
     info.name = f.getSymName().str();
     try {
-      FunctionImporter fi(f, text);
+      FunctionImporter fi(f, text, side);
       std::string ftext = fi.run(info);
       // Each function is checked on its own, so one that PTIR's verifier refuses is reported and the
       // others are kept.

@@ -34,8 +34,14 @@ struct ImportResult {
   std::string first_error() const;
 };
 
+/// Which side of a refinement check the imported functions are for.
+enum class Side {
+  Source,  ///< the input of a check (and `ptir import`): fast-math nsz/reassoc are imported
+  Target,  ///< the output of a check: functions with nsz/reassoc are refused (docs/mlir.md "Fast-math")
+};
+
 /// Parses `text` (named `filename` in diagnostics) and imports every func.func.
-ImportResult import_mlir(std::string_view text, std::string_view filename);
+ImportResult import_mlir(std::string_view text, std::string_view filename, Side side = Side::Source);
 
 /// The MLIR dialects export can write.
 enum class ExportDialect { Tosa, Arith };

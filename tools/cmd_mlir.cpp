@@ -220,7 +220,7 @@ std::string verdict_on(const std::string& input_text, const std::string& name, c
   ToolRun run = run_tool(command_for(cmd, path), dir, o.tool_timeout_ms);
   if (!run.ok) return "";
   auto src = mlirfe::import_mlir(input_text, "reduced.mlir");
-  auto tgt = mlirfe::import_mlir(run.out, "<tool output>");
+  auto tgt = mlirfe::import_mlir(run.out, "<tool output>", mlirfe::Side::Target);
   if (!src.parsed() || !tgt.parsed()) return "";
   Row row;
   check_function(src, tgt, name, o, row);
@@ -360,7 +360,7 @@ int cmd_tv(const Args& a) {
                  run.why.c_str(), run.err.empty() ? "" : ":\n", run.err.c_str());
     return kError;
   }
-  auto tgt = mlirfe::import_mlir(run.out, "<tool output>");
+  auto tgt = mlirfe::import_mlir(run.out, "<tool output>", mlirfe::Side::Target);
   if (!tgt.parsed()) {
     std::fprintf(stderr, "ptir tv: error: the tool's output is not MLIR ptir can parse:\n%s\n", tgt.error.c_str());
     return kError;

@@ -201,6 +201,15 @@ TEST(MlirImport, UniformFastMathBecomesTheFunctionsFlags) {
                                "fm.mlir");
   ASSERT_TRUE(r.all_ok()) << r.first_error();
   EXPECT_TRUE(r.program->body(r.program->find_body("f", false)).fastmath.has(FastMathFlag::NSZ));
+  // On the output side of a check they are refused (MLIR's nsz is wider than PTIR's).
+  ImportResult tgt = import_mlir(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %a = arith.addf %x, %x fastmath<nsz> : tensor<4xf32>
+    return %a : tensor<4xf32>
+  })",
+                                 "fm.mlir", Side::Target);
+  ASSERT_TRUE(tgt.parsed());
+  EXPECT_FALSE(tgt.functions[0].ok);
+  EXPECT_NE(tgt.functions[0].error.find("on the output of a check"), std::string::npos) << tgt.functions[0].error;
   ImportResult mixed = import_mlir(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
     %a = arith.addf %x, %x fastmath<nsz> : tensor<4xf32>
     %b = arith.mulf %a, %x : tensor<4xf32>
