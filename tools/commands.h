@@ -24,5 +24,10 @@ int cmd_corpus(const Args& a);
 int cmd_prove(const Args& a);
 int cmd_synth(const Args& a);
 int cmd_convert(const Args& a);
+#if PTIR_HAVE_MLIR
+int cmd_import(const Args& a);
+int cmd_export(const Args& a);
+int cmd_tv(const Args& a);
+#endif
 
 }  // namespace ptir::tool

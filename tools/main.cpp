@@ -23,6 +23,9 @@ const Command kCommands[] = {
     {"run", cmd_run},             {"opt", cmd_opt},           {"check-equiv", cmd_check_equiv, 3},
     {"dot", cmd_dot},             {"corpus", cmd_corpus},     {"prove", cmd_prove},
     {"synth", cmd_synth},         {"convert", cmd_convert},
+#if PTIR_HAVE_MLIR
+    {"import", cmd_import},       {"export", cmd_export},     {"tv", cmd_tv, 3},
+#endif
 };
 
 /// Whether `args` asks for `--NAME` / `-NAME` (or `-SHORT`) before any `--`.

@@ -12,8 +12,12 @@ namespace {
 // One bit per command.
 constexpr Scope kParse = 1u << 0, kPrint = 1u << 1, kVerify = 1u << 2, kRun = 1u << 3, kOpt = 1u << 4,
                 kCheckEquiv = 1u << 5, kDot = 1u << 6, kCorpus = 1u << 7, kProve = 1u << 8, kSynth = 1u << 9,
-                kConvert = 1u << 10;
-constexpr Scope kAll = (1u << 11) - 1;
+                kConvert = 1u << 10, kImport = 1u << 11, kExport = 1u << 12, kTv = 1u << 13;
+#if PTIR_HAVE_MLIR
+constexpr Scope kAll = (1u << 14) - 1;
+#else
+constexpr Scope kAll = (1u << 11) - 1;  ///< import, export and tv exist only with MLIR
+#endif
 constexpr Scope kInputCommands = kParse | kPrint | kVerify | kOpt;  ///< --split-input-file, --verify-diagnostics
 
 constexpr uint64_t kDayMs = 86400000;       ///< the largest whole-command time budget: a day
@@ -140,6 +144,29 @@ std::vector<OptionSpec> make_options() {
                "uncertified) is listed"},
       {.name = "require-certificate", .scope = kOpt, .help = "NOT CERTIFIED fails the command (exit 1)",
        .needs = "certify"},
+
+#if PTIR_HAVE_MLIR
+      // ---- import, export, tv (the MLIR front end, docs/mlir.md) ----
+      {.name = "to", .kind = K::Enum, .meta = "D", .scope = kExport,
+       .help = "the dialects to write: tosa (tosa ops where TOSA states the op exactly, arith/math/tensor for "
+               "the rest) or arith (func, arith, math, tensor only)",
+       .dflt = "arith", .choices = {"tosa", "arith"}},
+      {.name = "timeout-ms", .kind = K::UInt, .meta = "N", .scope = kTv,
+       .help = "budget of each function's check (and of each check while shrinking); running out gives UNKNOWN",
+       .dflt = "10000", .min = 1, .max = kDayMs},
+      {.name = "memory-mb", .kind = K::UInt, .meta = "N", .scope = kTv,
+       .help = "memory budget of each check (0 = none), as check-equiv's", .dflt = "4096", .min = 0,
+       .max = kMaxMemoryMb},
+      {.name = "tool-timeout-ms", .kind = K::UInt, .meta = "N", .scope = kTv,
+       .help = "a run of CMD that takes longer is killed: an error on the first run, a failed variant while "
+               "shrinking",
+       .dflt = "60000", .min = 1, .max = kDayMs},
+      {.name = "json", .scope = kTv, .help = "print the report as one JSON object"},
+      {.name = "no-shrink", .scope = kTv, .help = "report a REFUTED function without reducing it"},
+      {.name = "shrink-runs", .kind = K::UInt, .meta = "N", .scope = kTv,
+       .help = "at most N runs of CMD (and checks) while shrinking one REFUTED function", .dflt = "200", .min = 1,
+       .max = 100000},
+#endif
 
       // ---- check-equiv, dot ----
       {.name = "func", .kind = K::String, .meta = "NAME", .scope = kCheckEquiv,
@@ -486,6 +513,49 @@ std::vector<CommandSpec> make_commands() {
        .epilogue = "Exit codes: 0 success; 1 a full conversion that leaves an illegal op (the ops are named, the "
                    "program is unchanged and -o FILE keeps its old content), a bad program or target file, or "
                    "--validate not PROVED; 2 usage error."},
+#if PTIR_HAVE_MLIR
+      {.name = "import", .bit = kImport, .summary = "read MLIR (func/arith/math/tensor/tosa, StableHLO generic) as PTIR",
+       .synopsis = {"[FILE]"}, .max_operands = 1,
+       .description = "Parses FILE (omitted or '-' = stdin) with MLIR 19's parser (dialects func, arith, math, "
+                      "tensor, tosa registered; others, such as StableHLO in generic form, read unregistered) and "
+                      "prints every func.func as a PTIR function with the same meaning, op by op (docs/mlir.md). "
+                      "An op PTIR cannot state exactly is an error 'FILE:LINE:COL: error: cannot import 'OP': "
+                      "WHY' at the op, never an approximation; every such function is reported.",
+       .epilogue = "Exit codes: 0 every function imported, 1 a parse error, a function that cannot be imported "
+                   "(nothing is printed) or an output that cannot be written, 2 usage error. " + kOutputReplaced0},
+      {.name = "export", .bit = kExport, .summary = "write a PTIR program as MLIR (tosa or arith)",
+       .synopsis = {"[FILE]"}, .max_operands = 1,
+       .description = "Writes the PTIR program FILE (omitted or '-' = stdin) as MLIR in generic op form, which "
+                      "mlir-opt-19 parses and 'ptir import' reads back to the same program (docs/mlir.md "
+                      "\"Export\"). An instruction without an exact spelling in the chosen dialects is an error "
+                      "naming it.",
+       .epilogue = "Exit codes: 0 written, 1 a bad file, an instruction that cannot be exported or an output "
+                   "that cannot be written, 2 usage error. " + kOutputReplaced0},
+      {.name = "tv", .bit = kTv, .summary = "translation validation: check what an MLIR tool did to FILE",
+       .synopsis = {"FILE -- CMD [ARGS...]"}, .min_operands = 2, .max_operands = SIZE_MAX,
+       .operands = {"FILE", "CMD"},
+       .description =
+           "Runs CMD ARGS on the MLIR file FILE (FILE replaces every '%s' in ARGS, else is appended), reads "
+           "its stdout as MLIR, imports both modules ('ptir import') and checks every function of the output "
+           "against its namesake in FILE with the refinement checker of 'ptir check-equiv' (Z3, bit-exact "
+           "IEEE). '--' before CMD is needed when an argument of CMD starts with '-'. One row per function of "
+           "the output:\n"
+           "  PROVED          the output function refines the input function for every input\n"
+           "  REFUTED         an input, replayed in the interpreter, on which they differ (or the output has "
+           "UB); printed as MLIR values ('%x = dense<-0.0> : tensor<4xf32>') with both results, then the "
+           "input function shrunk: ops dropped one at a time (uses replaced by an operand or parameter of the "
+           "same type, else a zero constant), CMD run again and the check redone, keeping the smallest that "
+           "is still REFUTED\n"
+           "  UNKNOWN         timeout, memory budget, or a counterexample that did not replay (never a pass)\n"
+           "  NOT IMPORTABLE  the function (input or output) has an op PTIR cannot state exactly; the op and "
+           "its location are named\n"
+           "  ERROR           the output has a function the input lacks, or a changed signature",
+       .epilogue = "Exit codes: 0 every function PROVED, 1 some function REFUTED, 2 else some UNKNOWN or NOT "
+                   "IMPORTABLE, 3 an error (FILE unreadable, CMD failed or its output is not MLIR, an ERROR "
+                   "row, usage, an output that cannot be written). -o FILE (the report) is replaced for exit 0, "
+                   "1 or 2.",
+       .usage_code = 3},
+#endif
       {.name = "synth", .bit = kSynth,
        .summary = "print a random valid program (fuzz generator), deterministic for a seed",
        .synopsis = {""}, .max_operands = 0,

@@ -1,0 +1,375 @@
+// PTIR -> MLIR text (docs/mlir.md "Export"): MLIR's generic op form, one op (or a few) per instruction,
+// each the exact counterpart that import_mlir reads back. Needs no MLIR header: it writes text.
+#include <map>
+#include <sstream>
+
+#include "mlir/import.h"
+
+namespace ptir::mlirfe {
+
+std::string mlir_type(const TensorType& t) {
+  std::string s = "tensor<";
+  for (int64_t d : t.dims) s += std::to_string(d) + "x";
+  switch (t.dtype) {
+    case DType::I1: s += "i1"; break;
+    case DType::SI8: case DType::UI8: s += "i8"; break;
+    case DType::SI16: case DType::UI16: s += "i16"; break;
+    case DType::SI32: case DType::UI32: s += "i32"; break;
+    case DType::SI64: case DType::UI64: s += "i64"; break;
+    case DType::BF16: s += "bf16"; break;
+    case DType::F16: s += "f16"; break;
+    case DType::F32: s += "f32"; break;
+    case DType::F64: s += "f64"; break;
+  }
+  return s + ">";
+}
+
+namespace {
+
+/// One element as MLIR's dense literal reads it back bit for bit.
+std::string mlir_elem(DType d, uint64_t bits) {
+  if (d == DType::I1) return (bits & 1) ? "true" : "false";
+  if (!is_float(d)) return std::to_string(int_value(d, bits));
+  if (float_is_nan(d, bits) || float_is_inf(d, bits)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%0*llX", dtype_bits(d) / 4, static_cast<unsigned long long>(bits));
+    return buf;
+  }
+  std::string s = format_elem(d, bits);
+  // MLIR's float literal needs a '.' before an exponent: 1e-05 -> 1.0e-05.
+  size_t e = s.find_first_of("eE");
+  if (e != std::string::npos && s.find('.') == std::string::npos) s.insert(e, ".0");
+  return s;
+}
+
+void nested(std::string& out, const Tensor& t, size_t dim, int64_t& flat) {
+  if (dim == t.type.dims.size()) {
+    out += mlir_elem(t.dtype(), t.bits(flat++));
+    return;
+  }
+  out += "[";
+  for (int64_t k = 0; k < t.type.dims[dim]; ++k) {
+    if (k) out += ", ";
+    nested(out, t, dim + 1, flat);
+  }
+  out += "]";
+}
+
+}  // namespace
+
+std::string mlir_literal(const Tensor& t) {
+  std::string s = "dense<";
+  if (t.size() == 0) {
+    // MLIR spells every empty tensor `dense<>`.
+  } else if (t.type.rank() == 0 || t.is_splat()) {
+    s += mlir_elem(t.dtype(), t.bits(0));
+  } else {
+    int64_t flat = 0;
+    nested(s, t, 0, flat);
+  }
+  return s + "> : " + mlir_type(t.type);
+}
+
+namespace {
+
+struct Refused {
+  std::string why;
+};
+
+class Exporter {
+ public:
+  Exporter(const Program& p, ExportDialect d) : p_(p), d_(d) {}
+
+  std::string function(BodyId b) {
+    const Body& body = p_.body(b);
+    if (body.fastmath.has(FastMathFlag::NNaN) || body.fastmath.has(FastMathFlag::NInf))
+      throw Refused{"@" + body.name + " has fastmath nnan/ninf: PTIR makes a NaN/infinity UB, MLIR poison"};
+    fm_.clear();
+    if (body.fastmath.has(FastMathFlag::NSZ)) fm_ = "nsz";
+    if (body.fastmath.has(FastMathFlag::Reassoc)) fm_ = fm_.empty() ? "reassoc" : "reassoc,nsz";
+    out_.str("");
+    names_.clear();
+    next_ = 0;
+    out_ << "  func.func @" << body.name << "(";
+    for (size_t k = 0; k < body.params.size(); ++k) {
+      ValueId v = body.params[k];
+      check_type(p_.type_of(v));
+      names_[v] = "%arg" + std::to_string(k);
+      out_ << (k ? ", " : "") << names_[v] << ": " << mlir_type(p_.type_of(v));
+    }
+    out_ << ") -> (";
+    for (size_t k = 0; k < body.result_types.size(); ++k)
+      out_ << (k ? ", " : "") << mlir_type(p_.type(body.result_types[k]));
+    out_ << ") {\n";
+    p_.for_each_inst(b, [&](InstId i) { inst(i); });
+    out_ << "  }\n";
+    return out_.str();
+  }
+
+ private:
+  void check_type(const TensorType& t) {
+    if (!is_float(t.dtype) && t.dtype != DType::I1 && !is_signed_int(t.dtype))
+      throw Refused{"unsigned dtype " + std::string(dtype_name(t.dtype)) +
+                    " (MLIR's arith has signless integers; ptir imports them as signed)"};
+  }
+  std::string fresh() { return "%" + std::to_string(next_++); }
+  std::string ty(ValueId v) { return mlir_type(p_.type_of(v)); }
+
+  /// The MLIR name of a value; an inline literal becomes a constant op first.
+  std::string use(ValueId v) {
+    auto it = names_.find(v);
+    if (it != names_.end()) return it->second;
+    const Tensor* lit = p_.constant_of(v);
+    if (!lit) throw Refused{"a value without a definition"};
+    std::string n = constant(*lit);
+    names_[v] = n;
+    return n;
+  }
+  std::string constant(const Tensor& t) {
+    check_type(t.type);
+    std::string n = fresh();
+    if (d_ == ExportDialect::Tosa && t.size() > 0)
+      out_ << "    " << n << " = \"tosa.const\"() {value = " << mlir_literal(t) << "} : () -> " << mlir_type(t.type)
+           << "\n";
+    else
+      out_ << "    " << n << " = \"arith.constant\"() {value = " << mlir_literal(t) << "} : () -> "
+           << mlir_type(t.type) << "\n";
+    return n;
+  }
+  std::string fm_attr() const { return fm_.empty() ? "" : "fastmath = #arith.fastmath<" + fm_ + ">"; }
+  /// Emits `%n = "OP"(operands) {attrs} : (types) -> result` and returns %n.
+  std::string op(const std::string& name, const std::vector<std::string>& args, const std::vector<std::string>& types,
+                 const std::string& attrs, const std::string& result) {
+    std::string n = fresh();
+    out_ << "    " << n << " = \"" << name << "\"(";
+    for (size_t k = 0; k < args.size(); ++k) out_ << (k ? ", " : "") << args[k];
+    out_ << ")";
+    if (!attrs.empty()) out_ << " {" << attrs << "}";
+    out_ << " : (";
+    for (size_t k = 0; k < types.size(); ++k) out_ << (k ? ", " : "") << types[k];
+    out_ << ") -> " << result << "\n";
+    return n;
+  }
+  std::string splat_const(const TensorType& t, uint64_t bits) { return constant(Tensor::filled(t, bits)); }
+  static std::string i64s(const std::vector<int64_t>& v) {
+    std::string s = "array<i64";
+    for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : ": ") + std::to_string(v[k]);
+    return s + ">";
+  }
+
+  void inst(InstId i) {
+    const OpCode opc = p_.op(i);
+    if (opc == OpCode::Return) {
+      out_ << "    \"func.return\"(";
+      for (uint32_t k = 0; k < p_.num_operands(i); ++k) out_ << (k ? ", " : "") << use(p_.operand(i, k));
+      out_ << ")";
+      if (p_.num_operands(i)) {
+        out_ << " : (";
+        for (uint32_t k = 0; k < p_.num_operands(i); ++k) out_ << (k ? ", " : "") << ty(p_.operand(i, k));
+        out_ << ") -> ()";
+      } else {
+        out_ << " : () -> ()";
+      }
+      out_ << "\n";
+      return;
+    }
+    if (p_.num_results(i) != 1) throw Refused{std::string(mnemonic(opc)) + " has more than one result"};
+    const ValueId res = p_.result(i);
+    check_type(p_.type_of(res));
+    for (uint32_t k = 0; k < p_.num_operands(i); ++k) check_type(p_.type_of(p_.operand(i, k)));
+    names_[res] = translate(i, opc, res);
+  }
+
+  std::string translate(InstId i, OpCode opc, ValueId res) {
+    const TensorType& rt = p_.type_of(res);
+    const std::string rty = mlir_type(rt);
+    const AttrSet& at = p_.attrs_of(i);
+    auto arg = [&](uint32_t k) { return use(p_.operand(i, k)); };
+    auto aty = [&](uint32_t k) { return ty(p_.operand(i, k)); };
+    auto otype = [&](uint32_t k) -> const TensorType& { return p_.type_of(p_.operand(i, k)); };
+    const bool fl = is_float(rt.dtype);
+    // TOSA's verifier refuses a dimension of size 0: such instructions use arith/tensor (or are refused).
+    bool tosa = d_ == ExportDialect::Tosa;
+    auto has_zero_dim = [](const TensorType& t) {
+      for (int64_t d : t.dims)
+        if (d == 0) return true;
+      return false;
+    };
+    if (has_zero_dim(rt)) tosa = false;
+    for (uint32_t k = 0; k < p_.num_operands(i); ++k)
+      if (has_zero_dim(p_.type_of(p_.operand(i, k)))) tosa = false;
+    auto bin = [&](const std::string& name, const std::string& attrs) {
+      return op(name, {arg(0), arg(1)}, {aty(0), aty(1)}, attrs, rty);
+    };
+    auto un = [&](const std::string& name, const std::string& attrs) { return op(name, {arg(0)}, {aty(0)}, attrs, rty); };
+    switch (opc) {
+      case OpCode::Constant: {
+        const Tensor* t = p_.constant_of(res);
+        if (!t) throw Refused{"constant without a literal"};
+        return constant(*t);
+      }
+      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: {
+        const char* an = opc == OpCode::Add ? "add" : opc == OpCode::Sub ? "sub" : "mul";
+        if (fl && tosa && fm_.empty())
+          return bin(std::string("tosa.") + an, opc == OpCode::Mul ? "shift = 0 : i8" : "");
+        if (fl) return bin(std::string("arith.") + an + "f", fm_attr());
+        return bin(std::string("arith.") + an + "i", "");
+      }
+      case OpCode::Div:
+        return fl ? bin("arith.divf", fm_attr()) : bin("arith.divsi", "");
+      case OpCode::Maximum: return fl ? bin("arith.maximumf", fm_attr()) : bin("arith.maxsi", "");
+      case OpCode::Minimum: return fl ? bin("arith.minimumf", fm_attr()) : bin("arith.minsi", "");
+      case OpCode::Neg:
+        if (fl) return un("arith.negf", fm_attr());
+        return op("arith.subi", {splat_const(rt, 0), arg(0)}, {rty, rty}, "", rty);
+      case OpCode::Abs:
+        if (fl) return un("math.absf", fm_attr());
+        throw Refused{"integer abs"};
+      case OpCode::Exp: return un("math.exp", fm_attr());
+      case OpCode::Log: return un("math.log", fm_attr());
+      case OpCode::Tanh: return un("math.tanh", fm_attr());
+      case OpCode::Erf: return un("math.erf", fm_attr());
+      case OpCode::Sqrt: return un("math.sqrt", fm_attr());
+      case OpCode::Rsqrt: return un("math.rsqrt", fm_attr());
+      case OpCode::Reciprocal: {
+        std::string one = splat_const(rt, double_to_float(rt.dtype, 1.0));
+        return op("arith.divf", {one, arg(0)}, {rty, rty}, fm_attr(), rty);
+      }
+      case OpCode::Compare: return compare(i, at.word("dir"), rty);
+      case OpCode::Select:
+        return op("arith.select", {arg(0), arg(1), arg(2)}, {aty(0), aty(1), aty(2)}, "", rty);
+      case OpCode::StopGradient: return arg(0);
+      case OpCode::Cast: return cast(otype(0), rt, arg(0), aty(0));
+      case OpCode::Reshape: {
+        if (tosa) return un("tosa.reshape", "new_shape = " + i64s(rt.dims));
+        Tensor shape(TensorType{DType::SI64, {rt.rank()}});
+        for (int k = 0; k < rt.rank(); ++k) shape.set_bits(k, static_cast<uint64_t>(rt.dims[k]));
+        std::string s = constant(shape);
+        return op("tensor.reshape", {arg(0), s}, {aty(0), mlir_type(shape.type)}, "", rty);
+      }
+      case OpCode::Transpose: {
+        if (!tosa) throw Refused{"transpose (arith/tensor have no transpose; --to=tosa has one, for dims >= 1)"};
+        const auto& perm = at.ints("perm");
+        Tensor pt(TensorType{DType::SI32, {static_cast<int64_t>(perm.size())}});
+        for (size_t k = 0; k < perm.size(); ++k) pt.set_bits(k, static_cast<uint64_t>(perm[k]));
+        std::string pc = constant(pt);
+        return op("tosa.transpose", {arg(0), pc}, {aty(0), mlir_type(pt.type)}, "", rty);
+      }
+      case OpCode::Slice: {
+        const auto& starts = at.ints("starts");
+        if (tosa) return un("tosa.slice", "size = " + i64s(rt.dims) + ", start = " + i64s(starts));
+        std::vector<int64_t> ones(rt.dims.size(), 1);
+        return un("tensor.extract_slice", "operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = " +
+                                              i64s(starts) + ", static_sizes = " + i64s(rt.dims) +
+                                              ", static_strides = " + i64s(ones));
+      }
+      case OpCode::Concat: {
+        std::vector<std::string> args, types;
+        for (uint32_t k = 0; k < p_.num_operands(i); ++k) {
+          args.push_back(arg(k));
+          types.push_back(aty(k));
+        }
+        const int64_t axis = at.int_or("axis", 0);
+        if (tosa) return op("tosa.concat", args, types, "axis = " + std::to_string(axis) + " : i32", rty);
+        return op("tensor.concat", args, types, "dim = " + std::to_string(axis) + " : i64", rty);
+      }
+      case OpCode::Tile:
+        if (!tosa) throw Refused{"tile (--to=tosa has one, for dims >= 1)"};
+        return un("tosa.tile", "multiples = " + i64s(at.ints("repeats")));
+      case OpCode::BroadcastTo: {
+        if (!tosa) throw Refused{"broadcast_to (arith/tensor have no broadcast; --to=tosa has one, for dims >= 1)"};
+        // numpy: right-aligned; reshape to the result's rank with 1s in front, then tile the 1-dims.
+        const TensorType& xt = otype(0);
+        std::vector<int64_t> dims(rt.rank() - xt.rank(), 1);
+        dims.insert(dims.end(), xt.dims.begin(), xt.dims.end());
+        std::string x = arg(0);
+        std::string xty = aty(0);
+        if (dims != xt.dims) {
+          TensorType mid{xt.dtype, dims};
+          x = op("tosa.reshape", {x}, {xty}, "new_shape = " + i64s(dims), mlir_type(mid));
+          xty = mlir_type(mid);
+        }
+        std::vector<int64_t> mult(rt.rank(), 1);
+        for (int k = 0; k < rt.rank(); ++k)
+          if (dims[k] != rt.dims[k]) mult[k] = rt.dims[k];  // dims[k] is 1 (the verifier's rule)
+        if (mult == std::vector<int64_t>(rt.rank(), 1)) return x;
+        return op("tosa.tile", {x}, {xty}, "multiples = " + i64s(mult), rty);
+      }
+      default:
+        throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
+                      (tosa ? "" : " in --to=arith")};
+    }
+  }
+
+  std::string compare(InstId i, std::string_view dir, const std::string& rty) {
+    const TensorType& t = p_.type_of(p_.operand(i, 0));
+    std::string a = use(p_.operand(i, 0)), b = use(p_.operand(i, 1));
+    std::string ty = mlir_type(t);
+    static const std::map<std::string_view, int> kF = {{"eq", 1}, {"ne", 13}, {"lt", 4}, {"le", 5}, {"gt", 2}, {"ge", 3}};
+    static const std::map<std::string_view, int> kS = {{"eq", 0}, {"ne", 1}, {"lt", 2}, {"le", 3}, {"gt", 4}, {"ge", 5}};
+    static const std::map<std::string_view, int> kU = {{"eq", 0}, {"ne", 1}, {"lt", 6}, {"le", 7}, {"gt", 8}, {"ge", 9}};
+    if (is_float(t.dtype)) {
+      auto it = kF.find(dir);
+      if (it == kF.end()) throw Refused{"compare dir " + std::string(dir)};
+      std::string attrs = "predicate = " + std::to_string(it->second) + " : i64";
+      if (!fm_.empty()) attrs += ", " + fm_attr();
+      return op("arith.cmpf", {a, b}, {ty, ty}, attrs, rty);
+    }
+    const auto& m = t.dtype == DType::I1 ? kU : kS;
+    auto it = m.find(dir);
+    if (it == m.end()) throw Refused{"compare dir " + std::string(dir)};
+    return op("arith.cmpi", {a, b}, {ty, ty}, "predicate = " + std::to_string(it->second) + " : i64", rty);
+  }
+
+  std::string cast(const TensorType& from, const TensorType& to, const std::string& x, const std::string& xty) {
+    const std::string rty = mlir_type(to);
+    if (from.dtype == to.dtype) return x;
+    if (is_float(from.dtype) && is_float(to.dtype)) {
+      const int fb = dtype_bits(from.dtype), tb = dtype_bits(to.dtype);
+      if (fb < tb) return op("arith.extf", {x}, {xty}, "", rty);
+      if (fb > tb) return op("arith.truncf", {x}, {xty}, "", rty);
+      // f16 <-> bf16: exactly to f32, then rounded once.
+      TensorType mid{DType::F32, from.dims};
+      std::string m = op("arith.extf", {x}, {xty}, "", mlir_type(mid));
+      return op("arith.truncf", {m}, {mlir_type(mid)}, "", rty);
+    }
+    if (from.dtype == DType::I1 && is_float(to.dtype)) return op("arith.uitofp", {x}, {xty}, "", rty);
+    if (from.dtype == DType::I1) return op("arith.extui", {x}, {xty}, "", rty);
+    if (is_signed_int(from.dtype) && is_float(to.dtype)) return op("arith.sitofp", {x}, {xty}, "", rty);
+    if (to.dtype == DType::I1) {
+      std::string z = splat_const(from, 0);
+      if (is_float(from.dtype)) return op("arith.cmpf", {x, z}, {xty, xty}, "predicate = 13 : i64", rty);
+      return op("arith.cmpi", {x, z}, {xty, xty}, "predicate = 1 : i64", rty);
+    }
+    if (is_signed_int(from.dtype) && is_signed_int(to.dtype) && dtype_bits(from.dtype) < dtype_bits(to.dtype))
+      return op("arith.extsi", {x}, {xty}, "", rty);
+    throw Refused{"cast " + std::string(dtype_name(from.dtype)) + " -> " + dtype_name(to.dtype) +
+                  " (saturating; MLIR's casts wrap or make poison)"};
+  }
+
+  const Program& p_;
+  ExportDialect d_;
+  std::ostringstream out_;
+  std::map<ValueId, std::string> names_;
+  int next_ = 0;
+  std::string fm_;
+};
+
+}  // namespace
+
+std::string export_mlir(const Program& p, ExportDialect d, std::string* error) {
+  Exporter e(p, d);
+  std::string out = "module {\n";
+  try {
+    for (BodyId b = 0; b < p.num_bodies(); ++b) {
+      if (p.body(b).is_region) throw Refused{"regions (cond/while/scan) are not exported"};
+      out += e.function(b);
+    }
+  } catch (const Refused& r) {
+    if (error) *error = r.why;
+    return "";
+  }
+  return out + "}\n";
+}
+
+}  // namespace ptir::mlirfe
