@@ -88,8 +88,8 @@ void Enc::read(const std::string& cap, const std::vector<Expr>& idx) {
   std::vector<int> map(idx.size(), -1);
   std::set<int> used;
   for (size_t k = 0; k < idx.size(); ++k) {
-    const Expr s = idx[k].simplify();
-    key += s.str() + ";";
+    const Expr s = idx[k].simplifyMemo();
+    key += std::to_string(s.id()) + ";";  // Z3 terms are hash-consed: one id per simplified term
     for (size_t j = 0; j < axes.size(); ++j) {
       if (!mentions(s, axes[j])) continue;
       if (map[k] != -1)
