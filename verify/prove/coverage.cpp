@@ -36,7 +36,13 @@ Rel edge_rel(OpCode op) {
   switch (op) {
     case OpCode::BroadcastTo: return Rel::AtMost;
     case OpCode::Reshape:
-    case OpCode::DotGeneral: return Rel::Free;
+    case OpCode::DotGeneral:
+    case OpCode::DynamicSlice:  // the start is 1-D whatever the rank
+    case OpCode::DynamicUpdateSlice:
+    case OpCode::Take:
+    case OpCode::Gather:
+    case OpCode::ScatterReduce:
+    case OpCode::Argmax: return Rel::Free;
     case OpCode::ReduceSum:
     case OpCode::ReduceMax:
     case OpCode::ReduceMin: return Rel::AtLeast;
@@ -164,6 +170,7 @@ std::string n_flags(int bit) {
 }
 
 std::string constraint_text(const Constraint& c) {
+  if (c.cond) return c.text;
   std::string s = (c.negated ? "not " : "") + c.pred + "(";
   for (size_t i = 0; i < c.args.size(); ++i) {
     const auto& a = c.args[i];
@@ -243,6 +250,13 @@ Skeleton analyse(const Node& source, uint8_t assumes) {
         for (size_t j = 1; j < ops.size(); ++j) unite(i, ops[j]);
         break;
       case OpCode::Cast: break;
+      // Index operands (starts, indices) and argmax's integer result have dtypes of their own.
+      case OpCode::DynamicSlice:
+      case OpCode::Take:
+      case OpCode::Gather: unite(i, ops[0]); break;
+      case OpCode::DynamicUpdateSlice: unite(i, ops[0]), unite(i, ops[1]); break;
+      case OpCode::ScatterReduce: unite(i, ops[0]), unite(i, ops[2]); break;
+      case OpCode::Argmax: break;
       default:
         for (int j : ops) unite(i, j);
     }
@@ -626,6 +640,15 @@ class Planner {
                "the verifier rejects " + std::string(mnemonic(op)) + " of it");
       }
       if (op == OpCode::Compare) filter(k_.var[i], [](int d) { return d == static_cast<int>(DType::I1); }, "compare gives i1");
+      // A dynamic_slice / dynamic_update_slice start is si32 or si64 (the verifier's check_start).
+      if (op == OpCode::DynamicSlice || op == OpCode::DynamicUpdateSlice) {
+        const int at = op == OpCode::DynamicSlice ? 1 : 2;
+        if (static_cast<int>(x.operands.size()) > at) {
+          const int j = static_cast<int>(i) + 1 + subtree_before(x, at);
+          filter(k_.var[j], [](int d) { return d == static_cast<int>(DType::SI32) || d == static_cast<int>(DType::SI64); },
+                 "a start is si32 or si64");
+        }
+      }
       if (op == OpCode::Select) {
         const int j = static_cast<int>(i) + 1;
         filter(k_.var[j], [](int d) { return d == static_cast<int>(DType::I1); }, "select's predicate is i1");
