@@ -813,6 +813,49 @@ class Planner {
     return false;
   }
   /// True when a positive same_type/same_shape ties node i's operand to node i itself.
+  /// For a broadcast_to bound `as %b` with operand `%x`: why the integer constraints exclude "same
+  /// rank" (a constraint `rank(%b) == rank(%x) + 1`) and "some expanded" (that one and `all v <
+  /// rank(%x): dim(%b, v + 1) == dim(%x, v)`: every axis of x keeps its size); "" where they do not.
+  /// Only these written forms are recognised (each is a conjunct of the rule's `where`).
+  std::pair<std::string, std::string> int_broadcast_facts(int i) const {
+    using rules::IntCond;
+    using rules::IntExpr;
+    const Node& b = *k_.nodes[i];
+    const Node& x = *b.operands[0];
+    if (b.as_name.empty() || x.kind != Node::Kind::Value) return {};
+    auto is_rank = [](const IntExpr* e, const std::string& n) {
+      return e && e->kind == IntExpr::Kind::Rank && e->value_sigil && e->name == n;
+    };
+    auto plus_one = [&](const IntExpr* e, const std::string& n) {
+      return e && e->kind == IntExpr::Kind::Add && is_rank(e->kids[0].get(), n) && e->kids[1]->kind == IntExpr::Kind::Lit &&
+             e->kids[1]->lit == 1;
+    };
+    auto dim_of = [](const IntExpr* e, const std::string& n) {
+      return e && e->kind == IntExpr::Kind::Dim && e->value_sigil && e->name == n ? e->kids[0].get() : nullptr;
+    };
+    std::string rank_text, dims_text;
+    for (const Constraint& c : where_) {
+      if (!c.cond) continue;
+      const IntCond& k = *c.cond;
+      if (k.kind == IntCond::Kind::Cmp && k.cmp == IntCond::Cmp::Eq &&
+          ((is_rank(k.lhs.get(), b.as_name) && plus_one(k.rhs.get(), x.name)) ||
+           (is_rank(k.rhs.get(), b.as_name) && plus_one(k.lhs.get(), x.name))))
+        rank_text = c.text;
+      if (k.kind == IntCond::Kind::All && is_rank(k.rhs.get(), x.name) && k.kids[0]->kind == IntCond::Kind::Cmp &&
+          k.kids[0]->cmp == IntCond::Cmp::Eq) {
+        const IntCond& e = *k.kids[0];
+        const IntExpr* bi = dim_of(e.lhs.get(), b.as_name);
+        const IntExpr* xi = dim_of(e.rhs.get(), x.name);
+        const bool var_plus_one = bi && bi->kind == IntExpr::Kind::Add && bi->kids[0]->kind == IntExpr::Kind::Var &&
+                                  bi->kids[0]->name == k.var && bi->kids[1]->kind == IntExpr::Kind::Lit && bi->kids[1]->lit == 1;
+        if (var_plus_one && xi && xi->kind == IntExpr::Kind::Var && xi->name == k.var) dims_text = c.text;
+      }
+    }
+    if (rank_text.empty()) return {};
+    return {"`" + rank_text + "` adds an axis",
+            dims_text.empty() ? "" : "`" + rank_text + "` and `" + dims_text + "`: every axis of %" + x.name + " keeps its size"};
+  }
+
   std::string keeps_shape(int i) const {
     const Node& x = *k_.nodes[i];
     const Node& o = *x.operands[0];
@@ -969,6 +1012,8 @@ class Planner {
             unreach(same, "the operand's rank is fixed to " + std::to_string(fr) + " and root rank " + std::to_string(fr) +
                               " is excluded: " + rank_block_[fr]);
           if (fr >= 0 && k_.rel[i] == Rel::Same) same.rank = fr;
+          const auto [int_adds, int_kept] = int_broadcast_facts(i);
+          unreach(same, int_adds);
           add(p, std::move(same));
           CoverageClass adds = node_class(n_brank(k_, i, true), i, &NodeSteer::bcast_rank, 1);
           unreach(adds, keep);
@@ -979,6 +1024,7 @@ class Planner {
           exp.steer.sizes = 2;
           unreach(exp, keep);
           if (fr == 0) unreach(exp, "rank_is(...) makes the operand a scalar: it has no axis to expand");
+          unreach(exp, int_kept);
           needs_rank(exp, i, 1);
           add(p, std::move(exp));
           break;
