@@ -1,6 +1,7 @@
 // The rule-file parser: text -> RuleFile (rewriter/rules/ast.h). Syntax in docs/rules.md. It checks
 // syntax only; rewriter/rules/check.cpp type-checks the result.
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -226,8 +227,14 @@ class Parser {
   int64_t integer() {
     const Loc at = loc();
     Number n = number();
-    if (n.is_float || std::fabs(n.value) > 9.0e15) throw Fail{at, "expected an integer, found '" + n.text + "'"};
-    return static_cast<int64_t>(n.value);
+    if (n.is_float) throw Fail{at, "expected an integer, found '" + n.text + "'"};
+    // Read exactly (every digit), not through a double.
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(n.text.c_str(), &end, 10);
+    if (errno == ERANGE || end != n.text.c_str() + n.text.size())
+      throw Fail{at, "integer '" + n.text + "' is outside the 64-bit range"};
+    return static_cast<int64_t>(v);
   }
 
   // ---- rules ----
@@ -503,6 +510,9 @@ class Parser {
       } while (accept(','));
     }
     expect(')', "')' after the predicate's arguments");
+    skip_ws();
+    if ((cur() == '=' && s_.substr(pos_, 2) != "=>") || cur() == '<' || cur() == '>' || cur() == '!')
+      throw Fail{c.loc, "'" + c.pred + "' is a predicate, not an integer (integer expressions use dim, rank, at, min, max, if)"};
     return c;
   }
 
