@@ -42,6 +42,12 @@ Rel edge_rel(OpCode op) {
     case OpCode::Take:
     case OpCode::Gather:
     case OpCode::ScatterReduce:
+    case OpCode::ScatterAdd:
+    case OpCode::SegmentReduce:
+    case OpCode::ExtractPatches:
+    case OpCode::Quantize:
+    case OpCode::Dequantize:
+    case OpCode::Requantize:
     case OpCode::Argmax: return Rel::Free;
     case OpCode::ReduceSum:
     case OpCode::ReduceMax:
@@ -255,8 +261,13 @@ Skeleton analyse(const Node& source, uint8_t assumes) {
       case OpCode::Take:
       case OpCode::Gather: unite(i, ops[0]); break;
       case OpCode::DynamicUpdateSlice: unite(i, ops[0]), unite(i, ops[1]); break;
-      case OpCode::ScatterReduce: unite(i, ops[0]), unite(i, ops[2]); break;
-      case OpCode::Argmax: break;
+      case OpCode::ScatterReduce:
+      case OpCode::ScatterAdd: unite(i, ops[0]), unite(i, ops[2]); break;
+      case OpCode::SegmentReduce: unite(i, ops[0]); break;
+      case OpCode::Argmax:
+      case OpCode::Quantize:  // opaque: a kernel's types
+      case OpCode::Dequantize:
+      case OpCode::Requantize: break;
       default:
         for (int j : ops) unite(i, j);
     }
@@ -505,6 +516,10 @@ class Planner {
       if (x.kind != Node::Kind::Op) continue;
       const Rel rel = k_.rel[i];
       if (x.op == OpCode::Concat && rel == Rel::Same) need_min(1, "concat needs rank >= 1");
+      // Ops whose result needs an axis (an iota axis, gather / scatter axis, segments, a patch axis).
+      if (rel == Rel::Same && (x.op == OpCode::Iota || x.op == OpCode::Gather || x.op == OpCode::ScatterReduce ||
+                               x.op == OpCode::ScatterAdd || x.op == OpCode::SegmentReduce || x.op == OpCode::ExtractPatches))
+        need_min(1, std::string(mnemonic(x.op)) + " needs rank >= 1");
       for (const auto& a : x.attrs) {
         if (a.kind != rules::AttrExpr::Kind::Ints) continue;
         const int len = static_cast<int>(a.ints.size());
@@ -640,6 +655,16 @@ class Planner {
                "the verifier rejects " + std::string(mnemonic(op)) + " of it");
       }
       if (op == OpCode::Compare) filter(k_.var[i], [](int d) { return d == static_cast<int>(DType::I1); }, "compare gives i1");
+      // Index operands: the dtypes the verifier accepts there; argmax gives an integer index.
+      if (op == OpCode::Take || op == OpCode::Gather || op == OpCode::ScatterReduce || op == OpCode::ScatterAdd ||
+          op == OpCode::SegmentReduce) {
+        if (x.operands.size() > 1) {
+          const int j = static_cast<int>(i) + 1 + subtree_before(x, 1);
+          filter(k_.var[j], [&](int d) { return index_dtype_accepted(op, static_cast<DType>(d)); },
+                 "the verifier rejects indices of it for " + std::string(mnemonic(op)));
+        }
+      }
+      if (op == OpCode::Argmax) filter(k_.var[i], [](int d) { return is_integer(static_cast<DType>(d)); }, "argmax gives an integer index");
       // A dynamic_slice / dynamic_update_slice start is si32 or si64 (the verifier's check_start).
       if (op == OpCode::DynamicSlice || op == OpCode::DynamicUpdateSlice) {
         const int at = op == OpCode::DynamicSlice ? 1 : 2;

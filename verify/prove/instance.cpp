@@ -318,6 +318,13 @@ class Generator {
     return p;
   }
 
+  /// The dtype of node n's index operand (operand 1): steered or drawn, where the verifier accepts it.
+  DType index_dtype(const Node& n, OpCode op) {
+    const DType d = steered_dtype(*n.operands[1]);
+    if (index_dtype_accepted(op, d)) return d;
+    return coin(r_) ? DType::SI32 : DType::SI64;
+  }
+
   // ---- ops ----
   int op(const Node& n, TensorType want) {
     GVal g;
@@ -564,7 +571,7 @@ class Generator {
       }
       case OpCode::Argmax: {
         // The result is an integer index; x has the reduced axis (kept as size 1 under keepdims[true]).
-        if (!is_integer(want.dtype)) want.dtype = coin(r_) ? DType::SI32 : DType::SI64;
+        if (!is_integer(want.dtype)) want.dtype = coin(r_) ? DType::SI32 : DType::SI64;  // steered root dtypes are integers
         const AttrValue* fk = fixed_attr(n, "keepdims");
         const int mode = fk && !fk->ints.empty() ? (fk->ints[0] ? 2 : 1) : pick(r_, 0, 2);
         const bool keep = mode == 2;
@@ -593,7 +600,7 @@ class Generator {
         // result dims = idx.dims ++ x.dims[1:]; indices outside x's axis 0 are UB (the prover's inputs
         // avoid or report it).
         const int lead = pick(r_, 0, want.rank());
-        TensorType x = want, idx{coin(r_) ? DType::SI32 : DType::SI64, {}};
+        TensorType x = want, idx{index_dtype(n, OpCode::Take), {}};
         x.dims.assign(want.dims.begin() + lead, want.dims.end());
         x.dims.insert(x.dims.begin(), draw_dim(1, std::max(1, o_.max_dim)));
         idx.dims.assign(want.dims.begin(), want.dims.begin() + lead);
@@ -607,7 +614,7 @@ class Generator {
         if (axis < 0 || axis >= want.rank()) throw GenFail{"gather axis"};
         TensorType x = want, idx = want;
         for (int d = 0; d < want.rank(); ++d) x.dims[d] = d == axis ? draw_dim(1, std::max(1, o_.max_dim)) : want.dims[d] + pick(r_, 0, 1);
-        idx.dtype = coin(r_) ? DType::SI32 : DType::SI64;
+        idx.dtype = index_dtype(n, OpCode::Gather);
         put(g.attrs, "axis", AttrKind::Int, {axis});
         in = {x, idx};
         break;
@@ -619,13 +626,85 @@ class Generator {
         if (axis < 0 || axis >= want.rank()) throw GenFail{"scatter_reduce axis"};
         TensorType idx = want, src = want;
         for (int d = 0; d < want.rank(); ++d) idx.dims[d] = d == axis ? pick(r_, 0, 3) : pick(r_, 0, static_cast<int>(want.dims[d]));
-        idx.dtype = coin(r_) ? DType::SI32 : DType::SI64;
+        idx.dtype = index_dtype(n, OpCode::ScatterReduce);
         src.dims = idx.dims;
         const AttrValue* fr = fixed_attr(n, "reduce");
         const char* const kReduce[] = {"add", "max", "min", "replace"};
         put(g.attrs, "axis", AttrKind::Int, {axis});
         put(g.attrs, "reduce", AttrKind::Word, {}, fr ? fr->text : kReduce[pick(r_, 0, 3)]);
         in = {want, idx, src};
+        break;
+      }
+      case OpCode::ScatterAdd: {
+        // One configuration of XLA's scatter: indices [n, 1] (index_vector_dim 1) name a start along
+        // axis 0 (inserted), updates [n, w1.. w(r-1)] with windows no larger than x's axes.
+        if (want.rank() == 0) throw GenFail{"scatter_add needs rank >= 1"};
+        const int64_t nidx = pick(r_, 0, 3);
+        TensorType idx{index_dtype(n, OpCode::ScatterAdd), {nidx, 1}}, upd = want;
+        std::vector<int64_t> uwd;
+        upd.dims[0] = nidx;
+        for (int d = 1; d < want.rank(); ++d) {
+          upd.dims[d] = pick(r_, 0, static_cast<int>(want.dims[d]));
+          uwd.push_back(d);
+        }
+        put(g.attrs, "update_window_dims", AttrKind::Ints, uwd);
+        put(g.attrs, "inserted_window_dims", AttrKind::Ints, {0});
+        put(g.attrs, "scatter_dims_to_operand_dims", AttrKind::Ints, {0});
+        put(g.attrs, "index_vector_dim", AttrKind::Int, {1});
+        in = {want, idx, upd};
+        break;
+      }
+      case OpCode::SegmentReduce: {
+        // result [num_segments, x.dims[1:]]; segment ids: a 1-D integer tensor of x's dim 0.
+        if (want.rank() == 0) throw GenFail{"segment_reduce needs rank >= 1"};
+        TensorType x = want;
+        x.dims[0] = draw_dim(0, o_.max_dim);
+        const AttrValue* fk = fixed_attr(n, "kind");
+        put(g.attrs, "kind", AttrKind::Word, {}, fk ? fk->text : coin(r_) ? "sum" : "max");
+        put(g.attrs, "num_segments", AttrKind::Int, {want.dims[0]});
+        in = {x, TensorType{index_dtype(n, OpCode::SegmentReduce), {x.dims[0]}}};
+        break;
+      }
+      case OpCode::ReduceWindow: {
+        // A window of 1 or 2 per axis, stride 1, no padding: x's dim is the result's plus window - 1.
+        TensorType x = want;
+        std::vector<int64_t> win;
+        for (int64_t& d : x.dims) {
+          win.push_back(pick(r_, 1, 2));
+          d += win.back() - 1;
+        }
+        const AttrValue* fk = fixed_attr(n, "kind");
+        const char* const kKinds[] = {"sum", "max", "min"};
+        put(g.attrs, "kind", AttrKind::Word, {}, fk ? fk->text : kKinds[pick(r_, 0, 2)]);
+        put(g.attrs, "window", AttrKind::Ints, win);
+        in = {x};
+        break;
+      }
+      case OpCode::ExtractPatches: {
+        // result = the window positions ++ [the product of the window]: windows of 1 or 2, stride 1.
+        if (want.rank() == 0) throw GenFail{"extract_patches needs rank >= 1"};
+        TensorType x = want;
+        x.dims.pop_back();
+        std::vector<int64_t> win;
+        int64_t prod = 1;
+        for (int64_t& d : x.dims) {
+          win.push_back(pick(r_, 1, 2));
+          prod *= win.back();
+          d += win.back() - 1;
+        }
+        want.dims.back() = prod;
+        put(g.attrs, "window", AttrKind::Ints, win);
+        in = {x};
+        break;
+      }
+      case OpCode::Quantize:
+      case OpCode::Dequantize:
+      case OpCode::Requantize: {
+        // Opaque (a registered kernel's meaning): x of the result's shape, a scale and a zero point.
+        TensorType x = want;
+        x.dtype = forced_dtype(n, steered_dtype(*n.operands[0]));
+        // The scale and zero point take any dtypes (steered like any other leaf).
+        in = {x, TensorType{steered_dtype(*n.operands[1]), {}}, TensorType{steered_dtype(*n.operands[2]), {}}};
         break;
       }
       default:
@@ -879,10 +958,31 @@ bool accepts(OpCode op, DType d) {
     case OpCode::Argmax: return verifies(op, {v}, TensorType{DType::SI32, {}}, attrs_of({{"axis", {0}}}));
     case OpCode::Take: return verifies(op, {v, TensorType{DType::SI32, {}}}, s, {});
     case OpCode::Gather: return verifies(op, {v, TensorType{DType::SI32, {1}}}, v, attrs_of({{"axis", {0}}}));
+    case OpCode::ScatterAdd: {
+      AttrSet a = attrs_of({{"update_window_dims", {}}, {"inserted_window_dims", {0}}, {"scatter_dims_to_operand_dims", {0}}});
+      AttrValue ivd;
+      ivd.kind = AttrKind::Int, ivd.ints = {1};
+      a.attrs.push_back(Attr{"index_vector_dim", ivd});
+      return verifies(op, {v, TensorType{DType::SI32, {1, 1}}, v}, v, a);
+    }
+    case OpCode::SegmentReduce:
+    case OpCode::ReduceWindow: {
+      AttrSet a = op == OpCode::ReduceWindow ? attrs_of({{"window", {1}}}) : AttrSet{};
+      AttrValue kind;
+      kind.kind = AttrKind::Word, kind.text = "sum";
+      a.attrs.push_back(Attr{"kind", kind});
+      if (op == OpCode::ReduceWindow) return verifies(op, {v}, v, a);
+      AttrValue num;
+      num.kind = AttrKind::Int, num.ints = {1};
+      a.attrs.push_back(Attr{"num_segments", num});
+      return verifies(op, {v, TensorType{DType::SI32, {1}}}, v, a);
+    }
+    case OpCode::ExtractPatches: return verifies(op, {v}, TensorType{d, {1, 1}}, attrs_of({{"window", {1}}}));
     case OpCode::ScatterReduce: {
+      // reduce[replace] takes every dtype (add / max / min only numbers: the generator draws all four).
       AttrSet a = attrs_of({{"axis", {0}}});
       AttrValue red;
-      red.kind = AttrKind::Word, red.text = "add";
+      red.kind = AttrKind::Word, red.text = "replace";
       a.attrs.push_back(Attr{"reduce", red});
       return verifies(op, {v, TensorType{DType::SI32, {1}}, v}, v, a);
     }
@@ -899,6 +999,51 @@ bool op_accepts_dtype(OpCode op, DType d) {
     std::vector<std::array<bool, kNumDTypes>> t(kNumOps);
     for (int o = 0; o < kNumOps; ++o)
       for (int d = 0; d < kNumDTypes; ++d) t[o][d] = accepts(static_cast<OpCode>(o), static_cast<DType>(d));
+    return t;
+  }();
+  return table[static_cast<int>(op)][static_cast<int>(d)];
+}
+
+bool index_dtype_accepted(OpCode op, DType d) {
+  static const auto table = [] {
+    std::vector<std::array<bool, kNumDTypes>> t(kNumOps);
+    for (int o = 0; o < kNumOps; ++o)
+      for (int e = 0; e < kNumDTypes; ++e) {
+        const OpCode op = static_cast<OpCode>(o);
+        const DType ix = static_cast<DType>(e);
+        const TensorType v{DType::F32, {1}};
+        AttrSet a;
+        auto word = [&](const char* name, const char* w) {
+          AttrValue x;
+          x.kind = AttrKind::Word, x.text = w;
+          a.attrs.push_back(Attr{name, x});
+        };
+        auto one = [&](const char* name, int64_t k, AttrKind kind = AttrKind::Int) {
+          AttrValue x;
+          x.kind = kind, x.ints = {k};
+          a.attrs.push_back(Attr{name, x});
+        };
+        switch (op) {
+          case OpCode::Take: t[o][e] = verifies(op, {v, TensorType{ix, {}}}, TensorType{DType::F32, {}}, {}); break;
+          case OpCode::Gather: one("axis", 0), t[o][e] = verifies(op, {v, TensorType{ix, {1}}}, v, a); break;
+          case OpCode::ScatterReduce:
+            one("axis", 0), word("reduce", "add"), t[o][e] = verifies(op, {v, TensorType{ix, {1}}, v}, v, a);
+            break;
+          case OpCode::ScatterAdd: {
+            AttrValue none;
+            none.kind = AttrKind::Ints;
+            a.attrs.push_back(Attr{"update_window_dims", none});
+            one("inserted_window_dims", 0, AttrKind::Ints), one("scatter_dims_to_operand_dims", 0, AttrKind::Ints);
+            one("index_vector_dim", 1);
+            t[o][e] = verifies(op, {v, TensorType{ix, {1, 1}}, v}, v, a);
+            break;
+          }
+          case OpCode::SegmentReduce:
+            word("kind", "sum"), one("num_segments", 1), t[o][e] = verifies(op, {v, TensorType{ix, {1}}}, v, a);
+            break;
+          default: t[o][e] = false;
+        }
+      }
     return t;
   }();
   return table[static_cast<int>(op)][static_cast<int>(d)];
@@ -928,6 +1073,8 @@ bool generator_supports(OpCode op) {
     case OpCode::Concat: case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
     case OpCode::DotGeneral: case OpCode::Tile: case OpCode::DynamicSlice: case OpCode::DynamicUpdateSlice:
     case OpCode::Iota: case OpCode::Argmax: case OpCode::Take: case OpCode::Gather: case OpCode::ScatterReduce:
+    case OpCode::ScatterAdd: case OpCode::SegmentReduce: case OpCode::ReduceWindow: case OpCode::ExtractPatches:
+    case OpCode::Quantize: case OpCode::Dequantize: case OpCode::Requantize:
       return true;
     default:
       return has_trait(op, OpTrait::Elementwise);
