@@ -32,8 +32,9 @@ SVal Enc::src(const Node& n, int rank, std::optional<TypeV> ctx) {
       if (!f_.splat_lits.count(n.name)) throw Outside{"const($" + n.name + ") that may be a non-splat literal"};
       auto it = lits_.find(n.name);
       if (it != lits_.end()) {
-        // The matcher rebinds $c at a second const($c) (no equality check): two different literals.
-        throw Outside{"const($" + n.name + ") twice in the source (the matcher rebinds it)"};
+        // A second const($c) matches only a literal equal to the first (same type and bits,
+        // rewriter/rules/pattern.cpp); the equality of their symbolic types is not encoded.
+        throw Outside{"const($" + n.name + ") twice in the source (equal literals are not encoded)"};
       } else {
         const Expr c = Expr::var("c." + n.name, verify::sem::sort_of(ctx->first));
         out.dtype = ctx->first;
