@@ -408,6 +408,20 @@ std::optional<std::vector<int64_t>> h_sub_ints(const Captures& c, std::span<cons
   return r;
 }
 
+/// The elements of an integer literal, row-major, as a list (`starts = lit_ints($s)` for a
+/// dynamic_slice start); does not apply to a float literal or an unsigned element above 2^63 - 1.
+std::optional<std::vector<int64_t>> h_lit_ints(const Captures& c, std::span<const Arg> a) {
+  const Tensor* t = c.lit[a[0].slot];
+  if (!t) return std::nullopt;
+  std::vector<int64_t> r;
+  for (int64_t k = 0; k < t->size(); ++k) {
+    const auto v = literal_int(*t, k);
+    if (!v) return std::nullopt;
+    r.push_back(*v);
+  }
+  return r;
+}
+
 // ---- literal arithmetic (add_lits, mul_lits, neg_lit, int_lit) ----
 /// Literal `s` as a literal of type `t`: itself when it has type t, a splat of it when it is a non-empty
 /// splat of t's dtype; nullopt otherwise.
@@ -570,6 +584,8 @@ const AttrHelperSpec kAttrHelpers[] = {
      "r[k] = p[a[k]]: the axes a of transpose(x, p) as axes of x", {kPerm, kAxes}, AttrRole::AxisList},
     {N::SubInts, "sub_ints", {P::Attr, P::Attr}, h_sub_ints, "r[i] = a[i] - b[i] (two integer lists of one length)",
      {kPerAxis, kPerAxis}, AttrRole::PerAxis},
+    {N::LitInts, "lit_ints", {P::Lit}, h_lit_ints,
+     "the elements of an integer literal, row-major (a dynamic_slice start as slice starts)", {}, AttrRole::PerAxis},
 };
 const LitHelperSpec kLitHelpers[] = {
     {N::Reciprocal, "reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},

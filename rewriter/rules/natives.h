@@ -111,7 +111,7 @@ enum class NativeId : uint8_t {
   SameShape, WidensExactly, ComposesToIdentity, IsIdentityPerm, AxesAllSize, SomeAxisSize, AttrIs, IsPow2, IsSplat,
   ExactAccum, HasAttr, KeepsFreeOrder,
   // attribute helpers
-  ComposePerm, InversePerm, AddInts, MulInts, PermuteAxes, SubInts,
+  ComposePerm, InversePerm, AddInts, MulInts, PermuteAxes, SubInts, LitInts,
   // literal helpers
   Reciprocal, ReciprocalRounded, Lowest, Highest, AddLits, MulLits, NegLit, IntLit,
 };

@@ -135,6 +135,39 @@ RC_GTEST_PROP(IntConstraints, DimsStartsAndAllAgreeWithDirectComputation, ()) {
   RC_ASSERT(!matches(undefined, program));
 }
 
+/// lit_ints($c) is the list of at($c, k) for every element k, defined where every element is (an integer
+/// literal whose values fit int64; i1 reads 0 and 1); a float literal has none. Signed elements read
+/// their two's-complement value, unsigned ones their unsigned value.
+RC_GTEST_PROP(IntConstraints, LitIntsIsAtOfEveryElement, ()) {
+  const DType d = static_cast<DType>(*rc::gen::inRange(0, kNumDTypes));
+  const int64_t n = *rc::gen::inRange<int64_t>(0, 5);
+  Tensor t(TensorType{d, {n}});
+  for (int64_t k = 0; k < n; ++k) {
+    const uint64_t b = *rc::gen::inRange(0, 3) ? *rc::gen::inRange<uint64_t>(0, 4) : *rc::gen::arbitrary<uint64_t>();
+    t.set_bits(k, b & bits_mask(d));
+  }
+  rules::Captures c;
+  c.lit[0] = &t;
+  rules::Arg a;
+  a.kind = rules::CapKind::Lit, a.slot = 0;
+  const auto list = rules::find_attr_helper("lit_ints")->fn(c, std::span<const rules::Arg>(&a, 1));
+  Program p;
+  bool all = !is_float(d);
+  std::vector<int64_t> want;
+  for (int64_t k = 0; k < n && all; ++k) {
+    CIntExpr at;
+    at.kind = IntExpr::Kind::At, at.cap = rules::CapKind::Lit, at.slot = 0;
+    at.kids.push_back(lit(k));
+    const auto v = rules::eval_int(p, c, at, {});
+    if (!v) all = false;
+    else want.push_back(*v);
+    const uint64_t b = t.bits(k);
+    if (v && d != DType::I1) RC_ASSERT(*v == (is_signed_int(d) ? int_value(d, b) : static_cast<int64_t>(b)));
+  }
+  if (!all) RC_ASSERT(!list.has_value());
+  else RC_ASSERT(list == std::optional<std::vector<int64_t>>(want));
+}
+
 /// A second const($c) matches only a literal equal to the first (same type, same bits).
 TEST(IntConstraints, SecondConstIsAnEqualLiteral) {
   const std::string rule = "rule r : sub(const($c), const($c)) => %x\n";

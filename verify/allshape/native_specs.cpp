@@ -270,6 +270,8 @@ const AttrHelperSpec kAttrHelpers[] = {
     {N::MulInts, nullptr, nullptr, mul_ints_},
     {N::PermuteAxes, nullptr, permute_axes_, nullptr, PermWord::PermuteAxes},
     {N::SubInts, nullptr, nullptr, sub_ints_},
+    // Literal elements read as integers (sizes and per-axis integers of a configuration are not literals).
+    {N::LitInts, "(lit_ints reads literal elements as integers: bounded only)"},
 };
 
 // ---- literal helpers ----
