@@ -412,7 +412,7 @@ std::optional<std::vector<int64_t>> h_sub_ints(const Captures& c, std::span<cons
 /// dynamic_slice start); does not apply to a float literal or an unsigned element above 2^63 - 1.
 std::optional<std::vector<int64_t>> h_lit_ints(const Captures& c, std::span<const Arg> a) {
   const Tensor* t = c.lit[a[0].slot];
-  if (!t) return std::nullopt;
+  if (!t || is_float(t->dtype())) return std::nullopt;  // also an empty float literal
   std::vector<int64_t> r;
   for (int64_t k = 0; k < t->size(); ++k) {
     const auto v = literal_int(*t, k);
