@@ -602,7 +602,8 @@ class Generator {
         const int lead = pick(r_, 0, want.rank());
         TensorType x = want, idx{index_dtype(n, OpCode::Take), {}};
         x.dims.assign(want.dims.begin() + lead, want.dims.end());
-        x.dims.insert(x.dims.begin(), draw_dim(1, std::max(1, o_.max_dim)));
+        // x's axis 0 may be empty (every index is then out of range: UB wherever the result is read).
+        x.dims.insert(x.dims.begin(), draw_dim(0, std::max(1, o_.max_dim)));
         idx.dims.assign(want.dims.begin(), want.dims.begin() + lead);
         in = {x, idx};
         break;
@@ -613,7 +614,8 @@ class Generator {
         const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
         if (axis < 0 || axis >= want.rank()) throw GenFail{"gather axis"};
         TensorType x = want, idx = want;
-        for (int d = 0; d < want.rank(); ++d) x.dims[d] = d == axis ? draw_dim(1, std::max(1, o_.max_dim)) : want.dims[d] + pick(r_, 0, 1);
+        // x's gathered axis may be empty (every index out of range: UB wherever the result is read).
+        for (int d = 0; d < want.rank(); ++d) x.dims[d] = d == axis ? draw_dim(0, std::max(1, o_.max_dim)) : want.dims[d] + pick(r_, 0, 1);
         idx.dtype = index_dtype(n, OpCode::Gather);
         put(g.attrs, "axis", AttrKind::Int, {axis});
         in = {x, idx};
