@@ -203,11 +203,15 @@ Skeleton analyse(const Node& source, uint8_t assumes) {
   k.any_dims.assign(n, false);
   k.reshaped.assign(n, false);
   for (int i = 0; i < n; ++i)
-    for (const auto& o : k.nodes[i]->operands) {
+    for (size_t at = 0; at < k.nodes[i]->operands.size(); ++at) {
+      const auto& o = k.nodes[i]->operands[at];
       const int j = id[o.get()];
       k.parent[j] = i;
       const OpCode op = k.nodes[i]->op;
-      k.rel[j] = chain(k.rel[i], edge_rel(op));
+      // dynamic_slice's x and dynamic_update_slice's x and update have the result's rank; a start is
+      // 1-D whatever it is.
+      const bool same_rank_operand = (op == OpCode::DynamicSlice && at == 0) || (op == OpCode::DynamicUpdateSlice && at < 2);
+      k.rel[j] = chain(k.rel[i], same_rank_operand ? Rel::Same : edge_rel(op));
       k.any_dims[j] = k.any_dims[i] || is_reduce(op) || op == OpCode::DotGeneral;
       k.reshaped[j] = k.reshaped[i] || op == OpCode::Reshape;
     }
@@ -516,6 +520,12 @@ class Planner {
       if (x.kind != Node::Kind::Op) continue;
       const Rel rel = k_.rel[i];
       if (x.op == OpCode::Concat && rel == Rel::Same) need_min(1, "concat needs rank >= 1");
+      // A start has one element per axis: at rank 0 it is empty, and a splat matches no empty literal.
+      if ((x.op == OpCode::DynamicSlice || x.op == OpCode::DynamicUpdateSlice) && rel == Rel::Same) {
+        const size_t at = x.op == OpCode::DynamicSlice ? 1 : 2;
+        if (x.operands.size() > at && x.operands[at]->kind == Node::Kind::Splat)
+          need_min(1, "the splat start of " + k_.label[i] + " needs an element (rank >= 1)");
+      }
       // Ops whose result needs an axis (an iota axis, gather / scatter axis, segments, a patch axis).
       if (rel == Rel::Same && (x.op == OpCode::Iota || x.op == OpCode::Gather || x.op == OpCode::ScatterReduce ||
                                x.op == OpCode::ScatterAdd || x.op == OpCode::SegmentReduce || x.op == OpCode::ExtractPatches))
