@@ -92,6 +92,49 @@ TEST(AllShapeDriver, OutsideTheFragmentIsBoundedOnlyWithTheReason) {
   EXPECT_EQ(s.replays + s.canaries, 0);
 }
 
+// A configuration whose assumptions and goal the equation solver reduces to false (here a size forced
+// to 0 makes the empty sum the target's 0 itself) is decided by that stage alone: `false` mentions no bits
+// or floats, and dropping it (as once happened) sent every such configuration on to the costlier stages,
+// more than one Z3 query each (4,153 queries for 2,392 configurations; now one query for all of them).
+TEST(AllShapeDriver, AConfigurationEliminatedToFalseCostsNoFurtherQuery) {
+  rules::RuleFile f = load("rule sum_empty : reduce_sum(%x) {axes = $a} where some_axis_size(%x, $a, 0) => splat(0)");
+  Stubs s;
+  const Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(r.verdict, Verdict::Proved) << r.why;
+  EXPECT_GT(r.configs, 100);
+  EXPECT_LT(r.queries, r.configs / 10) << r.configs << " configurations";
+  EXPECT_EQ(s.replays, 0);
+}
+
+// A const($c) with no is_splat/is_pow2 may be any tensor: it is encoded like an input read at its index,
+// so integer re-association of two literals is PROVED for all shapes, a float one is REFUTED with a
+// rank-1 literal concretized element by element into the replayed program (not a parameter), and a
+// negated is_splat is not used (the statement proved is stronger).
+TEST(AllShapeDriver, LiteralsThatMayBeAnyTensorAreEncodedLikeInputs) {
+  rules::RuleFile f = load(
+      "rule int_assoc : add(add(%x, const($a) as %ka), const($b) as %kb) where is_int(%x) => add(%x, add(%ka, %kb))\n"
+      "rule float_assoc : add(add(%x, const($a) as %ka), const($b) as %kb) where is_float(%x), rank_is(%x, 1) "
+      "=> add(%x, add(%ka, %kb))\n"
+      "rule comm_not_splat : mul(%x, const($c) as %k) where not is_splat($c), is_int(%x) => mul(%k, %x)\n");
+  Stubs s;
+  Result r = prove_all_shapes(f.rules[0], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(r.verdict, Verdict::Proved) << r.why;
+  std::string replayed;
+  ReplayFn keep = [&](const Program& p) {
+    replayed = print_program(p);
+    return Replay{true, true, "stub: refuted"};
+  };
+  r = prove_all_shapes(f.rules[1], keep, s.canary(), Options{});
+  EXPECT_EQ(r.verdict, Verdict::Refuted) << r.why;
+  EXPECT_NE(replayed.find("%x0: tensor<"), std::string::npos) << replayed;
+  EXPECT_EQ(replayed.find("%x1"), std::string::npos) << "the literals must be literals, not parameters:\n" << replayed;
+  r = prove_all_shapes(f.rules[2], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(r.verdict, Verdict::Proved) << r.why;
+  bool noted = false;
+  for (const std::string& n : r.notes) noted |= n.find("`is_splat` not used") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 TEST(AllShapeDriver, ABoundAboveTheCapIsUnknown) {
   rules::RuleFile f = load("rule transpose_pair : transpose(transpose(%x) {perm = $p}) {perm = $q} "
                            "where composes_to_identity($p, $q) => %x");

@@ -128,8 +128,13 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
             std::vector<Expr> all = e.assume;
             all.push_back(bad);
             std::vector<Expr> kept;
-            for (const Expr& c : smt::eliminate(all).abstractFunctions().conjuncts())
+            for (const Expr& c : smt::eliminate(all).abstractFunctions().conjuncts()) {
+              // A conjunct the elimination reduced to false decides the stage (it mentions no bits or
+              // floats, but dropping it would leave `true`: the common case, a size forced to 0 or 1
+              // that makes the two sides one term, went on to the costlier stages).
+              if (c.isFalse()) return c;
               if (c.mentionsBitsOrFloats()) kept.push_back(c);
+            }
             return Expr::all(kept);
           },
           [&] { return abs.abstractArithmetic(); },

@@ -42,8 +42,8 @@ Concrete concretize(const Enc& e, const smt::Model& m, FastMath fm, int64_t max_
       }
     }
     switch (c.kind) {
-      case CNode::Param: {
-        ids[k] = p->add_param(b, p->intern_type(t), "x" + std::to_string(params++));
+      case CNode::Param:
+      case CNode::Literal: {
         Tensor x(t);
         const std::vector<int64_t> st = [&] {
           std::vector<int64_t> s(t.dims.size(), 1);
@@ -52,7 +52,7 @@ Concrete concretize(const Enc& e, const smt::Model& m, FastMath fm, int64_t max_
         }();
         for (int64_t flat = 0; flat < x.size(); ++flat) {
           Expr v;
-          if (!c.uf) v = m.eval(Expr::var("x." + c.capture, verify::sem::sort_of(c.dtype)));
+          if (!c.uf) v = m.eval(Expr::var("x." + c.capture, verify::sem::sort_of(c.dtype)));  // a rank-0 Param
           else {
             std::vector<Expr> ix;
             int64_t rem = flat;
@@ -64,7 +64,12 @@ Concrete concretize(const Enc& e, const smt::Model& m, FastMath fm, int64_t max_
           }
           if (auto bits = v.numeral()) x.set_bits(flat, *bits);
         }
-        out.inputs.push_back(std::move(x));
+        if (c.kind == CNode::Literal) {
+          ids[k] = p->literal_value(p->intern_literal(x));
+        } else {
+          ids[k] = p->add_param(b, p->intern_type(t), "x" + std::to_string(params++));
+          out.inputs.push_back(std::move(x));
+        }
         break;
       }
       case CNode::Splat: {

@@ -29,12 +29,30 @@ SVal Enc::src(const Node& n, int rank, std::optional<TypeV> ctx) {
     }
     case Node::Kind::Const: {
       if (!ctx) throw Outside{"a const($c) without a typed context"};
-      if (!f_.splat_lits.count(n.name)) throw Outside{"const($" + n.name + ") that may be a non-splat literal"};
-      auto it = lits_.find(n.name);
-      if (it != lits_.end()) {
+      if (lits_.count(n.name) || tensor_lits_.count(n.name)) {
         // A second const($c) matches only a literal equal to the first (same type and bits,
         // rewriter/rules/pattern.cpp); the equality of their symbolic types is not encoded.
         throw Outside{"const($" + n.name + ") twice in the source (equal literals are not encoded)"};
+      }
+      if (!f_.splat_lits.count(n.name) && !ctx->second.empty()) {
+        // A literal that may be any tensor of its type (no is_splat/is_pow2): its elements are as free as
+        // an input's, so it is encoded as one, an uninterpreted function of its index read like a capture
+        // (the rank argument sees its reads), and concretized as a literal. Helpers and predicates that
+        // need its one value (`lit`) find none: outside the fragment there.
+        const int rank = static_cast<int>(ctx->second.size());
+        auto uf = std::make_shared<smt::Func>("c." + n.name, std::vector<Sort>(rank, Sort::integer()),
+                                              verify::sem::sort_of(ctx->first));
+        const std::string cap = "$" + n.name;
+        out.dtype = ctx->first;
+        out.dims = ctx->second;
+        out.at = [this, uf, cap](const std::vector<Expr>& i) {
+          read(cap, i);
+          return Elem{(*uf)(i), Expr::boolean(false)};
+        };
+        CNode cn;
+        cn.kind = CNode::Literal, cn.dtype = out.dtype, cn.dims = out.dims, cn.capture = n.name, cn.uf = uf;
+        out.cnode = add_cnode(std::move(cn));
+        tensor_lits_.insert(n.name);
       } else {
         const Expr c = Expr::var("c." + n.name, verify::sem::sort_of(ctx->first));
         out.dtype = ctx->first;

@@ -77,6 +77,7 @@ std::vector<Expr> Enc::fresh_dims(int rank, const std::string& what) {
 
 void Enc::read(const std::string& cap, const std::vector<Expr>& idx) {
   std::string key;
+  const std::string what = cap[0] == '$' ? "const(" + cap + ")" : "%" + cap;  // a tensor literal: "$c"
   // Premise of the rank argument: each component of a read depends on at most one output axis, no
   // two components on the same one, and every read of a capture maps its axes to the same output
   // axes (transposes and broadcasts included): dropping an output axis then drops the same input
@@ -88,23 +89,23 @@ void Enc::read(const std::string& cap, const std::vector<Expr>& idx) {
   std::vector<int> map(idx.size(), -1);
   std::set<int> used;
   for (size_t k = 0; k < idx.size(); ++k) {
-    const Expr s = idx[k].simplify();
-    key += s.str() + ";";
+    const Expr s = idx[k].simplifyMemo();
+    key += std::to_string(s.id()) + ";";  // Z3 terms are hash-consed: one id per simplified term
     for (size_t j = 0; j < axes.size(); ++j) {
       if (!mentions(s, axes[j])) continue;
       if (map[k] != -1)
-        premise.push_back("a read of %" + cap + " takes its axis " + std::to_string(k) + " from two output axes");
+        premise.push_back("a read of " + what + " takes its axis " + std::to_string(k) + " from two output axes");
       map[k] = static_cast<int>(j);
     }
     if (map[k] != -1 && !used.insert(map[k]).second)
-      premise.push_back("a read of %" + cap + " takes two axes from output axis " + std::to_string(map[k]));
+      premise.push_back("a read of " + what + " takes two axes from output axis " + std::to_string(map[k]));
   }
   auto it = axis_map_.find(cap);
   if (it == axis_map_.end()) axis_map_.emplace(cap, map);
   else
     for (size_t k = 0; k < map.size(); ++k)
       if (map[k] != -1 && it->second[k] != -1 && map[k] != it->second[k])
-        premise.push_back("two reads of %" + cap + " take its axis " + std::to_string(k) + " from output axes " +
+        premise.push_back("two reads of " + what + " take its axis " + std::to_string(k) + " from output axes " +
                           std::to_string(it->second[k]) + " and " + std::to_string(map[k]));
   reads[cap].insert(key);
 }

@@ -139,7 +139,8 @@ class Enc : public NativeEnv {
   std::map<std::string, SVal> vals_;
   std::map<std::string, TypeV> types_;
   std::map<std::string, AttrB> attrs_;
-  std::map<std::string, SVal> lits_;
+  std::map<std::string, SVal> lits_;       ///< const($c) splats (and rank-0 literals): one element
+  std::set<std::string> tensor_lits_;      ///< const($c) that may be any tensor (CNode::Literal)
   TypeV root_type_;
   TypeV tmp_;
   bool src_root_governed_ = false;

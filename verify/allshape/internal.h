@@ -46,7 +46,7 @@ struct SVal {
 
 /// A source node as concretization needs it: evaluated in a model, it is the instance.
 struct CNode {
-  enum Kind : uint8_t { Param, Splat, Scalar, Op } kind = Param;
+  enum Kind : uint8_t { Param, Splat, Scalar, Literal, Op } kind = Param;
   OpCode op = OpCode::Constant;
   DType dtype = DType::F32;
   std::vector<smt::Expr> dims;
@@ -57,7 +57,7 @@ struct CNode {
   uint64_t bits = 0;  ///< Splat
   smt::Expr scalar;   ///< Scalar (a const($c) splat): its element
   std::string capture;
-  std::shared_ptr<smt::Func> uf;  ///< Param of rank > 0
+  std::shared_ptr<smt::Func> uf;  ///< Param of rank > 0; Literal (a const($c) of any content)
 };
 
 /// A symbolic type: dtype and per-axis sizes.

@@ -141,7 +141,12 @@ M is_pow2_(NativeEnv& e, const rules::Constraint& c) {
   return m;
 }
 /// const($c) is encoded as a splat (the fragment's gate admits it only where is_splat or is_pow2 holds).
-M is_splat_(NativeEnv&, const rules::Constraint&) { return M::of(true); }
+// A positive is_splat($c) makes const($c) a splat (PredFact::SplatLiteral: one element, `lit`); a literal
+// that is none (under `not is_splat`) is encoded as any tensor of its type, splats included.
+M is_splat_(NativeEnv& e, const rules::Constraint& c) {
+  if (e.lit(c.args[0].name)) return M::of(true);
+  return M::dropped("`is_splat` not used: the literal is encoded as any tensor of its type (the statement proved is stronger)");
+}
 
 M exact_accum_(NativeEnv& e, const rules::Constraint& c) {
   const ReduceAccum* a = e.accum(c.args[0].name);

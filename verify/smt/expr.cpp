@@ -545,6 +545,26 @@ bool Expr::isTrue() const { return Z3_get_bool_value(C(), a_) == Z3_L_TRUE; }
 bool Expr::isFalse() const { return Z3_get_bool_value(C(), a_) == Z3_L_FALSE; }
 Expr Expr::simplify() const { return wrap(Z3_simplify(C(), a_)); }
 
+Expr Expr::simplifyMemo() const {
+  Context* cx = current_context();
+  Z3_context c = RC();
+  if (!cx || !c) return simplify();
+  auto& memo = cx->simplify_memo;
+  if (auto it = memo.find(a_); it != memo.end()) return wrap(it->second);
+  Expr s = simplify();
+  if (memo.size() >= (1u << 16)) {
+    for (const auto& [k, v] : memo) {
+      Z3_dec_ref(c, k);
+      Z3_dec_ref(c, v);
+    }
+    memo.clear();
+  }
+  Z3_inc_ref(c, a_);
+  Z3_inc_ref(c, s.a_);
+  memo.emplace(a_, s.a_);
+  return s;
+}
+
 Expr Expr::canonical() const {
   FreshConstants fresh;
   for_each_app(a_, /*first_arg_first=*/true, [&](Z3_ast t, Z3_app app, unsigned n) {

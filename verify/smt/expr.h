@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 typedef struct _Z3_context* Z3_context;
@@ -69,6 +70,9 @@ class Context {
  public:
   /// The float terms registered by live Pow2Divisor guards (Expr::operator/ reads them).
   std::vector<Z3_ast> pow2_divisors;
+  /// Expr::simplifyMemo's table: term -> Z3_simplify of it, both referenced (released with the context,
+  /// or when the table is full and starts again).
+  std::unordered_map<Z3_ast, Z3_ast> simplify_memo;
 };
 
 /// Thrown when a term is made in a dead context (see Context).
@@ -212,6 +216,10 @@ class Expr {
   bool isTrue() const;
   bool isFalse() const;
   Expr simplify() const;
+  /// simplify(), remembered per context: the same term (Z3 terms are hash-consed) is simplified once.
+  /// For callers that simplify many small terms again and again (the all-shape encoder's index terms,
+  /// which every configuration builds anew with the same names).
+  Expr simplifyMemo() const;
   /// The term with its free constants renamed to canonical ones in order of first occurrence (depth
   /// first). Terms equal up to a renaming of free constants usually map to the same term, so a query
   /// answer (sat or unsat) carries over; different results only cost a missed reuse.
