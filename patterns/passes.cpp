@@ -16,7 +16,6 @@ void populate_canonicalization_patterns(PatternSet& set,
                                         const std::vector<std::shared_ptr<const Plugin>>& plugins) {
   populate_rule_library(set);
   populate_seed_patterns_without_rule_twins(set);
-  populate_slice_concat_patterns(set);
   populate_reduce_dot_patterns(set);
   populate_plugin_patterns(set, plugins);
   for (const auto& f : extra) rules::add_rule_patterns(set, f);

@@ -9,6 +9,11 @@
 #include "rewriter/views.h"
 
 namespace ptir {
+namespace detail {
+AttrValue ints_attr(std::vector<int64_t> v) { return AttrValue{AttrKind::Ints, std::move(v), {}, {}}; }
+AttrValue int_attr(int64_t v) { return AttrValue{AttrKind::Int, {v}, {}, {}}; }
+}  // namespace detail
+
 namespace {
 
 using detail::ints_attr;

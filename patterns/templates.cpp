@@ -6,8 +6,7 @@
 namespace ptir {
 
 std::vector<std::pair<std::string, std::string>> cpp_pattern_templates() {
-  std::vector<std::pair<std::string, std::string>> out = detail::slice_concat_templates();
-  for (auto& t : detail::reduce_dot_templates()) out.push_back(std::move(t));
+  std::vector<std::pair<std::string, std::string>> out = detail::reduce_dot_templates();
   std::vector<std::pair<std::string, std::string>> seed = {
       {"remove_noop_cast", "cast(%x : $T) : $T"},
       {"remove_noop_cast", "cast(%x)"},

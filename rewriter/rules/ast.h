@@ -37,21 +37,55 @@ struct Number {
   std::string text;  ///< as written, for messages
 };
 
+/// An integer expression (docs/rules.md "Integer constraints"): integer literals, `dim(X, k)`,
+/// `rank(X)` (X is `%x` or `$T`), `at($a, k)` (entry k of an integer-list attribute or element k of an
+/// integer literal), a bare `$a` (a one-integer attribute or a one-element integer literal), a bound
+/// variable of `all` or of a per-axis list, `+ - *`, `min(a, b)`, `max(a, b)`, `if(C, a, b)`.
+struct IntCond;
+struct IntExpr {
+  enum class Kind : uint8_t { Lit, Var, Dim, Rank, At, Cap, Add, Sub, Mul, Min, Max, If } kind = Kind::Lit;
+  int64_t lit = 0;           ///< Lit
+  std::string name;          ///< Var: the variable; Dim/Rank/At/Cap: the capture name (no sigil)
+  bool value_sigil = false;  ///< Dim/Rank: `%x` (true) or `$T`
+  std::vector<std::shared_ptr<const IntExpr>> kids;  ///< Dim/At: {index}; Add..Max: {lhs, rhs}; If: {then, else}
+  std::shared_ptr<const IntCond> cond;               ///< If: `if(C, E, F)`
+  Loc loc;
+};
+
+/// An integer condition: comparisons of integer expressions joined by `and` / `or`, and the bounded
+/// quantifier `all i < E: C`.
+struct IntCond {
+  enum class Kind : uint8_t { Cmp, And, Or, All } kind = Kind::Cmp;
+  enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge } cmp = Cmp::Eq;
+  std::shared_ptr<const IntExpr> lhs, rhs;  ///< Cmp; All: rhs is the bound E
+  std::string var;                          ///< All: the bound variable
+  std::vector<std::shared_ptr<const IntCond>> kids;  ///< And/Or: operands; All: {body}
+  Loc loc;
+};
+
 /// How a node's result type is given in a result DAG.
 struct TypeRef {
-  enum class Kind : uint8_t { Inferred, OfCapture, TypeCapture } kind = Kind::Inferred;
-  std::string name;  ///< capture name (without sigil) for OfCapture (`type(%x)`) / TypeCapture (`$T`)
+  enum class Kind : uint8_t { Inferred, OfCapture, TypeCapture, Dims } kind = Kind::Inferred;
+  std::string name;  ///< capture name (without sigil) for OfCapture (`type(%x)`) / TypeCapture (`$T`) / Dims
+  /// Dims: `dims(%x, [i < E: F])` (or `dims($T, ...)`): the dtype of %x / $T, dims F for i in 0..E-1.
+  bool value_sigil = false;
+  std::string var;
+  std::shared_ptr<const IntExpr> count, elem;
 };
 
 /// An attribute of an op node: `{perm = $p}` (capture or, in a result, a native helper call) or
 /// `{perm = [1, 0]}` / `{direction = eq}` (a constant).
 struct AttrExpr {
   std::string name;
-  enum class Kind : uint8_t { Capture, Ints, Word, Call } kind = Kind::Capture;
-  std::string capture;               ///< Capture: `$p` -> "p"; Call: helper name
+  /// List: `[i < E: F]` (result only), one integer per i in 0..E-1; WithAt: `with_at($a, k, E)`
+  /// (result only), the list $a with entry k replaced by E.
+  enum class Kind : uint8_t { Capture, Ints, Word, Call, List, WithAt } kind = Kind::Capture;
+  std::string capture;               ///< Capture: `$p` -> "p"; Call: helper name; WithAt: the list `$a`
   std::vector<int64_t> ints;         ///< Ints
   std::string word;                  ///< Word
   std::vector<std::string> args;     ///< Call: attribute capture names (`$p`)
+  std::string var;                   ///< List: the bound variable
+  std::shared_ptr<const IntExpr> count, elem;  ///< List: E and F; WithAt: k and E
   Loc loc;
 };
 
@@ -73,6 +107,9 @@ struct Node {
   std::string as_name;               ///< source `... as %r`: also bind the node's value to %r
   std::string helper;                ///< result Const: `helper($c)` producing a literal
   std::vector<std::string> helper_args;
+  /// result Const: per helper argument, the integer expression written there (`int_lit(dim(%x, 0))`);
+  /// null for a `$` capture argument.
+  std::vector<std::shared_ptr<const IntExpr>> helper_exprs;
   Loc loc;
 };
 
@@ -87,6 +124,10 @@ struct Constraint {
   std::vector<Arg> args;
   bool negated = false;  ///< `not pred(...)`
   Loc loc;
+  /// An integer constraint (`dim(%x, 0) == 1`, `all i < rank(%x): ...`): `pred` is empty, `text` is
+  /// the constraint as written.
+  std::shared_ptr<const IntCond> cond;
+  std::string text;
 };
 
 /// Fast-math assumptions a rule needs; the rule fires only in functions that carry them.

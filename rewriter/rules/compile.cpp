@@ -157,7 +157,8 @@ class Compiler {
 
   MNode::MAttr source_attr(OpCode op, const AttrExpr& a) {
     const AttrSpec& s = attr_spec(op, a);
-    if (a.kind == AttrExpr::Kind::Call) throw Fail{a.loc, "helpers compute result attributes; a source attribute is a capture or a constant"};
+    if (a.kind == AttrExpr::Kind::Call || a.kind == AttrExpr::Kind::List || a.kind == AttrExpr::Kind::WithAt)
+      throw Fail{a.loc, "helpers compute result attributes; a source attribute is a capture or a constant"};
     check_attr_constant(op, s, a);
     MNode::MAttr m{a.name, a.kind, -1, a.ints, a.word};
     if (a.kind == AttrExpr::Kind::Capture) {
@@ -223,7 +224,79 @@ class Compiler {
     return out;
   }
 
+  // ---- integer expressions (natives.h CIntExpr) ----
+  CIntExpr int_expr(const IntExpr& e) {
+    using K = IntExpr::Kind;
+    CIntExpr r;
+    r.kind = e.kind;
+    r.lit = e.lit;
+    switch (e.kind) {
+      case K::Lit: break;
+      case K::Var: {
+        for (int k = static_cast<int>(vars_.size()) - 1; k >= 0 && r.slot < 0; --k)
+          if (vars_[k] == e.name) r.slot = k;
+        if (r.slot < 0)
+          throw Fail{e.loc, "unknown name '" + e.name + "' in an integer expression (a variable is bound by 'all " + e.name +
+                                " < E: ...' or '[" + e.name + " < E: ...]')"};
+        break;
+      }
+      case K::Dim:
+      case K::Rank: {
+        auto [kind, slot] = use(e.name, e.value_sigil, e.loc);
+        if (kind != CapKind::Value && kind != CapKind::Type)
+          throw Fail{e.loc, std::string(e.kind == K::Dim ? "dim" : "rank") + " takes %x or $T; $" + e.name + " is " + kind_word(kind)};
+        r.cap = kind, r.slot = slot;
+        break;
+      }
+      case K::At:
+      case K::Cap: {
+        auto [kind, slot] = use(e.name, false, e.loc);
+        if (kind != CapKind::Attr && kind != CapKind::Lit)
+          throw Fail{e.loc, "$" + e.name + " is " + kind_word(kind) + ", not an integer list or an integer literal" +
+                                (kind == CapKind::Type ? " (write dim($" + e.name + ", k) or rank($" + e.name + "))" : "")};
+        r.cap = kind, r.slot = slot;
+        break;
+      }
+      default: break;
+    }
+    for (const auto& k : e.kids) r.kids.push_back(int_expr(*k));
+    if (e.kind == K::If) r.cond = std::make_shared<CIntCond>(int_cond(*e.cond));
+    return r;
+  }
+  CIntCond int_cond(const IntCond& c) {
+    CIntCond r;
+    r.kind = c.kind;
+    r.cmp = c.cmp;
+    if (c.kind == IntCond::Kind::Cmp) {
+      r.lhs = int_expr(*c.lhs);
+      r.rhs = int_expr(*c.rhs);
+      return r;
+    }
+    if (c.kind == IntCond::Kind::All) {
+      r.rhs = int_expr(*c.rhs);
+      bound_var(c.var, c.loc);
+      r.kids.push_back(int_cond(*c.kids[0]));
+      vars_.pop_back();
+      return r;
+    }
+    for (const auto& k : c.kids) r.kids.push_back(int_cond(*k));
+    return r;
+  }
+  /// Opens the scope of a variable (closed by vars_.pop_back()).
+  void bound_var(const std::string& v, Loc at) {
+    if (static_cast<int>(vars_.size()) >= kMaxIntVars)
+      throw Fail{at, "more than " + std::to_string(kMaxIntVars) + " nested variables"};
+    for (const std::string& w : vars_)
+      if (w == v) throw Fail{at, "variable '" + v + "' is already bound here"};
+    vars_.push_back(v);
+  }
+
   MConstraint constraint(const Constraint& c) {
+    if (c.cond) {
+      MConstraint m;
+      m.cond = std::make_shared<CIntCond>(int_cond(*c.cond));
+      return m;
+    }
     const PredicateSpec* p = find_predicate(c.pred);
     if (!p) throw Fail{c.loc, "unknown predicate '" + c.pred + "' (see docs/rules.md for the list)"};
     std::vector<Arg> args = resolve_args(p->params, c.args, "predicate " + c.pred, c.loc, Site::Predicate, p->roles);
@@ -306,6 +379,15 @@ class Compiler {
       r.type_source = TypeSource::TypeSlot, r.type_slot = slot;
     } else if (n.type.kind == TypeRef::Kind::OfCapture) {
       r.type_source = TypeSource::ValueSlot, r.type_slot = use(n.type.name, true, n.loc).second;
+    } else if (n.type.kind == TypeRef::Kind::Dims) {
+      auto [k, slot] = use(n.type.name, n.type.value_sigil, n.loc);
+      if (k != CapKind::Value && k != CapKind::Type)
+        throw Fail{n.loc, "dims takes %x or $T (whose dtype the type takes); $" + n.type.name + " is " + kind_word(k)};
+      r.type_source = TypeSource::Dims, r.type_slot = slot, r.dims_cap = k;
+      r.dims_count = int_expr(*n.type.count);
+      bound_var(n.type.var, n.loc);
+      r.dims_elem = int_expr(*n.type.elem);
+      vars_.pop_back();
     } else if (is_root) {
       r.type_source = TypeSource::Root;
     }
@@ -320,7 +402,20 @@ class Compiler {
         const LitHelperSpec* h = find_lit_helper(n.helper);
         if (!h) throw Fail{n.loc, "unknown literal helper '" + n.helper + "'"};
         std::vector<Constraint::Arg> args;
-        for (const std::string& a : n.helper_args) args.push_back({Constraint::Arg::Kind::Capture, a, 0});
+        r.helper_exprs.resize(n.helper_args.size());
+        for (size_t k = 0; k < n.helper_args.size(); ++k) {
+          const IntExpr* e = k < n.helper_exprs.size() ? n.helper_exprs[k].get() : nullptr;
+          if (k < h->params.size() && h->params[k] == Param::Int) {
+            // An integer parameter (int_lit) takes an integer expression; a lone `$a` is one too.
+            IntExpr cap;
+            if (!e) cap.kind = IntExpr::Kind::Cap, cap.name = n.helper_args[k], cap.loc = n.loc;
+            r.helper_exprs[k] = int_expr(e ? *e : cap);
+            args.push_back({Constraint::Arg::Kind::Int, "", 0});
+          } else {
+            if (e) throw Fail{e->loc, "helper " + n.helper + " argument " + std::to_string(k + 1) + " is a '$' capture, not an integer expression"};
+            args.push_back({Constraint::Arg::Kind::Capture, n.helper_args[k], 0});
+          }
+        }
         r.lit_helper = h;
         r.helper_args = resolve_args(h->params, args, "helper " + n.helper, n.loc, Site::Helper);
         return r;
@@ -381,6 +476,22 @@ class Compiler {
       if (k != CapKind::Attr) throw Fail{a.loc, "$" + a.capture + " is " + kind_word(k) + ", not an attribute"};
       role(a.capture, op, s, a.loc);
       r.slot = slot;
+    } else if (a.kind == AttrExpr::Kind::List) {
+      if (s.kind != AttrKind::Ints && s.kind != AttrKind::Int)
+        throw Fail{a.loc, "attribute '" + a.name + "' of " + std::string(mnemonic(op)) + " does not take integers"};
+      r.count = int_expr(*a.count);
+      bound_var(a.var, a.loc);
+      r.elem = int_expr(*a.elem);
+      vars_.pop_back();
+    } else if (a.kind == AttrExpr::Kind::WithAt) {
+      if (s.kind != AttrKind::Ints) throw Fail{a.loc, "attribute '" + a.name + "' of " + std::string(mnemonic(op)) + " is not an integer list"};
+      auto [k, slot] = use(a.capture, false, a.loc);
+      if (k != CapKind::Attr) throw Fail{a.loc, "$" + a.capture + " is " + kind_word(k) + ", not an attribute"};
+      // The list keeps its role: with_at of slice starts gives slice starts.
+      role(a.capture, op, s, a.loc);
+      r.slot = slot;
+      r.count = int_expr(*a.count);
+      r.elem = int_expr(*a.elem);
     } else if (a.kind == AttrExpr::Kind::Call) {
       const AttrHelperSpec* h = find_attr_helper(a.capture);
       if (!h) throw Fail{a.loc, "unknown attribute helper '" + a.capture + "'"};
@@ -405,6 +516,7 @@ class Compiler {
   std::map<std::string, OpCode> value_ops_;  ///< `as %r` of an op node -> that op
   int counts_[4] = {0, 0, 0, 0};
   int swaps_ = 0;
+  std::vector<std::string> vars_;  ///< integer variables in scope (`all i < ...`, `[i < ...]`), outermost first
 };
 
 }  // namespace

@@ -39,9 +39,10 @@ struct MNode {
 
 /// A constraint with its predicate and arguments resolved.
 struct MConstraint {
-  const PredicateSpec* pred = nullptr;
+  const PredicateSpec* pred = nullptr;  ///< null for an integer constraint (`cond`)
   std::vector<Arg> args;
   bool negated = false;
+  std::shared_ptr<const CIntCond> cond;  ///< an integer constraint
 };
 
 /// How a result node's type is found at match time.
@@ -52,6 +53,7 @@ enum class TypeSource : uint8_t {
   Elementwise,  ///< the type of operand `from` (compare: i1 of its shape)
   Transpose,    ///< operand 0's dims permuted by the node's perm attribute
   Context,      ///< a literal operand: given by its parent
+  Dims,         ///< `dims(%x|$T, [i < E: F])`: the capture's dtype (type_slot, dims_cap), computed dims
 };
 
 /// A result node with everything resolved.
@@ -62,9 +64,13 @@ struct RNode {
   Number number;                    ///< Splat
   const LitHelperSpec* lit_helper = nullptr;  ///< Const
   std::vector<Arg> helper_args;
+  /// Const: per helper argument, the integer expression to evaluate into Arg::i (int_lit), or none.
+  std::vector<std::optional<CIntExpr>> helper_exprs;
   TypeSource type_source = TypeSource::Context;
   int type_slot = -1;               ///< TypeSlot / ValueSlot
   int from = -1;                    ///< Elementwise: the operand giving the type
+  CapKind dims_cap = CapKind::Value;  ///< Dims: whose dtype (type_slot is a value or a type slot)
+  CIntExpr dims_count, dims_elem;     ///< Dims: [i < dims_count: dims_elem]
   struct RAttr {
     std::string name;
     AttrExpr::Kind kind;
@@ -74,6 +80,7 @@ struct RNode {
     std::string word;
     const AttrHelperSpec* helper = nullptr;
     std::vector<Arg> args;
+    CIntExpr count, elem;  ///< List: `[i < count: elem]`; WithAt: `with_at($slot, count, elem)`
   };
   std::vector<RAttr> attrs;
   std::vector<RNode> operands;

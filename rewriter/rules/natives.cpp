@@ -2,15 +2,128 @@
 // and `ptir prove --list-natives` repeat.
 #include "rewriter/rules/natives.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <string_view>
+
+#include "ir/interp.h"
 
 namespace ptir::rules {
 
 const TensorType& arg_type(const Program& p, const Captures& c, const Arg& a) {
   if (a.kind == CapKind::Type) return p.type(c.type[a.slot]);
   return p.type_of(c.value[a.slot]);
+}
+
+// ---- integer expressions (docs/rules.md "Integer constraints") ----
+namespace {
+/// Element k of an integer literal as a 64-bit integer (i1: 0 or 1; an unsigned value above 2^63 - 1
+/// has none).
+std::optional<int64_t> literal_int(const Tensor& t, int64_t k) {
+  if (k < 0 || k >= t.size()) return std::nullopt;
+  const DType d = t.dtype();
+  if (is_float(d)) return std::nullopt;
+  const uint64_t b = t.bits(k);
+  if (d == DType::I1) return static_cast<int64_t>(b & 1);
+  if (is_signed_int(d)) return int_value(d, b);
+  if (b > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  return static_cast<int64_t>(b);
+}
+}  // namespace
+
+std::optional<int64_t> eval_int(const Program& p, const Captures& c, const CIntExpr& e, std::span<const int64_t> vars) {
+  using K = IntExpr::Kind;
+  switch (e.kind) {
+    case K::Lit: return e.lit;
+    case K::Var:
+      if (e.slot < 0 || e.slot >= static_cast<int>(vars.size())) return std::nullopt;
+      return vars[e.slot];
+    case K::Rank:
+    case K::Dim: {
+      const TensorType& t = e.cap == CapKind::Type ? p.type(c.type[e.slot]) : p.type_of(c.value[e.slot]);
+      if (e.kind == K::Rank) return static_cast<int64_t>(t.rank());
+      const auto k = eval_int(p, c, e.kids[0], vars);
+      if (!k || *k < 0 || *k >= t.rank()) return std::nullopt;
+      return t.dims[*k];
+    }
+    case K::At:
+    case K::Cap: {
+      std::optional<int64_t> k = int64_t{0};
+      if (e.kind == K::At) k = eval_int(p, c, e.kids[0], vars);
+      if (!k) return std::nullopt;
+      if (e.cap == CapKind::Attr) {
+        const AttrValue* a = c.attr[e.slot];
+        if (!a || (a->kind != AttrKind::Ints && a->kind != AttrKind::Int)) return std::nullopt;
+        if (e.kind == K::Cap && a->ints.size() != 1) return std::nullopt;
+        if (*k < 0 || *k >= static_cast<int64_t>(a->ints.size())) return std::nullopt;
+        return a->ints[*k];
+      }
+      const Tensor* t = c.lit[e.slot];
+      if (!t || (e.kind == K::Cap && t->size() != 1)) return std::nullopt;
+      return literal_int(*t, *k);
+    }
+    case K::If: {
+      std::vector<int64_t> v(vars.begin(), vars.end());
+      return eval_int(p, c, e.kids[int_holds(p, c, *e.cond, v) ? 0 : 1], vars);
+    }
+    default: break;
+  }
+  const auto a = eval_int(p, c, e.kids[0], vars);
+  if (!a) return std::nullopt;
+  const auto b = eval_int(p, c, e.kids[1], vars);
+  if (!b) return std::nullopt;
+  int64_t r = 0;
+  switch (e.kind) {
+    case K::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
+    case K::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
+    case K::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
+    case K::Min: return std::min(*a, *b);
+    case K::Max: return std::max(*a, *b);
+    default: return std::nullopt;
+  }
+}
+
+bool int_holds(const Program& p, const Captures& c, const CIntCond& k, std::vector<int64_t>& vars) {
+  using K = IntCond::Kind;
+  switch (k.kind) {
+    case K::Cmp: {
+      const auto a = eval_int(p, c, k.lhs, vars);
+      const auto b = eval_int(p, c, k.rhs, vars);
+      if (!a || !b) return false;  // undefined (overflow, index out of range): the constraint is false
+      switch (k.cmp) {
+        case IntCond::Cmp::Eq: return *a == *b;
+        case IntCond::Cmp::Ne: return *a != *b;
+        case IntCond::Cmp::Lt: return *a < *b;
+        case IntCond::Cmp::Le: return *a <= *b;
+        case IntCond::Cmp::Gt: return *a > *b;
+        case IntCond::Cmp::Ge: return *a >= *b;
+      }
+      return false;
+    }
+    case K::And:
+      for (const CIntCond& x : k.kids)
+        if (!int_holds(p, c, x, vars)) return false;
+      return true;
+    case K::Or:
+      for (const CIntCond& x : k.kids)
+        if (int_holds(p, c, x, vars)) return true;
+      return false;
+    case K::All: {
+      const auto n = eval_int(p, c, k.rhs, vars);
+      if (!n || *n > kMaxIntBound || static_cast<int>(vars.size()) >= kMaxIntVars) return false;
+      vars.push_back(0);
+      bool ok = true;
+      for (int64_t i = 0; ok && i < *n; ++i) {
+        vars.back() = i;
+        ok = int_holds(p, c, k.kids[0], vars);
+      }
+      vars.pop_back();
+      return ok;
+    }
+  }
+  return false;
 }
 
 namespace {
@@ -286,6 +399,97 @@ std::optional<std::vector<int64_t>> h_mul_ints(const Captures& c, std::span<cons
   return r;
 }
 
+std::optional<std::vector<int64_t>> h_sub_ints(const Captures& c, std::span<const Arg> a) {
+  const AttrValue *pa = c.attr[a[0].slot], *qa = c.attr[a[1].slot];
+  if (!pa || !qa || pa->ints.size() != qa->ints.size()) return std::nullopt;
+  std::vector<int64_t> r(pa->ints.size());
+  for (size_t i = 0; i < r.size(); ++i)
+    if (__builtin_sub_overflow(pa->ints[i], qa->ints[i], &r[i])) return std::nullopt;  // does not apply
+  return r;
+}
+
+/// The elements of an integer literal, row-major, as a list (`starts = lit_ints($s)` for a
+/// dynamic_slice start); does not apply to a float literal or an unsigned element above 2^63 - 1.
+std::optional<std::vector<int64_t>> h_lit_ints(const Captures& c, std::span<const Arg> a) {
+  const Tensor* t = c.lit[a[0].slot];
+  if (!t || is_float(t->dtype())) return std::nullopt;  // also an empty float literal
+  std::vector<int64_t> r;
+  for (int64_t k = 0; k < t->size(); ++k) {
+    const auto v = literal_int(*t, k);
+    if (!v) return std::nullopt;
+    r.push_back(*v);
+  }
+  return r;
+}
+
+// ---- literal arithmetic (add_lits, mul_lits, neg_lit, int_lit) ----
+/// Literal `s` as a literal of type `t`: itself when it has type t, a splat of it when it is a non-empty
+/// splat of t's dtype; nullopt otherwise.
+std::optional<Tensor> as_type(const Tensor* s, const TensorType& t) {
+  if (!s || s->dtype() != t.dtype) return std::nullopt;
+  if (s->type == t) return *s;
+  if (s->size() == 0 || !s->is_splat()) return std::nullopt;
+  Tensor out(t);
+  for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, s->bits(0));
+  return out;
+}
+/// The element-wise op `op` on literals of type `t`, by the interpreter (ir/interp.h eval_inst): the
+/// op's own semantics (floats rounded to nearest-even in the dtype, integers wrapping), nullopt on UB.
+std::optional<Tensor> eval_elementwise(OpCode op, std::vector<Tensor> args, const TensorType& t) {
+  if (t.dtype == DType::I1) return std::nullopt;  // add/mul/neg take no i1
+  Program q;
+  const BodyId b = q.add_body("main", false);
+  std::vector<ValueId> ops;
+  for (size_t i = 0; i < args.size(); ++i) ops.push_back(q.add_param(b, q.intern_type(t), "a" + std::to_string(i)));
+  const TypeId tid = q.intern_type(t);
+  const InstId inst = q.create_inst(b, op, ops, q.intern_attrs(AttrSet{}), std::span<const TypeId>(&tid, 1));
+  RunResult r = eval_inst(q, inst, args);
+  if (r.status != RunStatus::Ok || r.results.size() != 1) return std::nullopt;
+  return std::move(r.results[0]);
+}
+std::optional<Tensor> l_add_lits(const Program&, const Captures& c, std::span<const Arg> a, const TensorType& t) {
+  auto x = as_type(c.lit[a[0].slot], t), y = as_type(c.lit[a[1].slot], t);
+  if (!x || !y) return std::nullopt;
+  return eval_elementwise(OpCode::Add, {std::move(*x), std::move(*y)}, t);
+}
+std::optional<Tensor> l_mul_lits(const Program&, const Captures& c, std::span<const Arg> a, const TensorType& t) {
+  auto x = as_type(c.lit[a[0].slot], t), y = as_type(c.lit[a[1].slot], t);
+  if (!x || !y) return std::nullopt;
+  return eval_elementwise(OpCode::Mul, {std::move(*x), std::move(*y)}, t);
+}
+std::optional<Tensor> l_neg_lit(const Program&, const Captures& c, std::span<const Arg> a, const TensorType& t) {
+  auto x = as_type(c.lit[a[0].slot], t);
+  if (!x) return std::nullopt;
+  return eval_elementwise(OpCode::Neg, {std::move(*x)}, t);
+}
+}  // namespace
+
+std::optional<uint64_t> int_lit_bits(DType d, int64_t v) {
+  if (d == DType::I1) {
+    if (v != 0 && v != 1) return std::nullopt;
+    return static_cast<uint64_t>(v);
+  }
+  if (is_float(d)) {
+    // Round to nearest, ties to even, in the dtype (as cast from si64): |v| < 2^63 fits a double's
+    // exponent range, and rounding the exact integer once is what round_to_float does.
+    const bool neg = v < 0;
+    const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    if (mag == 0) return uint64_t{0};
+    return round_to_float(d, neg, mag, 0);
+  }
+  return static_cast<uint64_t>(v) & bits_mask(d);  // wrapping: v mod 2^w
+}
+
+namespace {
+/// int_lit(E): the integer E in the node's dtype (Arg::i holds E, evaluated by the builder).
+std::optional<Tensor> l_int_lit(const Program&, const Captures&, std::span<const Arg> a, const TensorType& t) {
+  const auto b = int_lit_bits(t.dtype, a[0].i);
+  if (!b) return std::nullopt;
+  Tensor out(t);
+  for (int64_t i = 0; i < out.size(); ++i) out.set_bits(i, *b);
+  return out;
+}
+
 // ---- literal helpers ----
 std::optional<Tensor> l_reciprocal(const Program&, const Captures& c, std::span<const Arg> a, const TensorType& t) {
   const Tensor* s = c.lit[a[0].slot];
@@ -378,6 +582,10 @@ const AttrHelperSpec kAttrHelpers[] = {
      {kPerAxis, kPerAxis}, AttrRole::PerAxis},
     {N::PermuteAxes, "permute_axes", {P::Attr, P::Attr}, h_permute_axes,
      "r[k] = p[a[k]]: the axes a of transpose(x, p) as axes of x", {kPerm, kAxes}, AttrRole::AxisList},
+    {N::SubInts, "sub_ints", {P::Attr, P::Attr}, h_sub_ints, "r[i] = a[i] - b[i] (two integer lists of one length)",
+     {kPerAxis, kPerAxis}, AttrRole::PerAxis},
+    {N::LitInts, "lit_ints", {P::Lit}, h_lit_ints,
+     "the elements of an integer literal, row-major (a dynamic_slice start as slice starts)", {}, AttrRole::PerAxis},
 };
 const LitHelperSpec kLitHelpers[] = {
     {N::Reciprocal, "reciprocal", {P::Lit}, l_reciprocal, "1/c of a float splat, only where exact"},
@@ -385,6 +593,13 @@ const LitHelperSpec kLitHelpers[] = {
      "1/c of a float splat rounded to the dtype, exact or not (states the unsound x/c -> x*(1/c); the library uses reciprocal)"},
     {N::Lowest, "lowest", {P::TypeLike}, l_lowest, "-inf (floats), the minimum integer, false: the empty reduce_max"},
     {N::Highest, "highest", {P::TypeLike}, l_highest, "+inf (floats), the maximum integer, true: the empty reduce_min"},
+    {N::AddLits, "add_lits", {P::Lit, P::Lit}, l_add_lits,
+     "a + b element-wise in the node's dtype, as the add op computes it (floats rounded to nearest-even, integers wrapping)"},
+    {N::MulLits, "mul_lits", {P::Lit, P::Lit}, l_mul_lits,
+     "a * b element-wise in the node's dtype, as the mul op computes it (floats rounded to nearest-even, integers wrapping)"},
+    {N::NegLit, "neg_lit", {P::Lit}, l_neg_lit, "-a element-wise in the node's dtype, as the neg op computes it (exact)"},
+    {N::IntLit, "int_lit", {P::Int}, l_int_lit,
+     "the integer expression E in the node's dtype: integers wrap (E mod 2^w), floats round to nearest-even, i1 only 0 and 1"},
 };
 
 }  // namespace

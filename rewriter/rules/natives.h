@@ -2,6 +2,7 @@
 // the checker resolves them at load time, so an unknown name or a wrong argument is a load-time error.
 #pragma once
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -61,6 +62,37 @@ struct Arg {
   int64_t i = 0;
 };
 
+struct CIntCond;
+/// A compiled integer expression (ast.h IntExpr) with its captures resolved to slots.
+struct CIntExpr {
+  IntExpr::Kind kind = IntExpr::Kind::Lit;
+  int64_t lit = 0;
+  CapKind cap = CapKind::Value;  ///< Dim/Rank: Value (`%x`) or Type (`$T`); At/Cap: Attr or Lit
+  int slot = -1;                 ///< the capture slot; Var: the variable's index (its nesting depth)
+  std::vector<CIntExpr> kids;
+  std::shared_ptr<const CIntCond> cond;  ///< If
+};
+/// A compiled integer condition (ast.h IntCond).
+struct CIntCond {
+  IntCond::Kind kind = IntCond::Kind::Cmp;
+  IntCond::Cmp cmp = IntCond::Cmp::Eq;
+  CIntExpr lhs, rhs;             ///< Cmp; All: rhs is the bound
+  std::vector<CIntCond> kids;
+};
+/// The most variables (`all` and per-axis lists) in scope at once.
+inline constexpr int kMaxIntVars = 8;
+/// The largest bound of `all` and of a per-axis list that is evaluated (a larger one makes the
+/// constraint false / the attribute not formed: the rule does not apply).
+inline constexpr int64_t kMaxIntBound = 1 << 16;
+
+/// The value of `e` under the bindings of a match, or nullopt when it is undefined: an overflow of a
+/// 64-bit integer, dim/at with an index out of range, at/`$a` of something that is no integer list or
+/// integer literal, an unsigned element above 2^63 - 1 (docs/rules.md "Integer constraints").
+std::optional<int64_t> eval_int(const Program& p, const Captures& c, const CIntExpr& e, std::span<const int64_t> vars);
+/// Whether `k` holds; a comparison with an undefined side is false (so a rule whose constraint
+/// overflows does not fire), `all i < E: C` is false when E is undefined or above kMaxIntBound.
+bool int_holds(const Program& p, const Captures& c, const CIntCond& k, std::vector<int64_t>& vars);
+
 /// Reads an argument's type (TypeLike parameters).
 const TensorType& arg_type(const Program& p, const Captures& c, const Arg& a);
 
@@ -79,11 +111,11 @@ enum class NativeId : uint8_t {
   SameShape, WidensExactly, ComposesToIdentity, IsIdentityPerm, AxesAllSize, SomeAxisSize, AttrIs, IsPow2, IsSplat,
   ExactAccum, HasAttr, KeepsFreeOrder,
   // attribute helpers
-  ComposePerm, InversePerm, AddInts, MulInts, PermuteAxes,
+  ComposePerm, InversePerm, AddInts, MulInts, PermuteAxes, SubInts, LitInts,
   // literal helpers
-  Reciprocal, ReciprocalRounded, Lowest, Highest,
+  Reciprocal, ReciprocalRounded, Lowest, Highest, AddLits, MulLits, NegLit, IntLit,
 };
-inline constexpr int kNumNatives = static_cast<int>(NativeId::Highest) + 1;
+inline constexpr int kNumNatives = static_cast<int>(NativeId::IntLit) + 1;
 
 /// The role an attribute argument must have (ir/ops.h AttrRole: `compose_perm` takes permutations,
 /// `add_ints` one integer per axis); nullopt: any role, or not an attribute parameter.
@@ -125,6 +157,10 @@ const LitHelperSpec* find_lit_helper(std::string_view name);
 std::span<const PredicateSpec> all_predicates();
 std::span<const AttrHelperSpec> all_attr_helpers();
 std::span<const LitHelperSpec> all_lit_helpers();
+
+/// int_lit's element: the integer v in dtype d (integers wrap to v mod 2^w, floats round to
+/// nearest-even, i1 only 0 and 1: nullopt otherwise). verify/allshape/native_specs.cpp states the same.
+std::optional<uint64_t> int_lit_bits(DType d, int64_t v);
 
 /// True when every value of dtype `from` casts to `to` and back to itself exactly (the round trip
 /// from -> to -> from is the identity on every bit pattern, NaN payloads aside).

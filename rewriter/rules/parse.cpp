@@ -1,6 +1,7 @@
 // The rule-file parser: text -> RuleFile (rewriter/rules/ast.h). Syntax in docs/rules.md. It checks
 // syntax only; rewriter/rules/check.cpp type-checks the result.
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -226,8 +227,14 @@ class Parser {
   int64_t integer() {
     const Loc at = loc();
     Number n = number();
-    if (n.is_float || std::fabs(n.value) > 9.0e15) throw Fail{at, "expected an integer, found '" + n.text + "'"};
-    return static_cast<int64_t>(n.value);
+    if (n.is_float) throw Fail{at, "expected an integer, found '" + n.text + "'"};
+    // Read exactly (every digit), not through a double.
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(n.text.c_str(), &end, 10);
+    if (errno == ERANGE || end != n.text.c_str() + n.text.size())
+      throw Fail{at, "integer '" + n.text + "' is outside the 64-bit range"};
+    return static_cast<int64_t>(v);
   }
 
   // ---- rules ----
@@ -280,15 +287,209 @@ class Parser {
     expect(']', "']' after the rule options");
   }
 
+  // ---- integer constraints and expressions (docs/rules.md "Integer constraints") ----
+  /// Whether the constraint at the cursor is an integer one: it starts with an integer, `$`, `(`, `-`,
+  /// `all NAME`, or one of dim/rank/at/min/max followed by `(`.
+  bool at_int_constraint() {
+    skip_ws();
+    const char c = cur();
+    if (c == '$' || c == '(' || c == '-' || c == '+' || std::isdigit(static_cast<unsigned char>(c))) return true;
+    for (std::string_view w : {"dim", "rank", "at", "min", "max", "if"})
+      if (peek_raw_word(w)) {
+        size_t q = pos_ + w.size();
+        while (q < s_.size() && (s_[q] == ' ' || s_[q] == '\t')) ++q;
+        return q < s_.size() && s_[q] == '(';
+      }
+    if (peek_raw_word("all")) {
+      size_t q = pos_ + 3;
+      while (q < s_.size() && (s_[q] == ' ' || s_[q] == '\t')) ++q;
+      return q < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[q])) || s_[q] == '_');
+    }
+    return false;
+  }
+
+  std::shared_ptr<const IntCond> int_cond() {
+    auto first = int_conj();
+    if (!peek_word("or")) return first;
+    auto o = std::make_shared<IntCond>();
+    o->kind = IntCond::Kind::Or, o->loc = first->loc;
+    o->kids.push_back(first);
+    while (peek_word("or")) {
+      ident("or");
+      o->kids.push_back(int_conj());
+    }
+    return o;
+  }
+  std::shared_ptr<const IntCond> int_conj() {
+    auto first = int_atom();
+    if (!peek_word("and")) return first;
+    auto o = std::make_shared<IntCond>();
+    o->kind = IntCond::Kind::And, o->loc = first->loc;
+    o->kids.push_back(first);
+    while (peek_word("and")) {
+      ident("and");
+      o->kids.push_back(int_atom());
+    }
+    return o;
+  }
+  std::shared_ptr<const IntCond> int_atom() {
+    skip_ws();
+    auto c = std::make_shared<IntCond>();
+    c->loc = loc();
+    if (peek_word("all")) {
+      ident("all");
+      c->kind = IntCond::Kind::All;
+      c->var = ident("a variable name after 'all'");
+      expect('<', "'<' after the variable of 'all' (all i < E: C)");
+      c->rhs = int_expr();
+      expect(':', "':' after the bound of 'all' (all i < E: C)");
+      c->kids.push_back(int_cond());
+      return c;
+    }
+    c->kind = IntCond::Kind::Cmp;
+    c->lhs = int_expr();
+    skip_ws();
+    const std::string_view two = s_.substr(pos_, 2);
+    if (two == "==") c->cmp = IntCond::Cmp::Eq, pos_ += 2;
+    else if (two == "!=") c->cmp = IntCond::Cmp::Ne, pos_ += 2;
+    else if (two == "<=") c->cmp = IntCond::Cmp::Le, pos_ += 2;
+    else if (two == ">=") c->cmp = IntCond::Cmp::Ge, pos_ += 2;
+    else if (cur() == '<') c->cmp = IntCond::Cmp::Lt, ++pos_;
+    else if (cur() == '>') c->cmp = IntCond::Cmp::Gt, ++pos_;
+    else throw Fail{loc(), "expected a comparison (== != < <= > >=), found " + found()};
+    c->rhs = int_expr();
+    return c;
+  }
+  std::shared_ptr<const IntExpr> int_binary(IntExpr::Kind k, std::shared_ptr<const IntExpr> l,
+                                            std::shared_ptr<const IntExpr> r, Loc at) {
+    auto e = std::make_shared<IntExpr>();
+    e->kind = k, e->loc = at;
+    e->kids = {std::move(l), std::move(r)};
+    return e;
+  }
+  std::shared_ptr<const IntExpr> int_expr() {
+    auto l = int_term();
+    while (true) {
+      skip_ws();
+      const Loc at = loc();
+      if (cur() == '+') {
+        ++pos_;
+        l = int_binary(IntExpr::Kind::Add, l, int_term(), at);
+      } else if (cur() == '-' && s_.substr(pos_, 2) != "->") {
+        ++pos_;
+        l = int_binary(IntExpr::Kind::Sub, l, int_term(), at);
+      } else {
+        return l;
+      }
+    }
+  }
+  std::shared_ptr<const IntExpr> int_term() {
+    auto l = int_unary();
+    while (peek('*')) {
+      const Loc at = loc();
+      ++pos_;
+      l = int_binary(IntExpr::Kind::Mul, l, int_unary(), at);
+    }
+    return l;
+  }
+  std::shared_ptr<const IntExpr> int_unary() {
+    skip_ws();
+    const Loc at = loc();
+    if (cur() == '-' && !(pos_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_ + 1])))) {
+      ++pos_;
+      auto zero = std::make_shared<IntExpr>();
+      zero->loc = at;
+      return int_binary(IntExpr::Kind::Sub, zero, int_unary(), at);
+    }
+    return int_primary();
+  }
+  std::shared_ptr<const IntExpr> int_primary() {
+    skip_ws();
+    auto e = std::make_shared<IntExpr>();
+    e->loc = loc();
+    const char c = cur();
+    if (c == '(') {
+      ++pos_;
+      auto in = int_expr();
+      expect(')', "')'");
+      return in;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+') {
+      e->kind = IntExpr::Kind::Lit, e->lit = integer();
+      return e;
+    }
+    if (c == '$') {
+      e->kind = IntExpr::Kind::Cap, e->name = sigil('$', "a capture");
+      return e;
+    }
+    if (c == '%') throw Fail{e->loc, "a value capture is no integer: write dim(%x, k) or rank(%x)"};
+    const std::string w = ident("an integer expression (an integer, $a, dim, rank, at, min, max, if)");
+    if (w == "dim" || w == "rank") {
+      e->kind = w == "dim" ? IntExpr::Kind::Dim : IntExpr::Kind::Rank;
+      expect('(', "'(' after dim/rank");
+      skip_ws();
+      if (cur() == '%') e->value_sigil = true, e->name = sigil('%', "a value");
+      else e->name = sigil('$', "'%x' or '$T'");
+      if (e->kind == IntExpr::Kind::Dim) {
+        expect(',', "',' and the axis of dim(X, k)");
+        e->kids.push_back(int_expr());
+      }
+      expect(')', "')'");
+      return e;
+    }
+    if (w == "at") {
+      e->kind = IntExpr::Kind::At;
+      expect('(', "'(' after at");
+      e->name = sigil('$', "a '$' capture (an integer-list attribute or an integer literal)");
+      expect(',', "',' and the index of at($a, k)");
+      e->kids.push_back(int_expr());
+      expect(')', "')'");
+      return e;
+    }
+    if (w == "min" || w == "max") {
+      e->kind = w == "min" ? IntExpr::Kind::Min : IntExpr::Kind::Max;
+      expect('(', "'(' after min/max");
+      e->kids.push_back(int_expr());
+      expect(',', "','");
+      e->kids.push_back(int_expr());
+      expect(')', "')'");
+      return e;
+    }
+    if (w == "if") {
+      e->kind = IntExpr::Kind::If;
+      expect('(', "'(' after if");
+      e->cond = int_cond();
+      expect(',', "',' after the condition of if(C, a, b)");
+      e->kids.push_back(int_expr());
+      expect(',', "','");
+      e->kids.push_back(int_expr());
+      expect(')', "')'");
+      return e;
+    }
+    if (peek('(')) throw Fail{e->loc, "unknown integer function '" + w + "' (dim, rank, at, min, max, if)"};
+    e->kind = IntExpr::Kind::Var, e->name = w;
+    return e;
+  }
+
   Constraint constraint() {
     Constraint c;
     skip_ws();
     c.loc = loc();
+    if (at_int_constraint()) {
+      const size_t b = pos_;
+      c.cond = int_cond();
+      std::string_view t = s_.substr(b, pos_ - b);
+      while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
+      c.text = std::string(t);
+      return c;
+    }
     c.pred = ident("a predicate");
     if (c.pred == "not") {
       c.negated = true;
       skip_ws();
       c.loc = loc();
+      if (at_int_constraint())
+        throw Fail{c.loc, "'not' takes a predicate; negate an integer comparison by its opposite (== and !=, < and >=)"};
       c.pred = ident("a predicate after 'not'");
     }
     expect('(', "'(' after the predicate name");
@@ -309,6 +510,9 @@ class Parser {
       } while (accept(','));
     }
     expect(')', "')' after the predicate's arguments");
+    skip_ws();
+    if ((cur() == '=' && s_.substr(pos_, 2) != "=>") || cur() == '<' || cur() == '>' || cur() == '!')
+      throw Fail{c.loc, "'" + c.pred + "' is a predicate, not an integer (integer expressions use dim, rank, at, min, max, if)"};
     return c;
   }
 
@@ -334,8 +538,21 @@ class Parser {
       if (result) {
         n->helper = ident("a literal helper, e.g. reciprocal($c)");
         expect('(', "'(' after the helper name");
-        do n->helper_args.push_back(sigil('$', "a '$' capture (a helper takes '$' captures only: 'ptir prove --list-natives')"));
-        while (accept(','));
+        do {
+          // A `$` capture alone, or (for an integer parameter: int_lit) an integer expression.
+          skip_ws();
+          size_t q = pos_ + 1;
+          while (q < s_.size() && ident_char(s_[q])) ++q;
+          while (q < s_.size() && (s_[q] == ' ' || s_[q] == '\t')) ++q;
+          const bool lone_capture = cur() == '$' && q < s_.size() && (s_[q] == ',' || s_[q] == ')');
+          if (lone_capture || cur() == '%' || !(cur() == '$' || cur() == '(' || cur() == '-' || std::isalnum(static_cast<unsigned char>(cur())))) {
+            n->helper_args.push_back(sigil('$', "a '$' capture (a helper takes '$' captures only: 'ptir prove --list-natives')"));
+            n->helper_exprs.push_back(nullptr);
+          } else {
+            n->helper_args.push_back("");
+            n->helper_exprs.push_back(int_expr());
+          }
+        } while (accept(','));
         expect(')', "')' after the helper's arguments");
       } else {
         n->name = sigil('$', "a literal capture '$c'");
@@ -364,13 +581,30 @@ class Parser {
         const std::string t = sigil('$', "a type capture");
         if (result) n->type = {TypeRef::Kind::TypeCapture, t};
         else n->type_capture = t;
+      } else if (result && peek_word("dims")) {
+        // dims(%x|$T, [i < E: F]): the dtype of the capture, dims computed per axis.
+        ident("dims");
+        expect('(', "'(' after dims");
+        skip_ws();
+        n->type.kind = TypeRef::Kind::Dims;
+        if (cur() == '%') n->type.value_sigil = true, n->type.name = sigil('%', "a value");
+        else n->type.name = sigil('$', "'%x' or '$T' (whose dtype the type takes)");
+        expect(',', "',' and the dims ([i < E: F])");
+        expect('[', "'[' (the dims: [i < E: F])");
+        n->type.var = ident("a variable");
+        expect('<', "'<'");
+        n->type.count = int_expr();
+        expect(':', "':' after the bound ([i < E: F])");
+        n->type.elem = int_expr();
+        expect(']', "']'");
+        expect(')', "')' after dims(...)");
       } else if (result && peek_word("type")) {
         ident("type");
         expect('(', "'(' after type");
         n->type = {TypeRef::Kind::OfCapture, sigil('%', "a value")};
         expect(')', "')' after type(%value)");
       } else {
-        throw Fail{loc(), std::string(result ? "expected '$T' or 'type(%value)'" : "expected a type capture '$T'") +
+        throw Fail{loc(), std::string(result ? "expected '$T', 'type(%value)' or 'dims(...)'" : "expected a type capture '$T'") +
                               " after ':', found " + found()};
       }
     }
@@ -390,6 +624,29 @@ class Parser {
     if (cur() == '$') {
       a.kind = AttrExpr::Kind::Capture;
       a.capture = sigil('$', "a capture");
+    } else if (result && accept('[')) {
+      // `[i < E: F]` (a per-axis list) or `[1, 0]`.
+      skip_ws();
+      size_t q = pos_;
+      while (q < s_.size() && ident_char(s_[q])) ++q;
+      size_t r = q;
+      while (r < s_.size() && (s_[r] == ' ' || s_[r] == '\t')) ++r;
+      if (q > pos_ && std::isalpha(static_cast<unsigned char>(s_[pos_])) && r < s_.size() && s_[r] == '<') {
+        a.kind = AttrExpr::Kind::List;
+        a.var = ident("a variable");
+        expect('<', "'<'");
+        a.count = int_expr();
+        expect(':', "':' after the bound of the list ([i < E: F])");
+        a.elem = int_expr();
+        expect(']', "']' after the list");
+        return a;
+      }
+      a.kind = AttrExpr::Kind::Ints;
+      if (!peek(']')) {
+        do a.ints.push_back(integer());
+        while (accept(','));
+      }
+      expect(']', "']' after the integers");
     } else if (accept('[')) {
       a.kind = AttrExpr::Kind::Ints;
       if (!peek(']')) {
@@ -402,7 +659,16 @@ class Parser {
       a.ints.push_back(integer());
     } else {
       const std::string w = ident("an attribute value");
-      if (result && peek('(')) {
+      if (result && w == "with_at" && peek('(')) {
+        a.kind = AttrExpr::Kind::WithAt;
+        expect('(', "'('");
+        a.capture = sigil('$', "an attribute capture '$a'");
+        expect(',', "',' and the index of with_at($a, k, E)");
+        a.count = int_expr();
+        expect(',', "',' and the new entry of with_at($a, k, E)");
+        a.elem = int_expr();
+        expect(')', "')' after with_at's arguments");
+      } else if (result && peek('(')) {
         a.kind = AttrExpr::Kind::Call;
         a.capture = w;
         expect('(', "'('");

@@ -58,7 +58,9 @@ struct Matcher {
         if (v->kind == AttrKind::DType) return !v->ints.empty() && dtype_name(static_cast<DType>(v->ints[0])) == a.word;
         if (v->kind == AttrKind::Bool) return !v->ints.empty() && (v->ints[0] != 0) == (a.word == "true");
         return v->text == a.word;
-      case AttrExpr::Kind::Call: return false;
+      case AttrExpr::Kind::Call:
+      case AttrExpr::Kind::List:
+      case AttrExpr::Kind::WithAt: return false;  // result-only forms (the checker rejects them in a source)
     }
     return false;
   }
@@ -72,7 +74,10 @@ struct Matcher {
       case Node::Kind::Const: {
         const Tensor* t = p.constant_of(v);
         if (!t) return false;
+        // A second const($c) must be an equal literal (same type, same bits).
+        if (is_bound(CapKind::Lit, m.slot)) return c.lit[m.slot]->type == t->type && *c.lit[m.slot] == *t;
         c.lit[m.slot] = t;
+        set_bound(CapKind::Lit, m.slot);
         return true;
       }
       case Node::Kind::Op: break;
@@ -93,8 +98,14 @@ struct Matcher {
 };
 
 bool constraints_hold(const CompiledRule& r, const Program& p, const Captures& c) {
-  for (const MConstraint& k : r.where)
+  std::vector<int64_t> vars;
+  for (const MConstraint& k : r.where) {
+    if (k.cond) {
+      if (!int_holds(p, c, *k.cond, vars)) return false;
+      continue;
+    }
     if (k.pred->fn(p, c, k.args) == k.negated) return false;
+  }
   return true;
 }
 
@@ -184,6 +195,23 @@ class Builder {
       case TypeSource::TypeSlot: t = c_.type[n.type_slot]; break;
       case TypeSource::ValueSlot: t = rw_.type_id(c_.value[n.type_slot]); break;
       case TypeSource::Context: t = context; break;
+      case TypeSource::Dims: {
+        // The capture's dtype, dims [i < count: elem]; an undefined or negative dim forms no type.
+        TensorType tt;
+        tt.dtype = n.dims_cap == CapKind::Type ? p_.type(c_.type[n.type_slot]).dtype : p_.type_of(c_.value[n.type_slot]).dtype;
+        std::vector<int64_t> vars;
+        const auto cnt = eval_int(p_, c_, n.dims_count, vars);
+        if (!cnt || *cnt < 0 || *cnt > 64) return false;
+        vars.push_back(0);
+        for (int64_t i = 0; i < *cnt; ++i) {
+          vars.back() = i;
+          const auto d = eval_int(p_, c_, n.dims_elem, vars);
+          if (!d || *d < 0) return false;
+          tt.dims.push_back(*d);
+        }
+        t = rw_.intern_type(tt);
+        break;
+      }
       case TypeSource::Elementwise:
       case TypeSource::Transpose: break;  // after the operands
     }
@@ -202,8 +230,18 @@ class Builder {
         Tensor s(tt);
         for (int64_t i = 0; i < s.size(); ++i) s.set_bits(i, *bits);
         lit = std::move(s);
-      } else {
+      } else if (n.helper_exprs.empty()) {
         lit = n.lit_helper->fn(p_, c_, n.helper_args, tt);
+      } else {
+        // Integer parameters (int_lit) read their expression's value; undefined: no literal.
+        std::vector<Arg> args = n.helper_args;
+        for (size_t k = 0; k < args.size() && k < n.helper_exprs.size(); ++k)
+          if (n.helper_exprs[k]) {
+            const auto v = eval_int(p_, c_, *n.helper_exprs[k], {});
+            if (!v) return false;
+            args[k].i = *v;
+          }
+        lit = n.lit_helper->fn(p_, c_, args, tt);
       }
       if (!lit) return false;
       plan_.literal[n.id] = rw_.literal_value(*lit);
@@ -226,6 +264,30 @@ class Builder {
           auto ints = a.helper->fn(c_, a.args);
           if (!ints) return false;
           v.ints = std::move(*ints);
+          break;
+        }
+        case AttrExpr::Kind::List: {
+          // [i < count: elem]; an undefined entry (overflow, index out of range) forms no attribute.
+          std::vector<int64_t> vars;
+          const auto n = eval_int(p_, c_, a.count, vars);
+          if (!n || *n < 0 || *n > kMaxIntBound) return false;
+          vars.push_back(0);
+          for (int64_t i = 0; i < *n; ++i) {
+            vars.back() = i;
+            const auto e = eval_int(p_, c_, a.elem, vars);
+            if (!e) return false;
+            v.ints.push_back(*e);
+          }
+          if (a.attr_kind == AttrKind::Int && v.ints.size() != 1) return false;
+          break;
+        }
+        case AttrExpr::Kind::WithAt: {
+          const AttrValue* l = c_.attr[a.slot];
+          const auto k = eval_int(p_, c_, a.count, {});
+          const auto e = eval_int(p_, c_, a.elem, {});
+          if (!l || !k || !e || *k < 0 || *k >= static_cast<int64_t>(l->ints.size())) return false;
+          v.ints = l->ints;
+          v.ints[*k] = *e;
           break;
         }
       }

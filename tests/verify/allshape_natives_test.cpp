@@ -506,19 +506,22 @@ RC_GTEST_PROP(AllShapeNatives, IntegerListHelpersMatchTheirCodeWhereItApplies, (
   };
   std::vector<int64_t> a, b;
   for (int k = 0; k < n; ++k) a.push_back(gen_int()), b.push_back(gen_int());
-  for (NativeId id : {NativeId::AddInts, NativeId::MulInts}) {
+  for (NativeId id : {NativeId::AddInts, NativeId::MulInts, NativeId::SubInts}) {
     World w;
     w.list_arg("a", a, true);
     w.list_arg("b", b, true);
-    const bool add = id == NativeId::AddInts;
-    const auto concrete = rules::find_attr_helper(add ? "add_ints" : "mul_ints")->fn(w.captures(), w.args());
+    const bool add = id == NativeId::AddInts, sub = id == NativeId::SubInts;
+    const auto concrete = rules::find_attr_helper(rules::native_name(id))->fn(w.captures(), w.args());
+    auto exact_of = [&](int k) {
+      return add ? static_cast<__int128>(a[k]) + b[k] : sub ? static_cast<__int128>(a[k]) - b[k] : static_cast<__int128>(a[k]) * b[k];
+    };
     std::vector<Expr> sa, sb;
     for (int k = 0; k < n; ++k) sa.push_back(Expr::intVal(a[k])), sb.push_back(Expr::intVal(b[k]));
     const std::vector<std::vector<Expr>> lists = {sa, sb};
     const std::vector<Expr> r = attr_helper_spec(id)->on_per_axis(lists);
     RC_ASSERT(r.size() == a.size());
     for (int k = 0; k < n; ++k) {
-      const __int128 exact = add ? static_cast<__int128>(a[k]) + b[k] : static_cast<__int128>(a[k]) * b[k];
+      const __int128 exact = exact_of(k);
       const std::optional<int64_t> got = r[k].simplify().intNumeral();
       if (concrete) {
         RC_ASSERT(got == std::optional<int64_t>((*concrete)[k]));
@@ -531,7 +534,7 @@ RC_GTEST_PROP(AllShapeNatives, IntegerListHelpersMatchTheirCodeWhereItApplies, (
     if (!concrete) {
       bool overflow = false;
       for (int k = 0; k < n; ++k) {
-        const __int128 exact = add ? static_cast<__int128>(a[k]) + b[k] : static_cast<__int128>(a[k]) * b[k];
+        const __int128 exact = exact_of(k);
         overflow = overflow || exact > INT64_MAX || exact < INT64_MIN;
       }
       RC_ASSERT(overflow);
@@ -564,6 +567,58 @@ RC_GTEST_PROP(AllShapeNatives, LiteralHelpersMatchTheirCode, ()) {
     RC_ASSERT(concrete.has_value());
     // Spec equality of elements: NaNs equal, +0 != -0.
     RC_ASSERT(valid(m->value == verify::sem::constant(d, concrete->bits(0))));
+  }
+}
+
+/// add_lits, mul_lits and neg_lit: the concrete helper (the interpreter's add / mul / neg on the
+/// literals) against the spec (the encoder's scalar add / mul / neg), on every dtype, i1 included (where
+/// neither applies), with a literal of another dtype now and then (where neither applies either).
+RC_GTEST_PROP(AllShapeNatives, LiteralArithmeticHelpersMatchTheirCode, ()) {
+  smt::Context ctx;
+  const DType d = gen_dtype();
+  const TensorType t{d, {*rc::gen::inRange<int64_t>(1, 3)}};
+  const DType ld = *rc::gen::inRange(0, 6) ? d : gen_dtype();
+  const uint64_t a = gen_bits(ld), b = gen_bits(ld);
+  for (NativeId id : {NativeId::AddLits, NativeId::MulLits, NativeId::NegLit}) {
+    World w;
+    w.lit_arg("a", TensorType{ld, t.dims}, a);
+    if (id != NativeId::NegLit) w.lit_arg("b", TensorType{ld, t.dims}, b);
+    const rules::LitHelperSpec* h = rules::find_lit_helper(rules::native_name(id));
+    const std::optional<Tensor> concrete = h->fn(w.program(), w.captures(), w.args(), t);
+    std::optional<LitMeaning> m;
+    try {
+      m = lit_helper_spec(id)->meaning(w, {"a", "b"}, d);
+    } catch (const Infeasible&) {
+    }
+    if (!m) {
+      RC_ASSERT(!concrete.has_value());
+      continue;
+    }
+    RC_ASSERT(!m->applies.has_value());
+    RC_ASSERT(concrete.has_value());
+    RC_ASSERT(valid(m->value == verify::sem::constant(d, concrete->bits(0))));
+  }
+}
+
+/// int_lit's element (natives.cpp int_lit_bits): integers wrap (v mod 2^w) and floats round to
+/// nearest-even, exactly as cast from si64 does (verify/encode scalar cast); i1 takes only 0 and 1.
+RC_GTEST_PROP(AllShapeNatives, IntLitIsTheCastFromSi64, ()) {
+  smt::Context ctx;
+  const DType d = gen_dtype();
+  const int64_t v = *rc::gen::inRange(0, 2) ? *rc::gen::inRange<int64_t>(-70000, 70000) : *rc::gen::arbitrary<int64_t>();
+  const std::optional<uint64_t> bits = rules::int_lit_bits(d, v);
+  if (d == DType::I1) {
+    RC_ASSERT(bits.has_value() == (v == 0 || v == 1));
+    if (bits) RC_ASSERT(*bits == static_cast<uint64_t>(v));
+    return;
+  }
+  RC_ASSERT(bits.has_value());
+  const Expr cast = verify::sem::cast(verify::sem::integer(DType::SI64, v), DType::SI64, d);
+  if (is_float(d)) {
+    RC_ASSERT(valid(cast == verify::sem::constant(d, *bits)));
+  } else {
+    // Integer casts saturate in PTIR (docs/semantics.md); int_lit wraps, as an integer sum of N copies does.
+    RC_ASSERT(*bits == (static_cast<uint64_t>(v) & bits_mask(d)));
   }
 }
 

@@ -30,8 +30,9 @@ SVal Enc::src(const Node& n, int rank, std::optional<TypeV> ctx) {
     case Node::Kind::Const: {
       if (!ctx) throw Outside{"a const($c) without a typed context"};
       if (lits_.count(n.name) || tensor_lits_.count(n.name)) {
-        // The matcher rebinds $c at a second const($c) (no equality check): two different literals.
-        throw Outside{"const($" + n.name + ") twice in the source (the matcher rebinds it)"};
+        // A second const($c) matches only a literal equal to the first (same type and bits,
+        // rewriter/rules/pattern.cpp); the equality of their symbolic types is not encoded.
+        throw Outside{"const($" + n.name + ") twice in the source (equal literals are not encoded)"};
       }
       if (!f_.splat_lits.count(n.name) && !ctx->second.empty()) {
         // A literal that may be any tensor of its type (no is_splat/is_pow2): its elements are as free as

@@ -29,7 +29,7 @@ bool dtype_valid(OpCode op, DType t) {
 RuleFacts facts_of(const rules::Rule& r) {
   RuleFacts f;
   for (const rules::Constraint& c : r.where) {
-    if (c.negated) continue;
+    if (c.negated || c.cond) continue;
     // What the predicate states, from its all-shape spec (native_specs.cpp).
     const PredicateSpec* s = predicate_spec_named(c.pred);
     const PredFact fact = s ? s->fact : PredFact::None;
@@ -66,6 +66,8 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
     case Node::Kind::Op: break;
   }
   const OpCode op = n.op;
+  if (result && n.type.kind == rules::TypeRef::Kind::Dims)
+    return std::string(mnemonic(op)) + " typed by computed dims: bounded only";
   std::string why;
   auto sub = [&]() -> std::string {
     for (const auto& o : n.operands)
@@ -73,6 +75,8 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
     return "";
   };
   for (const auto& a : n.attrs) {
+    if (a.kind == rules::AttrExpr::Kind::List || a.kind == rules::AttrExpr::Kind::WithAt)
+      return std::string(mnemonic(op)) + " " + a.name + " computed from integer expressions: bounded only";
     if (a.kind == rules::AttrExpr::Kind::Ints && op != OpCode::Concat)
       return std::string(mnemonic(op)) + " with a literal integer attribute fixes a rank: bounded only";
     if (a.kind == rules::AttrExpr::Kind::Call) {  // an attribute helper needs its all-shape spec
@@ -131,6 +135,9 @@ std::string outside_fragment(const rules::Rule& r) {
   if (dots(*r.source) > 1 || dots(*r.result) > 1) return "more than one dot_general on a side: bounded only";
   // Every constraint's predicate needs an all-shape spec (native_specs.cpp) that is not `outside`.
   for (const rules::Constraint& c : r.where) {
+    // Integer constraints read sizes and attribute entries as integers, which the fragment's
+    // configurations do not name: the rule is proved on bounded instances only.
+    if (c.cond) return "integer constraint `" + c.text + "`: bounded only";
     std::string why;
     const PredicateSpec* s = predicate_spec_named(c.pred, &why);
     if (!s) return why;

@@ -262,12 +262,21 @@ std::optional<std::vector<int64_t>> permute_axes_(std::span<const std::vector<in
   return r;
 }
 
+std::vector<Expr> sub_ints_(std::span<const std::vector<Expr>> a) {
+  std::vector<Expr> r;
+  for (size_t k = 0; k < a[0].size(); ++k) r.push_back(a[0][k].isub(a[1][k]));
+  return r;
+}
+
 const AttrHelperSpec kAttrHelpers[] = {
     {N::ComposePerm, nullptr, compose_perm_, nullptr, PermWord::Compose},
     {N::InversePerm, nullptr, inverse_perm_, nullptr, PermWord::Inverse},
     {N::AddInts, nullptr, nullptr, add_ints_},
     {N::MulInts, nullptr, nullptr, mul_ints_},
     {N::PermuteAxes, nullptr, permute_axes_, nullptr, PermWord::PermuteAxes},
+    {N::SubInts, nullptr, nullptr, sub_ints_},
+    // Literal elements read as integers (sizes and per-axis integers of a configuration are not literals).
+    {N::LitInts, "(lit_ints reads literal elements as integers: bounded only)"},
 };
 
 // ---- literal helpers ----
@@ -297,11 +306,37 @@ LitMeaning reciprocal_rounded_(NativeEnv& e, const std::vector<std::string>& arg
   return {reciprocal_of(e, args, d, "reciprocal_rounded", &c), std::nullopt};
 }
 
+/// The splat literal argument k in dtype d: Outside when unbound, Infeasible when its dtype is not d or d
+/// is i1 (natives.cpp as_type / eval_elementwise: the helper does not apply).
+Expr lit_arg(NativeEnv& e, const std::vector<std::string>& args, size_t k, DType d, const char* name) {
+  const auto lit = e.lit(k < args.size() ? args[k] : "");
+  if (!lit) throw Outside{std::string(name) + " of an unbound literal"};
+  if (lit->first != d || d == DType::I1) throw Infeasible{std::string(name) + " dtype"};
+  return lit->second;
+}
+/// add_lits / mul_lits / neg_lit: the add / mul / neg op's element (verify/encode scalar semantics, the
+/// same terms the encoder gives the ops): floats rounded to nearest-even, integers wrapping.
+LitMeaning add_lits_(NativeEnv& e, const std::vector<std::string>& args, DType d) {
+  return {verify::sem::add(lit_arg(e, args, 0, d, "add_lits"), lit_arg(e, args, 1, d, "add_lits"), d), std::nullopt};
+}
+LitMeaning mul_lits_(NativeEnv& e, const std::vector<std::string>& args, DType d) {
+  return {verify::sem::mul(lit_arg(e, args, 0, d, "mul_lits"), lit_arg(e, args, 1, d, "mul_lits"), d), std::nullopt};
+}
+LitMeaning neg_lit_(NativeEnv& e, const std::vector<std::string>& args, DType d) {
+  return {verify::sem::neg(lit_arg(e, args, 0, d, "neg_lit"), d), std::nullopt};
+}
+
 const LitHelperSpec kLitHelpers[] = {
     {N::Reciprocal, nullptr, reciprocal_},
     {N::ReciprocalRounded, nullptr, reciprocal_rounded_},
     {N::Lowest, nullptr, lowest_},
     {N::Highest, nullptr, highest_},
+    {N::AddLits, nullptr, add_lits_},
+    {N::MulLits, nullptr, mul_lits_},
+    {N::NegLit, nullptr, neg_lit_},
+    // Its argument is an integer expression over sizes and attribute entries, which the fragment's
+    // configurations do not name.
+    {N::IntLit, "(int_lit reads sizes as integers: bounded only)", nullptr},
 };
 
 template <class Spec, size_t K>

@@ -39,6 +39,8 @@ std::string list_name(const rules::AttrExpr* a) {
       for (const std::string& x : a->args) s += "$" + x + ",";
       return s + ")";
     }
+    case rules::AttrExpr::Kind::List: return "[list]";  // outside the fragment (fragment.cpp)
+    case rules::AttrExpr::Kind::WithAt: return "with_at($" + a->capture + ")";
   }
   return "?";
 }

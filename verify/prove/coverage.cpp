@@ -36,7 +36,19 @@ Rel edge_rel(OpCode op) {
   switch (op) {
     case OpCode::BroadcastTo: return Rel::AtMost;
     case OpCode::Reshape:
-    case OpCode::DotGeneral: return Rel::Free;
+    case OpCode::DotGeneral:
+    case OpCode::DynamicSlice:  // the start is 1-D whatever the rank
+    case OpCode::DynamicUpdateSlice:
+    case OpCode::Take:
+    case OpCode::Gather:
+    case OpCode::ScatterReduce:
+    case OpCode::ScatterAdd:
+    case OpCode::SegmentReduce:
+    case OpCode::ExtractPatches:
+    case OpCode::Quantize:
+    case OpCode::Dequantize:
+    case OpCode::Requantize:
+    case OpCode::Argmax: return Rel::Free;
     case OpCode::ReduceSum:
     case OpCode::ReduceMax:
     case OpCode::ReduceMin: return Rel::AtLeast;
@@ -164,6 +176,7 @@ std::string n_flags(int bit) {
 }
 
 std::string constraint_text(const Constraint& c) {
+  if (c.cond) return c.text;
   std::string s = (c.negated ? "not " : "") + c.pred + "(";
   for (size_t i = 0; i < c.args.size(); ++i) {
     const auto& a = c.args[i];
@@ -190,11 +203,15 @@ Skeleton analyse(const Node& source, uint8_t assumes) {
   k.any_dims.assign(n, false);
   k.reshaped.assign(n, false);
   for (int i = 0; i < n; ++i)
-    for (const auto& o : k.nodes[i]->operands) {
+    for (size_t at = 0; at < k.nodes[i]->operands.size(); ++at) {
+      const auto& o = k.nodes[i]->operands[at];
       const int j = id[o.get()];
       k.parent[j] = i;
       const OpCode op = k.nodes[i]->op;
-      k.rel[j] = chain(k.rel[i], edge_rel(op));
+      // dynamic_slice's x and dynamic_update_slice's x and update have the result's rank; a start is
+      // 1-D whatever it is.
+      const bool same_rank_operand = (op == OpCode::DynamicSlice && at == 0) || (op == OpCode::DynamicUpdateSlice && at < 2);
+      k.rel[j] = chain(k.rel[i], same_rank_operand ? Rel::Same : edge_rel(op));
       k.any_dims[j] = k.any_dims[i] || is_reduce(op) || op == OpCode::DotGeneral;
       k.reshaped[j] = k.reshaped[i] || op == OpCode::Reshape;
     }
@@ -243,6 +260,18 @@ Skeleton analyse(const Node& source, uint8_t assumes) {
         for (size_t j = 1; j < ops.size(); ++j) unite(i, ops[j]);
         break;
       case OpCode::Cast: break;
+      // Index operands (starts, indices) and argmax's integer result have dtypes of their own.
+      case OpCode::DynamicSlice:
+      case OpCode::Take:
+      case OpCode::Gather: unite(i, ops[0]); break;
+      case OpCode::DynamicUpdateSlice: unite(i, ops[0]), unite(i, ops[1]); break;
+      case OpCode::ScatterReduce:
+      case OpCode::ScatterAdd: unite(i, ops[0]), unite(i, ops[2]); break;
+      case OpCode::SegmentReduce: unite(i, ops[0]); break;
+      case OpCode::Argmax:
+      case OpCode::Quantize:  // opaque: a kernel's types
+      case OpCode::Dequantize:
+      case OpCode::Requantize: break;
       default:
         for (int j : ops) unite(i, j);
     }
@@ -491,6 +520,16 @@ class Planner {
       if (x.kind != Node::Kind::Op) continue;
       const Rel rel = k_.rel[i];
       if (x.op == OpCode::Concat && rel == Rel::Same) need_min(1, "concat needs rank >= 1");
+      // A start has one element per axis: at rank 0 it is empty, and a splat matches no empty literal.
+      if ((x.op == OpCode::DynamicSlice || x.op == OpCode::DynamicUpdateSlice) && rel == Rel::Same) {
+        const size_t at = x.op == OpCode::DynamicSlice ? 1 : 2;
+        if (x.operands.size() > at && x.operands[at]->kind == Node::Kind::Splat)
+          need_min(1, "the splat start of " + k_.label[i] + " needs an element (rank >= 1)");
+      }
+      // Ops whose result needs an axis (an iota axis, gather / scatter axis, segments, a patch axis).
+      if (rel == Rel::Same && (x.op == OpCode::Iota || x.op == OpCode::Gather || x.op == OpCode::ScatterReduce ||
+                               x.op == OpCode::ScatterAdd || x.op == OpCode::SegmentReduce || x.op == OpCode::ExtractPatches))
+        need_min(1, std::string(mnemonic(x.op)) + " needs rank >= 1");
       for (const auto& a : x.attrs) {
         if (a.kind != rules::AttrExpr::Kind::Ints) continue;
         const int len = static_cast<int>(a.ints.size());
@@ -626,6 +665,25 @@ class Planner {
                "the verifier rejects " + std::string(mnemonic(op)) + " of it");
       }
       if (op == OpCode::Compare) filter(k_.var[i], [](int d) { return d == static_cast<int>(DType::I1); }, "compare gives i1");
+      // Index operands: the dtypes the verifier accepts there; argmax gives an integer index.
+      if (op == OpCode::Take || op == OpCode::Gather || op == OpCode::ScatterReduce || op == OpCode::ScatterAdd ||
+          op == OpCode::SegmentReduce) {
+        if (x.operands.size() > 1) {
+          const int j = static_cast<int>(i) + 1 + subtree_before(x, 1);
+          filter(k_.var[j], [&](int d) { return index_dtype_accepted(op, static_cast<DType>(d)); },
+                 "the verifier rejects indices of it for " + std::string(mnemonic(op)));
+        }
+      }
+      if (op == OpCode::Argmax) filter(k_.var[i], [](int d) { return is_integer(static_cast<DType>(d)); }, "argmax gives an integer index");
+      // A dynamic_slice / dynamic_update_slice start is si32 or si64 (the verifier's check_start).
+      if (op == OpCode::DynamicSlice || op == OpCode::DynamicUpdateSlice) {
+        const int at = op == OpCode::DynamicSlice ? 1 : 2;
+        if (static_cast<int>(x.operands.size()) > at) {
+          const int j = static_cast<int>(i) + 1 + subtree_before(x, at);
+          filter(k_.var[j], [](int d) { return d == static_cast<int>(DType::SI32) || d == static_cast<int>(DType::SI64); },
+                 "a start is si32 or si64");
+        }
+      }
       if (op == OpCode::Select) {
         const int j = static_cast<int>(i) + 1;
         filter(k_.var[j], [](int d) { return d == static_cast<int>(DType::I1); }, "select's predicate is i1");
@@ -790,6 +848,49 @@ class Planner {
     return false;
   }
   /// True when a positive same_type/same_shape ties node i's operand to node i itself.
+  /// For a broadcast_to bound `as %b` with operand `%x`: why the integer constraints exclude "same
+  /// rank" (a constraint `rank(%b) == rank(%x) + 1`) and "some expanded" (that one and `all v <
+  /// rank(%x): dim(%b, v + 1) == dim(%x, v)`: every axis of x keeps its size); "" where they do not.
+  /// Only these written forms are recognised (each is a conjunct of the rule's `where`).
+  std::pair<std::string, std::string> int_broadcast_facts(int i) const {
+    using rules::IntCond;
+    using rules::IntExpr;
+    const Node& b = *k_.nodes[i];
+    const Node& x = *b.operands[0];
+    if (b.as_name.empty() || x.kind != Node::Kind::Value) return {};
+    auto is_rank = [](const IntExpr* e, const std::string& n) {
+      return e && e->kind == IntExpr::Kind::Rank && e->value_sigil && e->name == n;
+    };
+    auto plus_one = [&](const IntExpr* e, const std::string& n) {
+      return e && e->kind == IntExpr::Kind::Add && is_rank(e->kids[0].get(), n) && e->kids[1]->kind == IntExpr::Kind::Lit &&
+             e->kids[1]->lit == 1;
+    };
+    auto dim_of = [](const IntExpr* e, const std::string& n) {
+      return e && e->kind == IntExpr::Kind::Dim && e->value_sigil && e->name == n ? e->kids[0].get() : nullptr;
+    };
+    std::string rank_text, dims_text;
+    for (const Constraint& c : where_) {
+      if (!c.cond) continue;
+      const IntCond& k = *c.cond;
+      if (k.kind == IntCond::Kind::Cmp && k.cmp == IntCond::Cmp::Eq &&
+          ((is_rank(k.lhs.get(), b.as_name) && plus_one(k.rhs.get(), x.name)) ||
+           (is_rank(k.rhs.get(), b.as_name) && plus_one(k.lhs.get(), x.name))))
+        rank_text = c.text;
+      if (k.kind == IntCond::Kind::All && is_rank(k.rhs.get(), x.name) && k.kids[0]->kind == IntCond::Kind::Cmp &&
+          k.kids[0]->cmp == IntCond::Cmp::Eq) {
+        const IntCond& e = *k.kids[0];
+        const IntExpr* bi = dim_of(e.lhs.get(), b.as_name);
+        const IntExpr* xi = dim_of(e.rhs.get(), x.name);
+        const bool var_plus_one = bi && bi->kind == IntExpr::Kind::Add && bi->kids[0]->kind == IntExpr::Kind::Var &&
+                                  bi->kids[0]->name == k.var && bi->kids[1]->kind == IntExpr::Kind::Lit && bi->kids[1]->lit == 1;
+        if (var_plus_one && xi && xi->kind == IntExpr::Kind::Var && xi->name == k.var) dims_text = c.text;
+      }
+    }
+    if (rank_text.empty()) return {};
+    return {"`" + rank_text + "` adds an axis",
+            dims_text.empty() ? "" : "`" + rank_text + "` and `" + dims_text + "`: every axis of %" + x.name + " keeps its size"};
+  }
+
   std::string keeps_shape(int i) const {
     const Node& x = *k_.nodes[i];
     const Node& o = *x.operands[0];
@@ -946,6 +1047,8 @@ class Planner {
             unreach(same, "the operand's rank is fixed to " + std::to_string(fr) + " and root rank " + std::to_string(fr) +
                               " is excluded: " + rank_block_[fr]);
           if (fr >= 0 && k_.rel[i] == Rel::Same) same.rank = fr;
+          const auto [int_adds, int_kept] = int_broadcast_facts(i);
+          unreach(same, int_adds);
           add(p, std::move(same));
           CoverageClass adds = node_class(n_brank(k_, i, true), i, &NodeSteer::bcast_rank, 1);
           unreach(adds, keep);
@@ -956,6 +1059,7 @@ class Planner {
           exp.steer.sizes = 2;
           unreach(exp, keep);
           if (fr == 0) unreach(exp, "rank_is(...) makes the operand a scalar: it has no axis to expand");
+          unreach(exp, int_kept);
           needs_rank(exp, i, 1);
           add(p, std::move(exp));
           break;

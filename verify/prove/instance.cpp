@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <set>
@@ -78,6 +79,10 @@ class Generator {
     const int sizes = o_.steer ? o_.steer->sizes : kAny;
     if (sizes == 0 && !t.dims.empty()) {
       t.dims[pick(r_, 0, o_.rank - 1)] = 0;  // some axis 0
+    } else if (sizes == 1 && n.kind == Node::Kind::Op && n.op == OpCode::Concat && !t.dims.empty() && coin(r_, 0.7)) {
+      // Every axis 1 under a concat of k leaves (nested concats counted through): its axis must be k.
+      for (int64_t& d : t.dims) d = 1;
+      t.dims[pick(r_, 0, o_.rank - 1)] = concat_leaves(n);
     } else if (sizes == 1) {
       // Every axis 1 (a concat of k operands needs its axis to be k: sometimes 2).
       for (int64_t& d : t.dims) d = coin(r_, 0.7) ? 1 : std::min(2, std::max(1, o_.max_dim));
@@ -96,6 +101,14 @@ class Generator {
     if (sizes != 0 && sizes != 1 && t.dims.size() >= 2 && coin(r_, square))
       for (int64_t& d : t.dims) d = std::max<int64_t>(t.dims[0], 2);
     return gen(n, t, /*fixed=*/false);
+  }
+
+  /// The leaves under a concat node, counting through nested concats (1 for any other node).
+  static int concat_leaves(const Node& n) {
+    if (n.kind != Node::Kind::Op || n.op != OpCode::Concat) return 1;
+    int k = 0;
+    for (const auto& o : n.operands) k += concat_leaves(*o);
+    return k;
   }
 
   std::vector<GVal> vals;
@@ -161,7 +174,26 @@ class Generator {
     switch (n.kind) {
       case Node::Kind::Value: id = value(n, want); break;
       case Node::Kind::Splat: id = splat(n, want); break;
-      case Node::Kind::Const: id = add({GVal::Kind::Literal, want, random_literal(want), OpCode::Constant, {}, {}}); break;
+      case Node::Kind::Const: {
+        // A second const($c) is the same literal (the matcher requires equal literals).
+        auto seen = lits_.find(n.name);
+        if (seen != lits_.end() && seen->second.type == want && o_.perturb != Perturb::SplitCapture) {
+          id = add({GVal::Kind::Literal, want, seen->second, OpCode::Constant, {}, {}});
+          break;
+        }
+        Tensor lit = random_literal(want);
+        // The start of a dynamic_slice / dynamic_update_slice: mostly inside its room on every axis.
+        if (auto room = start_room_.find(&n); room != start_room_.end() && is_integer(want.dtype) &&
+                                              lit.size() == static_cast<int64_t>(room->second.size()))
+          for (int64_t i = 0; i < lit.size(); ++i) {
+            const int64_t hi = room->second[i];
+            const int64_t v = coin(r_, 0.8) ? pick(r_, 0, static_cast<int>(hi)) : pick(r_, -1, static_cast<int>(hi) + 2);
+            lit.set_bits(i, static_cast<uint64_t>(v) & bits_mask(want.dtype));
+          }
+        lits_.emplace(n.name, lit);
+        id = add({GVal::Kind::Literal, want, std::move(lit), OpCode::Constant, {}, {}});
+        break;
+      }
       case Node::Kind::Op: id = op(n, want); break;  // binds its type capture before its operands
     }
     if (!n.type_capture.empty()) types_.emplace(n.type_capture, vals[id].type);
@@ -284,6 +316,13 @@ class Generator {
     std::iota(p.begin(), p.end(), 0);
     std::shuffle(p.begin(), p.end(), r_);
     return p;
+  }
+
+  /// The dtype of node n's index operand (operand 1): steered or drawn, where the verifier accepts it.
+  DType index_dtype(const Node& n, OpCode op) {
+    const DType d = steered_dtype(*n.operands[1]);
+    if (index_dtype_accepted(op, d)) return d;
+    return coin(r_) ? DType::SI32 : DType::SI64;
   }
 
   // ---- ops ----
@@ -444,14 +483,19 @@ class Generator {
       case OpCode::Concat: {
         if (want.rank() == 0) throw GenFail{"concat needs rank >= 1"};
         const AttrValue* f = fixed_attr(n, "axis");
-        const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        const bool unit = o_.steer && o_.steer->sizes == 1;
+        int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        // Steered to "every axis 1": the axis of the exact leaf count, where there is one.
+        if (unit && !f)
+          for (int a = 0; a < want.rank(); ++a)
+            if (want.dims[a] == concat_leaves(n) && want.dims[a] > 1) axis = a;
         if (axis < 0 || axis >= want.rank()) throw GenFail{"concat axis"};
         put(g.attrs, "axis", AttrKind::Int, {axis});
         int64_t left = want.dims[axis];
         for (size_t i = 0; i < k; ++i) {
           TensorType o = want;
-          const bool unit = o_.steer && o_.steer->sizes == 1;
-          o.dims[axis] = i + 1 == k ? left : unit ? std::min<int64_t>(1, left) : pick(r_, 0, static_cast<int>(left));
+          const int64_t share = concat_leaves(*n.operands[i]);  // each leaf of size 1
+          o.dims[axis] = i + 1 == k ? left : unit ? std::min<int64_t>(share, left) : pick(r_, 0, static_cast<int>(left));
           left -= o.dims[axis];
           in.push_back(o);
         }
@@ -489,6 +533,180 @@ class Generator {
         }
         put(g.attrs, "repeats", AttrKind::Ints, reps);
         in = {o};
+        break;
+      }
+      case OpCode::DynamicSlice: {
+        // x: the window's dims plus 0..2 per axis; start: a 1-D si32/si64 of rank(x) entries, mostly
+        // inside 0..dim - size (start values outside are clamped: docs/semantics.md).
+        TensorType o = want;
+        std::vector<int64_t> room;
+        for (int64_t& d : o.dims) {
+          const int64_t extra = pick(r_, 0, 2);
+          d += extra;
+          room.push_back(extra);
+        }
+        in = {o, TensorType{coin(r_) ? DType::SI32 : DType::SI64, {static_cast<int64_t>(want.rank())}}};
+        start_room_[n.operands[1].get()] = room;
+        break;
+      }
+      case OpCode::DynamicUpdateSlice: {
+        TensorType u = want;
+        std::vector<int64_t> room;
+        for (int64_t& d : u.dims) {
+          const int64_t full = d;
+          d = pick(r_, 0, static_cast<int>(full));
+          if (coin(r_, 0.3)) d = full;
+          room.push_back(full - d);
+        }
+        in = {want, u, TensorType{coin(r_) ? DType::SI32 : DType::SI64, {static_cast<int64_t>(want.rank())}}};
+        start_room_[n.operands[2].get()] = room;
+        break;
+      }
+      case OpCode::Iota: {
+        if (want.rank() == 0) throw GenFail{"iota needs rank >= 1"};
+        const AttrValue* f = fixed_attr(n, "axis");
+        const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        put(g.attrs, "axis", AttrKind::Int, {axis});
+        break;
+      }
+      case OpCode::Argmax: {
+        // The result is an integer index; x has the reduced axis (kept as size 1 under keepdims[true]).
+        if (!is_integer(want.dtype)) want.dtype = coin(r_) ? DType::SI32 : DType::SI64;  // steered root dtypes are integers
+        const AttrValue* fk = fixed_attr(n, "keepdims");
+        const int mode = fk && !fk->ints.empty() ? (fk->ints[0] ? 2 : 1) : pick(r_, 0, 2);
+        const bool keep = mode == 2;
+        if (keep && want.rank() == 0) throw GenFail{"argmax keepdims needs rank >= 1"};
+        const AttrValue* fa = fixed_attr(n, "axis");
+        const int axis = fa && !fa->ints.empty() ? static_cast<int>(fa->ints[0])
+                                                 : pick(r_, 0, keep ? want.rank() - 1 : want.rank());
+        TensorType o = want;
+        o.dtype = forced_dtype(n, steered_dtype(*n.operands[0]));
+        if (keep) {
+          if (axis < 0 || axis >= want.rank()) throw GenFail{"argmax axis"};
+          want.dims[axis] = 1;
+          o.dims = want.dims;
+          o.dims[axis] = draw_dim(1, std::max(1, o_.max_dim));
+        } else {
+          if (axis < 0 || axis > want.rank()) throw GenFail{"argmax axis"};
+          o.dims = want.dims;
+          o.dims.insert(o.dims.begin() + axis, draw_dim(1, std::max(1, o_.max_dim)));
+        }
+        put(g.attrs, "axis", AttrKind::Int, {axis});
+        if (mode != 0) put(g.attrs, "keepdims", AttrKind::Bool, {keep ? 1 : 0});
+        in = {o};
+        break;
+      }
+      case OpCode::Take: {
+        // result dims = idx.dims ++ x.dims[1:]; indices outside x's axis 0 are UB (the prover's inputs
+        // avoid or report it).
+        const int lead = pick(r_, 0, want.rank());
+        TensorType x = want, idx{index_dtype(n, OpCode::Take), {}};
+        x.dims.assign(want.dims.begin() + lead, want.dims.end());
+        // x's axis 0 may be empty (every index is then out of range: UB wherever the result is read).
+        x.dims.insert(x.dims.begin(), draw_dim(0, std::max(1, o_.max_dim)));
+        idx.dims.assign(want.dims.begin(), want.dims.begin() + lead);
+        in = {x, idx};
+        break;
+      }
+      case OpCode::Gather: {
+        if (want.rank() == 0) throw GenFail{"gather needs rank >= 1"};
+        const AttrValue* f = fixed_attr(n, "axis");
+        const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        if (axis < 0 || axis >= want.rank()) throw GenFail{"gather axis"};
+        TensorType x = want, idx = want;
+        // x's gathered axis may be empty (every index out of range: UB wherever the result is read).
+        for (int d = 0; d < want.rank(); ++d) x.dims[d] = d == axis ? draw_dim(0, std::max(1, o_.max_dim)) : want.dims[d] + pick(r_, 0, 1);
+        idx.dtype = index_dtype(n, OpCode::Gather);
+        put(g.attrs, "axis", AttrKind::Int, {axis});
+        in = {x, idx};
+        break;
+      }
+      case OpCode::ScatterReduce: {
+        if (want.rank() == 0) throw GenFail{"scatter_reduce needs rank >= 1"};
+        const AttrValue* f = fixed_attr(n, "axis");
+        const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        if (axis < 0 || axis >= want.rank()) throw GenFail{"scatter_reduce axis"};
+        TensorType idx = want, src = want;
+        for (int d = 0; d < want.rank(); ++d) idx.dims[d] = d == axis ? pick(r_, 0, 3) : pick(r_, 0, static_cast<int>(want.dims[d]));
+        idx.dtype = index_dtype(n, OpCode::ScatterReduce);
+        src.dims = idx.dims;
+        const AttrValue* fr = fixed_attr(n, "reduce");
+        const char* const kReduce[] = {"add", "max", "min", "replace"};
+        put(g.attrs, "axis", AttrKind::Int, {axis});
+        put(g.attrs, "reduce", AttrKind::Word, {}, fr ? fr->text : kReduce[pick(r_, 0, 3)]);
+        in = {want, idx, src};
+        break;
+      }
+      case OpCode::ScatterAdd: {
+        // One configuration of XLA's scatter: indices [n, 1] (index_vector_dim 1) name a start along
+        // axis 0 (inserted), updates [n, w1.. w(r-1)] with windows no larger than x's axes.
+        if (want.rank() == 0) throw GenFail{"scatter_add needs rank >= 1"};
+        const int64_t nidx = pick(r_, 0, 3);
+        TensorType idx{index_dtype(n, OpCode::ScatterAdd), {nidx, 1}}, upd = want;
+        std::vector<int64_t> uwd;
+        upd.dims[0] = nidx;
+        for (int d = 1; d < want.rank(); ++d) {
+          upd.dims[d] = pick(r_, 0, static_cast<int>(want.dims[d]));
+          uwd.push_back(d);
+        }
+        put(g.attrs, "update_window_dims", AttrKind::Ints, uwd);
+        put(g.attrs, "inserted_window_dims", AttrKind::Ints, {0});
+        put(g.attrs, "scatter_dims_to_operand_dims", AttrKind::Ints, {0});
+        put(g.attrs, "index_vector_dim", AttrKind::Int, {1});
+        in = {want, idx, upd};
+        break;
+      }
+      case OpCode::SegmentReduce: {
+        // result [num_segments, x.dims[1:]]; segment ids: a 1-D integer tensor of x's dim 0.
+        if (want.rank() == 0) throw GenFail{"segment_reduce needs rank >= 1"};
+        TensorType x = want;
+        x.dims[0] = draw_dim(0, o_.max_dim);
+        const AttrValue* fk = fixed_attr(n, "kind");
+        put(g.attrs, "kind", AttrKind::Word, {}, fk ? fk->text : coin(r_) ? "sum" : "max");
+        put(g.attrs, "num_segments", AttrKind::Int, {want.dims[0]});
+        in = {x, TensorType{index_dtype(n, OpCode::SegmentReduce), {x.dims[0]}}};
+        break;
+      }
+      case OpCode::ReduceWindow: {
+        // A window of 1 or 2 per axis, stride 1, no padding: x's dim is the result's plus window - 1.
+        TensorType x = want;
+        std::vector<int64_t> win;
+        for (int64_t& d : x.dims) {
+          win.push_back(pick(r_, 1, 2));
+          d += win.back() - 1;
+        }
+        const AttrValue* fk = fixed_attr(n, "kind");
+        const char* const kKinds[] = {"sum", "max", "min"};
+        put(g.attrs, "kind", AttrKind::Word, {}, fk ? fk->text : kKinds[pick(r_, 0, 2)]);
+        put(g.attrs, "window", AttrKind::Ints, win);
+        in = {x};
+        break;
+      }
+      case OpCode::ExtractPatches: {
+        // result = the window positions ++ [the product of the window]: windows of 1 or 2, stride 1.
+        if (want.rank() == 0) throw GenFail{"extract_patches needs rank >= 1"};
+        TensorType x = want;
+        x.dims.pop_back();
+        std::vector<int64_t> win;
+        int64_t prod = 1;
+        for (int64_t& d : x.dims) {
+          win.push_back(pick(r_, 1, 2));
+          prod *= win.back();
+          d += win.back() - 1;
+        }
+        want.dims.back() = prod;
+        put(g.attrs, "window", AttrKind::Ints, win);
+        in = {x};
+        break;
+      }
+      case OpCode::Quantize:
+      case OpCode::Dequantize:
+      case OpCode::Requantize: {
+        // Opaque (a registered kernel's meaning): x of the result's shape, a scale and a zero point.
+        TensorType x = want;
+        x.dtype = forced_dtype(n, steered_dtype(*n.operands[0]));
+        // The scale and zero point take any dtypes (steered like any other leaf).
+        in = {x, TensorType{steered_dtype(*n.operands[1]), {}}, TensorType{steered_dtype(*n.operands[2]), {}}};
         break;
       }
       default:
@@ -669,7 +887,9 @@ class Generator {
   std::map<std::string, int> captures_;
   std::map<std::string, TensorType> types_;
   std::map<std::string, AttrValue> attrs_;
-  std::vector<AttrValue> scratch_;
+  std::map<std::string, Tensor> lits_;             ///< const($c) literals built so far
+  std::map<const Node*, std::vector<int64_t>> start_room_;  ///< dynamic_slice start nodes: dim - size per axis
+  std::deque<AttrValue> scratch_;
   std::map<const Node*, int> idx_;                 ///< pre-order numbers
   std::map<std::string, const Node*> as_defs_;     ///< `as %r` name -> the op node it names
   std::set<const Node*> building_;                 ///< nodes under construction (cycle guard)
@@ -734,6 +954,40 @@ bool accepts(OpCode op, DType d) {
     case OpCode::ReduceMax:
     case OpCode::ReduceMin: return verifies(op, {v}, s, attrs_of({{"axes", {0}}}));
     case OpCode::DotGeneral: return verifies(op, {v, v}, s, attrs_of({{"contract_lhs", {0}}, {"contract_rhs", {0}}}));
+    case OpCode::DynamicSlice: return verifies(op, {v, TensorType{DType::SI32, {1}}}, v, {});
+    case OpCode::DynamicUpdateSlice: return verifies(op, {v, v, TensorType{DType::SI32, {1}}}, v, {});
+    case OpCode::Iota: return verifies(op, {}, v, attrs_of({{"axis", {0}}}));
+    case OpCode::Argmax: return verifies(op, {v}, TensorType{DType::SI32, {}}, attrs_of({{"axis", {0}}}));
+    case OpCode::Take: return verifies(op, {v, TensorType{DType::SI32, {}}}, s, {});
+    case OpCode::Gather: return verifies(op, {v, TensorType{DType::SI32, {1}}}, v, attrs_of({{"axis", {0}}}));
+    case OpCode::ScatterAdd: {
+      AttrSet a = attrs_of({{"update_window_dims", {}}, {"inserted_window_dims", {0}}, {"scatter_dims_to_operand_dims", {0}}});
+      AttrValue ivd;
+      ivd.kind = AttrKind::Int, ivd.ints = {1};
+      a.attrs.push_back(Attr{"index_vector_dim", ivd});
+      return verifies(op, {v, TensorType{DType::SI32, {1, 1}}, v}, v, a);
+    }
+    case OpCode::SegmentReduce:
+    case OpCode::ReduceWindow: {
+      AttrSet a = op == OpCode::ReduceWindow ? attrs_of({{"window", {1}}}) : AttrSet{};
+      AttrValue kind;
+      kind.kind = AttrKind::Word, kind.text = "sum";
+      a.attrs.push_back(Attr{"kind", kind});
+      if (op == OpCode::ReduceWindow) return verifies(op, {v}, v, a);
+      AttrValue num;
+      num.kind = AttrKind::Int, num.ints = {1};
+      a.attrs.push_back(Attr{"num_segments", num});
+      return verifies(op, {v, TensorType{DType::SI32, {1}}}, v, a);
+    }
+    case OpCode::ExtractPatches: return verifies(op, {v}, TensorType{d, {1, 1}}, attrs_of({{"window", {1}}}));
+    case OpCode::ScatterReduce: {
+      // reduce[replace] takes every dtype (add / max / min only numbers: the generator draws all four).
+      AttrSet a = attrs_of({{"axis", {0}}});
+      AttrValue red;
+      red.kind = AttrKind::Word, red.text = "replace";
+      a.attrs.push_back(Attr{"reduce", red});
+      return verifies(op, {v, TensorType{DType::SI32, {1}}, v}, v, a);
+    }
     default: break;
   }
   if (!has_trait(op, OpTrait::Elementwise)) return true;  // no generator shape rule: never instantiated
@@ -747,6 +1001,51 @@ bool op_accepts_dtype(OpCode op, DType d) {
     std::vector<std::array<bool, kNumDTypes>> t(kNumOps);
     for (int o = 0; o < kNumOps; ++o)
       for (int d = 0; d < kNumDTypes; ++d) t[o][d] = accepts(static_cast<OpCode>(o), static_cast<DType>(d));
+    return t;
+  }();
+  return table[static_cast<int>(op)][static_cast<int>(d)];
+}
+
+bool index_dtype_accepted(OpCode op, DType d) {
+  static const auto table = [] {
+    std::vector<std::array<bool, kNumDTypes>> t(kNumOps);
+    for (int o = 0; o < kNumOps; ++o)
+      for (int e = 0; e < kNumDTypes; ++e) {
+        const OpCode op = static_cast<OpCode>(o);
+        const DType ix = static_cast<DType>(e);
+        const TensorType v{DType::F32, {1}};
+        AttrSet a;
+        auto word = [&](const char* name, const char* w) {
+          AttrValue x;
+          x.kind = AttrKind::Word, x.text = w;
+          a.attrs.push_back(Attr{name, x});
+        };
+        auto one = [&](const char* name, int64_t k, AttrKind kind = AttrKind::Int) {
+          AttrValue x;
+          x.kind = kind, x.ints = {k};
+          a.attrs.push_back(Attr{name, x});
+        };
+        switch (op) {
+          case OpCode::Take: t[o][e] = verifies(op, {v, TensorType{ix, {}}}, TensorType{DType::F32, {}}, {}); break;
+          case OpCode::Gather: one("axis", 0), t[o][e] = verifies(op, {v, TensorType{ix, {1}}}, v, a); break;
+          case OpCode::ScatterReduce:
+            one("axis", 0), word("reduce", "add"), t[o][e] = verifies(op, {v, TensorType{ix, {1}}, v}, v, a);
+            break;
+          case OpCode::ScatterAdd: {
+            AttrValue none;
+            none.kind = AttrKind::Ints;
+            a.attrs.push_back(Attr{"update_window_dims", none});
+            one("inserted_window_dims", 0, AttrKind::Ints), one("scatter_dims_to_operand_dims", 0, AttrKind::Ints);
+            one("index_vector_dim", 1);
+            t[o][e] = verifies(op, {v, TensorType{ix, {1, 1}}, v}, v, a);
+            break;
+          }
+          case OpCode::SegmentReduce:
+            word("kind", "sum"), one("num_segments", 1), t[o][e] = verifies(op, {v, TensorType{ix, {1}}}, v, a);
+            break;
+          default: t[o][e] = false;
+        }
+      }
     return t;
   }();
   return table[static_cast<int>(op)][static_cast<int>(d)];
@@ -774,7 +1073,10 @@ bool generator_supports(OpCode op) {
     case OpCode::Compare: case OpCode::Select: case OpCode::Cast: case OpCode::Transpose:
     case OpCode::Reshape: case OpCode::BroadcastTo: case OpCode::Slice: case OpCode::Pad:
     case OpCode::Concat: case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
-    case OpCode::DotGeneral: case OpCode::Tile:
+    case OpCode::DotGeneral: case OpCode::Tile: case OpCode::DynamicSlice: case OpCode::DynamicUpdateSlice:
+    case OpCode::Iota: case OpCode::Argmax: case OpCode::Take: case OpCode::Gather: case OpCode::ScatterReduce:
+    case OpCode::ScatterAdd: case OpCode::SegmentReduce: case OpCode::ReduceWindow: case OpCode::ExtractPatches:
+    case OpCode::Quantize: case OpCode::Dequantize: case OpCode::Requantize:
       return true;
     default:
       return has_trait(op, OpTrait::Elementwise);

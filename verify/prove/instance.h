@@ -88,6 +88,8 @@ bool generator_supports(OpCode op);
 /// What the IR verifier accepts, asked of the verifier itself on a one-instruction program (cached):
 /// `op` with its main operand (operand 0; select: operand 1) of dtype `d`.
 bool op_accepts_dtype(OpCode op, DType d);
+/// Indices (operand 1) of dtype `d` on take, gather, scatter_reduce, scatter_add or segment_reduce.
+bool index_dtype_accepted(OpCode op, DType d);
 /// accum[acc] on a reduction or dot_general whose operands have dtype `elem`.
 bool accum_accepted(DType elem, DType acc);
 
