@@ -307,6 +307,8 @@ class Compiler {
   /// The word arguments of dtype_is, has_attr and attr_is name something that exists: a misspelt word
   /// would make the constraint never hold (the rule never fires) or always hold under `not`.
   void check_words(const PredicateSpec& p, const Constraint& c) {
+    // Only the word-taking predicates have a second argument to check (resolve_args has checked the count).
+    if ((p.id != NativeId::DtypeIs && p.id != NativeId::HasAttr && p.id != NativeId::AttrIs) || c.args.size() < 2) return;
     const std::string pos = "predicate " + c.pred + " argument 2";
     const Constraint::Arg& w = c.args[1];
     const bool word = w.kind == Constraint::Arg::Kind::Word;
