@@ -412,6 +412,11 @@ const ReduceAccum* Enc::accum(const std::string& value) const {
 
 /// A constraint's meaning is its predicate's all-shape spec (native_specs.cpp), by the predicate's id.
 void Enc::constraint(const rules::Constraint& c) {
+  if (c.cond) {  // an integer constraint (int_exprs.cpp): never negated (the parser refuses `not` there)
+    IntVars vars;
+    assume.push_back(int_holds(*c.cond, vars));
+    return;
+  }
   std::string why;
   const PredicateSpec* spec = predicate_spec_named(c.pred, &why);
   if (!spec) throw Outside{why};

@@ -34,6 +34,18 @@ SVal Enc::tgt(const Node& n, const TypeV* ctx, bool is_root) {
     auto it = vals_.find(n.type.name);
     if (it == vals_.end()) throw Outside{"%" + n.type.name + " unbound"};
     given = std::make_pair(it->second.dtype, it->second.dims);
+  } else if (n.type.kind == rules::TypeRef::Kind::Dims) {  // dims(X, [i < rank(X): F]) (int_exprs.cpp)
+    DType d;
+    if (n.type.value_sigil) {
+      auto it = vals_.find(n.type.name);
+      if (it == vals_.end()) throw Outside{"%" + n.type.name + " unbound"};
+      d = it->second.dtype;
+    } else {
+      auto it = types_.find(n.type.name);
+      if (it == types_.end()) throw Outside{"$" + n.type.name + " unbound"};
+      d = it->second.first;
+    }
+    given = std::make_pair(d, int_list(n.type.var, *n.type.count, *n.type.elem, /*dims=*/true));
   } else if (is_root) {
     given = root_type_;
   }
@@ -291,6 +303,8 @@ std::vector<Expr> Enc::sym_attr_tgt(const Node& n, const std::string& name) {
       if (it == attrs_.end() || it->second.concrete) throw Outside{"$" + a.capture + " unbound"};
       return it->second.sym;
     }
+    if (a.kind == rules::AttrExpr::Kind::List) return int_list(a.var, *a.count, *a.elem, /*dims=*/false);
+    if (a.kind == rules::AttrExpr::Kind::WithAt) return int_with_at(a);
     if (a.kind == rules::AttrExpr::Kind::Call) {
       // The helper's all-shape spec (native_specs.cpp), by its id: per-axis integers in, per-axis out.
       std::string why;

@@ -120,6 +120,25 @@ class Enc : public NativeEnv {
   const TypeV* type_arg(const rules::Constraint::Arg& a);
   void constraint(const rules::Constraint& c);
 
+  // ---- integer expressions (int_exprs.cpp) ----
+  /// An integer term and where it is defined (natives.cpp eval_int: no int64 overflow, indices in range).
+  struct IntV {
+    smt::Expr v, def;
+  };
+  using IntVars = std::vector<std::pair<std::string, int64_t>>;  ///< bound variables, innermost last
+  IntV int_value(const rules::IntExpr& e, IntVars& vars);
+  /// An axis: a bound variable or a captured concat axis (concrete at a configuration).
+  std::optional<int64_t> int_index(const rules::IntExpr& e, IntVars& vars);
+  /// `rank(X)`, the only bound the fragment admits.
+  int64_t int_count(const rules::IntExpr& e, IntVars& vars);
+  smt::Expr int_holds(const rules::IntCond& c, IntVars& vars);
+  /// `[var < count: elem]`, a computed attribute (or result dims when `dims`): each entry; where one is
+  /// undefined (or a dim negative) the rule does not apply (an assumption).
+  std::vector<smt::Expr> int_list(const std::string& var, const rules::IntExpr& count, const rules::IntExpr& elem,
+                                  bool dims);
+  /// `with_at($s, k, E)`.
+  std::vector<smt::Expr> int_with_at(const rules::AttrExpr& a);
+
   // ---- the target (encode_target.cpp) ----
   SVal tgt(const rules::Node& n, const TypeV* ctx, bool is_root);
   /// A target instruction the verifier rejects whatever the sizes: every index is a counterexample.

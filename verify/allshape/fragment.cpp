@@ -67,7 +67,7 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
   }
   const OpCode op = n.op;
   if (result && n.type.kind == rules::TypeRef::Kind::Dims)
-    return std::string(mnemonic(op)) + " typed by computed dims: bounded only";
+    if (auto w = int_exprs_gate(r); !w.empty()) return w;
   std::string why;
   auto sub = [&]() -> std::string {
     for (const auto& o : n.operands)
@@ -75,8 +75,12 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
     return "";
   };
   for (const auto& a : n.attrs) {
-    if (a.kind == rules::AttrExpr::Kind::List || a.kind == rules::AttrExpr::Kind::WithAt)
-      return std::string(mnemonic(op)) + " " + a.name + " computed from integer expressions: bounded only";
+    if (a.kind == rules::AttrExpr::Kind::List || a.kind == rules::AttrExpr::Kind::WithAt) {
+      // Computed per-axis lists: only starts/repeats, read per axis (int_exprs.cpp).
+      if (!((op == OpCode::Slice && a.name == "starts") || (op == OpCode::Tile && a.name == "repeats")))
+        return std::string(mnemonic(op)) + " " + a.name + " computed from integer expressions: bounded only";
+      if (auto w = int_exprs_gate(r); !w.empty()) return w;
+    }
     if (a.kind == rules::AttrExpr::Kind::Ints && op != OpCode::Concat)
       return std::string(mnemonic(op)) + " with a literal integer attribute fixes a rank: bounded only";
     if (a.kind == rules::AttrExpr::Kind::Call) {  // an attribute helper needs its all-shape spec
@@ -135,9 +139,11 @@ std::string outside_fragment(const rules::Rule& r) {
   if (dots(*r.source) > 1 || dots(*r.result) > 1) return "more than one dot_general on a side: bounded only";
   // Every constraint's predicate needs an all-shape spec (native_specs.cpp) that is not `outside`.
   for (const rules::Constraint& c : r.where) {
-    // Integer constraints read sizes and attribute entries as integers, which the fragment's
-    // configurations do not name: the rule is proved on bounded instances only.
-    if (c.cond) return "integer constraint `" + c.text + "`: bounded only";
+    // Integer constraints: in their per-axis form only (int_exprs.cpp), read at each configuration.
+    if (c.cond) {
+      if (auto w = int_exprs_gate(r); !w.empty()) return w;
+      continue;
+    }
     std::string why;
     const PredicateSpec* s = predicate_spec_named(c.pred, &why);
     if (!s) return why;

@@ -117,6 +117,15 @@ RuleFacts facts_of(const rules::Rule& r);
 /// fragment; otherwise why not.
 std::string check_node(const rules::Node& n, const rules::Rule& r, const RuleFacts& f, bool result);
 
+// ---- integer expressions (int_exprs.cpp) ----
+
+/// Whether the rule has integer constraints, computed attribute lists or computed result dims.
+bool has_int_exprs(const rules::Rule& r);
+/// "" when every integer expression of the rule is per-axis (docs/verification.md "Integer
+/// expressions"): indices are bound variables or captured concat axes, axes are compared only by == and
+/// !=, bounds are rank(X), no `all` inside an if's condition, and no op moves axes; else why not.
+std::string int_exprs_gate(const rules::Rule& r);
+
 // ---- the permutation-word premise (words.cpp) ----
 
 /// One step of a read's axis word: a permutation variable (or its inverse), or an opaque axis-moving op.
