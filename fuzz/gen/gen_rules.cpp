@@ -120,13 +120,17 @@ class RuleGen {
  private:
   // ---- source ----
   G src(int depth, bool want_bool, bool allow_bool, bool root) {
-    if (!root && (budget_ == 0 || depth >= 5 || (depth > 0 && c_.chance(1, 4)))) return leaf(want_bool);
+    if (!root && !force_concat_ && (budget_ == 0 || depth >= 5 || (depth > 0 && c_.chance(1, 4)))) return leaf(want_bool);
+    const bool concat_here = force_concat_;
+    force_concat_ = false;
     --budget_;
     ++ops_;
     G g;
     g.k = G::K::Op;
     if (want_bool) {
       g.op = OpCode::Compare;
+    } else if (concat_here) {  // a slice of a concat (the shape arithmetic of integer constraints)
+      g.op = OpCode::Concat;
     } else {
       // neg/abs, binary, select, compare, cast, transpose, broadcast_to, slice, tile, concat, reshape, reduce
       const size_t f = c_.weighted({3, 4, 2, allow_bool ? 1 : 0, 2, 4, 2, 3, 1, 2, 1, 2});
@@ -165,7 +169,9 @@ class RuleGen {
         break;
       case OpCode::BroadcastTo: g.kids.push_back(src(d, false, false, false)); break;
       case OpCode::Slice:
+        force_concat_ = budget_ > 0 && c_.chance(1, 3);
         g.kids.push_back(src(d, false, false, false));
+        force_concat_ = false;
         g.attrs.push_back({"starts", c_.chance(1, 10) ? (c_.chance(1, 2) ? "[0, 1]" : "[1]") : "$" + attr_cap(Role::PerAxis)});
         break;
       case OpCode::Tile:
@@ -273,7 +279,8 @@ class RuleGen {
          axis = attr_caps_[Role::Axis];
     for (int i = 0; i < n && !vt.empty(); ++i) {
       std::string s;
-      switch (c_.weighted({2, 2, 1, 1, 2, 2, 1, 1, 3, 3, 3, 3, 2, 2, 2, 2})) {
+      bool integer = false;  // integer constraints cannot be negated
+      switch (c_.weighted({2, 2, 1, 1, 2, 2, 1, 1, 3, 3, 3, 3, 2, 2, 2, 2, 3, 3, 1})) {
         case 0: s = "is_float(" + c_.pick(vt) + ")"; break;
         case 1: s = "is_int(" + c_.pick(vt) + ")"; break;
         case 2: s = std::string(c_.chance(1, 2) ? "is_signed(" : "is_unsigned(") + c_.pick(vt) + ")"; break;
@@ -313,12 +320,52 @@ class RuleGen {
           if (reduce_as_.empty()) continue;
           s = "exact_accum(%" + c_.pick(reduce_as_) + ")";
           break;
-        default:
+        case 15:
           if (leaves_.empty() || types_.empty()) continue;
           s = "same_type(%" + c_.pick(leaves_) + ", $" + c_.pick(types_) + ")";
           break;
+        case 16: {  // an integer constraint at a concat axis (the all-shape fragment's per-axis form)
+          const auto& per = attr_caps_[Role::PerAxis];
+          if (axis.empty() || values_.empty()) continue;
+          const std::string ax = "$" + c_.pick(axis);
+          const std::string v = "dim(%" + c_.pick(values_) + ", " + ax + ")";
+          const std::string t = types_.empty() ? v : "dim($" + c_.pick(types_) + ", " + ax + ")";
+          const std::string st = per.empty() ? std::string("0") : "at($" + c_.pick(per) + ", " + ax + ")";
+          static const char* kCmps[] = {"<=", "<", ">=", ">", "==", "!="};
+          s = st + (c_.chance(1, 2) ? " + " + t : "") + " " + kCmps[c_.index(6)] + " " + v +
+              (c_.chance(1, 3) ? " - " + std::to_string(c_.range(0, 2)) : "");
+          integer = true;
+          break;
+        }
+        case 17: {  // a per-axis `all`, sometimes with the concat axis excepted
+          const auto& per = attr_caps_[Role::PerAxis];
+          if (values_.empty()) continue;
+          const std::string x = "%" + c_.pick(values_);
+          std::string body;
+          if (per.size() >= 2 && c_.chance(1, 2)) body = "at($" + c_.pick(per) + ", i) == at($" + c_.pick(per) + ", i)";
+          else if (!per.empty() && !types_.empty())
+            body = "at($" + c_.pick(per) + ", i) + dim($" + c_.pick(types_) + ", i) <= dim(" + x + ", i)";
+          else body = "dim(" + x + ", i) " + (c_.chance(1, 2) ? ">= 1" : "<= 2");
+          if (!axis.empty() && c_.chance(1, 2)) body = "i == $" + c_.pick(axis) + " or " + body;
+          s = "all i < rank(" + x + "): " + body;
+          integer = true;
+          break;
+        }
+        default: {  // forms outside the per-axis gate: a literal axis, the rank or an axis as a number
+          if (values_.empty()) continue;
+          const std::string x = "%" + c_.pick(values_);
+          switch (c_.range(0, 2)) {
+            case 0: s = "dim(" + x + ", 0) >= 1"; break;
+            case 1: s = "rank(" + x + ") <= 2"; break;
+            default:
+              if (axis.empty()) continue;
+              s = "$" + c_.pick(axis) + " == 0";
+          }
+          integer = true;
+          break;
+        }
       }
-      if (c_.chance(1, 5)) s = "not " + s;
+      if (!integer && c_.chance(1, 5)) s = "not " + s;
       out.push_back(s);
     }
     return out;
@@ -366,7 +413,21 @@ class RuleGen {
       case 1:
         if (cap && r == Role::Perm)
           return c_.chance(1, 2) ? "inverse_perm(" + v + ")" : "compose_perm(" + v + ", " + (pool.empty() ? v : "$" + c_.pick(pool)) + ")";
-        if (cap && r == Role::PerAxis) return (c_.chance(1, 2) ? "add_ints(" : "mul_ints(") + v + ", " + v + ")";
+        if (cap && r == Role::PerAxis) {
+          // A computed list (the all-shape fragment's per-axis form) or an attribute helper.
+          const auto& axis = attr_caps_[Role::Axis];
+          const std::string d = std::to_string(c_.range(0, 1));
+          if (!axis.empty() && c_.chance(2, 3))
+            return "with_at(" + v + ", $" + c_.pick(axis) + ", at(" + v + ", $" + axis[0] + ") " +
+                   (c_.chance(1, 2) ? "+ " : "- ") + d + ")";
+          if (!values_.empty() && c_.chance(1, 2)) {
+            const std::string x = "%" + c_.pick(values_);
+            if (!axis.empty() && c_.chance(1, 2))
+              return "[i < rank(" + x + "): if(i == $" + c_.pick(axis) + ", at(" + v + ", i) + " + d + ", at(" + v + ", i))]";
+            return "[i < rank(" + x + "): at(" + v + ", i) + " + d + "]";
+          }
+          return (c_.chance(1, 2) ? "add_ints(" : "mul_ints(") + v + ", " + v + ")";
+        }
         [[fallthrough]];
       default:
         if (r == Role::Word) return kDirs[c_.index(6)];
@@ -563,6 +624,7 @@ class RuleGen {
   std::vector<std::string> lits_;       ///< literal captures
   std::vector<std::string> reduce_as_;  ///< as-names of reductions (exact_accum)
   std::vector<std::string> pending_;    ///< constraints the source asks for (same_shape of a reshape)
+  bool force_concat_ = false;           ///< the next source op is a concat (under a slice)
   std::map<Role, std::vector<std::string>> attr_caps_;
 };
 

@@ -1,6 +1,6 @@
 // The prover fuzzer (fuzz/harness/prove_case.h, docs/fuzzing.md "The prover fuzzer") under ctest:
 // fixed seeds, label soundness, well under 60 s. The same test is the campaign driver:
-//   PTIR_FUZZ_PROVE_SECONDS=1200 [PTIR_FUZZ_PROVE_SEED=S] [PTIR_FUZZ_PROVE_VERBOSE=1]
+//   PTIR_FUZZ_PROVE_SECONDS=1200 [PTIR_FUZZ_PROVE_SEED=S] [PTIR_FUZZ_PROVE_VERBOSE=1, or 2 to print each rule]
 //     build/release/tests/ptir_fuzz_prove_tests --gtest_filter='FuzzProve.EveryProvedHolds'
 // runs rules of seeds S, S+1, ... until the time is up, prints every finding and the totals, and fails
 // if anything was found.
@@ -39,7 +39,8 @@ TEST(FuzzProve, GeneratedRulesLoadOrAreRejectedWithAMessage) {
                             "reduce_max(", "reduce_min(", "neg(", "abs(", "add(", "sub(", "mul(", "maximum(",
                             "minimum(", "select(", "compare(", "cast(", "const($", "splat(", " as %", ": $T",
                             "assumes", " where ", "not ", "keepdims", "accum", "inverse_perm(", "compose_perm(",
-                            "add_ints(", "composes_to_identity(", "axes_all_size(", "exact_accum("};
+                            "add_ints(", "composes_to_identity(", "axes_all_size(", "exact_accum(", "all i < rank(",
+                            "i == $", "with_at(", "[i < rank(", "rank(%"};
   for (uint64_t seed = 1; seed <= 2000; ++seed) {
     PrngChoices c(seed);
     const GeneratedRule g = generate_rule(c, {}, rule_name(seed));
@@ -113,6 +114,7 @@ TEST(FuzzProve, EveryProvedHolds) {
       std::printf("seed %llu %.0f ms: %s / %s, %d fired instances checked; %s\n", static_cast<unsigned long long>(seed),
                   out.ms, out.loaded ? out.bounded.c_str() : "not loaded", out.allshape.c_str(), out.checked,
                   g.mutation.c_str());
+    if (verbose && env_u64("PTIR_FUZZ_PROVE_VERBOSE", 0) >= 2) std::printf("%s", g.text.c_str());
     if (!f.empty()) {
       findings.push_back("seed " + std::to_string(seed) + ": " + f);
       std::printf("FINDING (seed %llu):\n%s\n", static_cast<unsigned long long>(seed), f.c_str());
