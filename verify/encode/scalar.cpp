@@ -1,6 +1,8 @@
 // Element semantics in SMT (docs/semantics.md "Elementwise ops", "cast", "Reductions").
 #include "verify/encode/scalar.h"
 
+#include "rewriter/rules/natives.h"
+
 #include <stdexcept>
 
 namespace ptir::verify::sem {
@@ -148,13 +150,39 @@ Expr compare(std::string_view dir, const Expr& a, const Expr& b, DType t) {
   return Expr();
 }
 
-Expr cast(const Expr& a, DType from, DType to) {
-  if (from == to) return a;
+namespace {
+thread_local bool tl_exact_widening_identity = true;
+
+Expr cast_terms(const Expr& a, DType from, DType to) {
   if (is_bool(to)) return is_float(from) ? !a.isZero() : a != zero(from);
   if (is_bool(from)) return Expr::ite(a, integer(to, 1), zero(to));
   if (is_float(from)) return is_float(to) ? a.toFP(fp_format(to)) : float_to_int(a, from, to);
   if (is_float(to)) return is_signed_int(from) ? a.sbvToFP(fp_format(to)) : a.ubvToFP(fp_format(to));
   return int_to_int(a, from, to);
+}
+uint32_t widening_tag(DType a, DType m) { return static_cast<uint32_t>(a) << 8 | static_cast<uint32_t>(m); }
+}  // namespace
+
+ExactWideningIdentityOff::ExactWideningIdentityOff() : saved_(tl_exact_widening_identity) {
+  tl_exact_widening_identity = false;
+}
+ExactWideningIdentityOff::~ExactWideningIdentityOff() { tl_exact_widening_identity = saved_; }
+
+Expr cast(const Expr& a, DType from, DType to) {
+  if (from == to) return a;
+  // The exact-widening identity (docs/verification.md "Speed without giving up exactness"): where `a` is
+  // the cast of x from A to `from` and that cast is exact (rules::widens_exactly: it keeps every value,
+  // NaN, the infinities and the zeros' signs), cast(a, from, to) = cast(x, A, to) bit for bit, since
+  // every cast is a function of its operand's value (docs/semantics.md "cast"; NaN -> the canonical
+  // NaN, or 0, or true). Checked against the interpreter (tests/verify/cast_widening_test.cpp).
+  if (tl_exact_widening_identity)
+    if (auto o = a.origin()) {
+      const auto A = static_cast<DType>(o->second >> 8), M = static_cast<DType>(o->second & 0xff);
+      if (M == from && rules::widens_exactly(A, M)) return cast(o->first, A, to);
+    }
+  Expr r = cast_terms(a, from, to);
+  if (tl_exact_widening_identity && rules::widens_exactly(from, to)) r.setOrigin(a, widening_tag(from, to));
+  return r;
 }
 
 Expr order_gt(const Expr& a, const Expr& b, DType t) {

@@ -49,6 +49,18 @@ Expr minimum(const Expr& a, const Expr& b, DType t);
 Expr compare(std::string_view dir, const Expr& a, const Expr& b, DType t);
 /// The `cast` op on one element.
 Expr cast(const Expr& a, DType from, DType to);
+/// Turns the exact-widening identity of cast() off on this thread while it lives (the test that checks
+/// the identity against the encoding without it).
+class ExactWideningIdentityOff {
+ public:
+  ExactWideningIdentityOff();
+  ~ExactWideningIdentityOff();
+  ExactWideningIdentityOff(const ExactWideningIdentityOff&) = delete;
+  ExactWideningIdentityOff& operator=(const ExactWideningIdentityOff&) = delete;
+
+ private:
+  bool saved_;
+};
 
 /// a > b in the total order NaN > +inf > ... > +0 > -0 > ... > -inf (all NaNs equal) of argmax and
 /// top_k; integers by value.

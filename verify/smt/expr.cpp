@@ -565,6 +565,24 @@ Expr Expr::simplifyMemo() const {
   return s;
 }
 
+void Expr::setOrigin(const Expr& src, uint32_t tag) const {
+  Context* cx = current_context();
+  Z3_context c = RC();
+  if (!cx || !c || !a_ || !src.a_) return;
+  if (cx->origins.count(a_)) return;
+  Z3_inc_ref(c, a_);
+  Z3_inc_ref(c, src.a_);
+  cx->origins.emplace(a_, std::make_pair(src.a_, tag));
+}
+
+std::optional<std::pair<Expr, uint32_t>> Expr::origin() const {
+  Context* cx = current_context();
+  if (!cx || !RC() || !a_) return std::nullopt;
+  auto it = cx->origins.find(a_);
+  if (it == cx->origins.end()) return std::nullopt;
+  return std::make_pair(wrap(it->second.first), it->second.second);
+}
+
 Expr Expr::canonical() const {
   FreshConstants fresh;
   for_each_app(a_, /*first_arg_first=*/true, [&](Z3_ast t, Z3_app app, unsigned n) {

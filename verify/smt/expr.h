@@ -73,6 +73,8 @@ class Context {
   /// Expr::simplifyMemo's table: term -> Z3_simplify of it, both referenced (released with the context,
   /// or when the table is full and starts again).
   std::unordered_map<Z3_ast, Z3_ast> simplify_memo;
+  /// Expr::setOrigin's table: term -> (source term, tag), both referenced (released with the context).
+  std::unordered_map<Z3_ast, std::pair<Z3_ast, uint32_t>> origins;
 };
 
 /// Thrown when a term is made in a dead context (see Context).
@@ -220,6 +222,12 @@ class Expr {
   /// For callers that simplify many small terms again and again (the all-shape encoder's index terms,
   /// which every configuration builds anew with the same names).
   Expr simplifyMemo() const;
+  /// Records, for the current context, that this term stands in relation `tag` to `src` (the caller
+  /// defines the relation; verify/encode/scalar.cpp: "this term is the exact widening of src"). Both
+  /// terms stay referenced until the context goes. The first record of a term is kept.
+  void setOrigin(const Expr& src, uint32_t tag) const;
+  /// What setOrigin recorded for this term in the current context, if anything.
+  std::optional<std::pair<Expr, uint32_t>> origin() const;
   /// The term with its free constants renamed to canonical ones in order of first occurrence (depth
   /// first). Terms equal up to a renaming of free constants usually map to the same term, so a query
   /// answer (sat or unsat) carries over; different results only cost a missed reuse.
