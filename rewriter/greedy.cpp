@@ -202,13 +202,16 @@ class GreedyDriver {
 
   /// Queues what the last change touched: each inserted or modified instruction, its users and its
   /// operand producers; and each producer that lost a use (it may be dead now) with its remaining users
-  /// (a single-use condition may hold now).
+  /// (a single-use condition may hold now). The worklist pops the last pushed first, so users are pushed
+  /// before the instruction and producers after it: an instruction a rewrite built is folded before its
+  /// users are matched again (a rule that re-associates constants folds the new constant op before the
+  /// rule could match its own result: without this order arith's constant re-associations cycled).
   void drain() {
     ChangeLog& log = rw_.change_log();
     for (InstId t : log.touched) {
       if (rw_.is_erased(t)) continue;
-      queue(t);
       queue_users(t);
+      queue(t);
       for (ValueId v : rw_.operands(t)) queue(p_.def_inst(v));
     }
     for (InstId f : log.freed) {

@@ -298,6 +298,9 @@ bool p_is_pow2(const Program&, const Captures& c, std::span<const Arg> a) {
   // count as exact (x / 2^-1074 is not x * inf).
   return std::isfinite(r) && float_to_double(t->dtype(), double_to_float(t->dtype(), r)) == r;
 }
+bool p_is_constant(const Program& p, const Captures& c, std::span<const Arg> a) {
+  return p.constant_of(c.value[a[0].slot]) != nullptr;
+}
 bool p_is_splat(const Program&, const Captures& c, std::span<const Arg> a) {
   const Tensor* t = c.lit[a[0].slot];
   return t && t->size() > 0 && t->is_splat();
@@ -563,6 +566,8 @@ const PredicateSpec kPredicates[] = {
     {N::IsPow2, "is_pow2", {P::Lit}, p_is_pow2,
      "a float splat of a finite power of two whose reciprocal is exactly representable"},
     {N::IsSplat, "is_splat", {P::Lit}, p_is_splat, "the literal is non-empty with all elements bit-identical"},
+    {N::IsConstant, "is_constant", {P::Value}, p_is_constant,
+     "the value is a literal or a constant op's result (not is_constant(%x): StableHLO's guard \"X is not a constant\")"},
     {N::ExactAccum, "exact_accum", {P::Value}, p_exact_accum,
      "the op defining %r has no accum, or its operand's dtype round-trips exactly through the accum dtype"},
     {N::HasAttr, "has_attr", {P::Value, P::Word}, p_has_attr,

@@ -109,7 +109,7 @@ enum class NativeId : uint8_t {
   // predicates
   IsFloat, IsInt, IsSigned, IsUnsigned, IsBool, DtypeIs, RankIs, NumElementsIs, OneUse, SameType, SameDtype,
   SameShape, WidensExactly, ComposesToIdentity, IsIdentityPerm, AxesAllSize, SomeAxisSize, AttrIs, IsPow2, IsSplat,
-  ExactAccum, HasAttr, KeepsFreeOrder,
+  ExactAccum, HasAttr, KeepsFreeOrder, IsConstant,
   // attribute helpers
   ComposePerm, InversePerm, AddInts, MulInts, PermuteAxes, SubInts, LitInts,
   // literal helpers

@@ -416,19 +416,24 @@ RC_GTEST_PROP(AllShapeNatives, LiteralAndReductionPredicatesMatchTheirCode, ()) 
   check_predicate(NativeId::ExactAccum, w, {w.reduction_arg("r", elem, acc)});
 }
 
-TEST(AllShapeNatives, OneUseIsNeverUsedAndTheOthersOutsideAreNotEncoded) {
+TEST(AllShapeNatives, OneUseAndIsConstantAreNeverUsedAndTheOthersOutsideAreNotEncoded) {
   smt::Context ctx;
   World w;
   const auto x = w.type_arg("x", TensorType{DType::F32, {2}}, true);
   for (bool negated : {false, true}) {
-    rules::Constraint c{"one_use", {x}, negated, {}};
+    rules::Constraint c{"one_use", {x}, negated, {}, {}, {}};
     const PredMeaning m = predicate_spec(NativeId::OneUse)->meaning(w, c);
     EXPECT_EQ(m.kind, PredMeaning::Kind::Dropped);
     EXPECT_EQ(m.note, "one_use not used: the statement proved is stronger (any number of uses)");
+    // is_constant only decides where a rule fires: never assumed, in either polarity.
+    rules::Constraint k{"is_constant", {x}, negated, {}, {}, {}};
+    const PredMeaning mk = predicate_spec(NativeId::IsConstant)->meaning(w, k);
+    EXPECT_EQ(mk.kind, PredMeaning::Kind::Dropped);
+    EXPECT_NE(mk.note.find("is_constant` not used"), std::string::npos) << mk.note;
   }
   EXPECT_EQ(predicate_spec(NativeId::NumElementsIs)->meaning, nullptr);
   // has_attr is decided only where the configuration chooses the attribute: elsewhere Outside.
-  rules::Constraint c{"has_attr", {x, rules::Constraint::Arg{rules::Constraint::Arg::Kind::Word, "accum", 0}}, false, {}};
+  rules::Constraint c{"has_attr", {x, rules::Constraint::Arg{rules::Constraint::Arg::Kind::Word, "accum", 0}}, false, {}, {}, {}};
   EXPECT_THROW(predicate_spec(NativeId::HasAttr)->meaning(w, c), Outside);
 }
 

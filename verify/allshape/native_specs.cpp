@@ -47,6 +47,12 @@ M same_dtype_(NativeEnv& e, const rules::Constraint& c) { return M::of(dtype_arg
 M one_use_(NativeEnv&, const rules::Constraint&) {
   return M::dropped("one_use not used: the statement proved is stronger (any number of uses)");
 }
+/// is_constant: whether a value is a literal only decides where the rule fires (a literal's elements are
+/// values like any other): any value is proved, in both polarities.
+M is_constant_(NativeEnv&, const rules::Constraint& c) {
+  return M::dropped(std::string(c.negated ? "`not is_constant`" : "`is_constant`") +
+                    " not used: the statement proved is stronger (constant or not)");
+}
 
 M rank_is_(NativeEnv& e, const rules::Constraint& c) {
   const TypeV* t = e.type_of(c.args[0]);
@@ -213,6 +219,7 @@ const PredicateSpec kPredicates[] = {
     {N::ExactAccum, nullptr, exact_accum_},
     {N::HasAttr, nullptr, has_attr_},
     {N::KeepsFreeOrder, nullptr, keeps_free_order_, PredFact::None, PermIdentity::FreeOrder},
+    {N::IsConstant, nullptr, is_constant_},
 };
 
 // ---- attribute helpers ----
