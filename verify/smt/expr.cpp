@@ -569,7 +569,8 @@ void Expr::setOrigin(const Expr& src, uint32_t tag) const {
   Context* cx = current_context();
   Z3_context c = RC();
   if (!cx || !c || !a_ || !src.a_) return;
-  if (cx->origins.count(a_)) return;
+  // The table only speeds terms up: past 2^20 entries nothing more is recorded (memory stays bounded).
+  if (cx->origins.size() >= (1u << 20) || cx->origins.count(a_)) return;
   Z3_inc_ref(c, a_);
   Z3_inc_ref(c, src.a_);
   cx->origins.emplace(a_, std::make_pair(src.a_, tag));

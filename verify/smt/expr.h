@@ -224,7 +224,8 @@ class Expr {
   Expr simplifyMemo() const;
   /// Records, for the current context, that this term stands in relation `tag` to `src` (the caller
   /// defines the relation; verify/encode/scalar.cpp: "this term is the exact widening of src"). Both
-  /// terms stay referenced until the context goes. The first record of a term is kept.
+  /// terms stay referenced until the context goes. The first record of a term is kept; past 2^20
+  /// records none is added (the table only speeds terms up).
   void setOrigin(const Expr& src, uint32_t tag) const;
   /// What setOrigin recorded for this term in the current context, if anything.
   std::optional<std::pair<Expr, uint32_t>> origin() const;
