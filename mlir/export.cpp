@@ -1,8 +1,11 @@
 // PTIR -> MLIR text (docs/mlir.md "Export"): MLIR's generic op form, one op (or a few) per instruction,
 // each the exact counterpart that import_mlir reads back. Needs no MLIR header: it writes text.
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 
+#include "ir/interp.h"
 #include "mlir/import.h"
 
 namespace ptir::mlirfe {
@@ -274,16 +277,24 @@ class Exporter {
         return op("tensor.concat", args, types, "dim = " + std::to_string(axis) + " : i64", rty);
       }
       case OpCode::Tile:
-        if (!tosa) throw Refused{"tile (--to=tosa has one, for dims >= 1)"};
+        if (!tosa) return tile_by_concat(arg(0), otype(0), at.ints("repeats"));
         return un("tosa.tile", "multiples = " + i64s(at.ints("repeats")));
       case OpCode::BroadcastTo: {
-        if (!tosa) throw Refused{"broadcast_to (arith/tensor have no broadcast; --to=tosa has one, for dims >= 1)"};
-        // numpy: right-aligned; reshape to the result's rank with 1s in front, then tile the 1-dims.
+        // numpy: right-aligned; reshape to the result's rank with 1s in front, then tile the 1-dims
+        // (arith: tensor.reshape, then tensor.concat of copies along each stretched dim).
         const TensorType& xt = otype(0);
         std::vector<int64_t> dims(rt.rank() - xt.rank(), 1);
         dims.insert(dims.end(), xt.dims.begin(), xt.dims.end());
         std::string x = arg(0);
         std::string xty = aty(0);
+        if (!tosa) {
+          TensorType mid{xt.dtype, dims};
+          x = reshape_to(x, xt, mid, false);
+          std::vector<int64_t> mult(rt.rank(), 1);
+          for (int k = 0; k < rt.rank(); ++k)
+            if (dims[k] != rt.dims[k]) mult[k] = rt.dims[k];
+          return tile_by_concat(x, mid, mult);
+        }
         if (dims != xt.dims) {
           TensorType mid{xt.dtype, dims};
           x = op("tosa.reshape", {x}, {xty}, "new_shape = " + i64s(dims), mlir_type(mid));
@@ -295,10 +306,132 @@ class Exporter {
         if (mult == std::vector<int64_t>(rt.rank(), 1)) return x;
         return op("tosa.tile", {x}, {xty}, "multiples = " + i64s(mult), rty);
       }
+      case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
+        return reduce(i, opc, tosa);
+      case OpCode::Iota: {
+        // No operands: the value is fixed by the type, written as the literal the interpreter computes.
+        RunResult r = eval_inst(p_, i, {});
+        if (r.status != RunStatus::Ok || r.results.size() != 1) throw Refused{"iota did not evaluate: " + r.message};
+        return constant(r.results[0]);
+      }
       default:
         throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
                       (tosa ? "" : " in --to=arith")};
     }
+  }
+
+  /// `x` reshaped to `to` (same element count): tosa.reshape, or tensor.reshape with a constant shape.
+  std::string reshape_to(const std::string& x, const TensorType& xt, const TensorType& to, bool tosa) {
+    if (xt.dims == to.dims) return x;
+    if (tosa) return op("tosa.reshape", {x}, {mlir_type(xt)}, "new_shape = " + i64s(to.dims), mlir_type(to));
+    Tensor shape(TensorType{DType::SI64, {to.rank()}});
+    for (int k = 0; k < to.rank(); ++k) shape.set_bits(k, static_cast<uint64_t>(to.dims[k]));
+    std::string sc = constant(shape);
+    return op("tensor.reshape", {x, sc}, {mlir_type(xt), mlir_type(shape.type)}, "", mlir_type(to));
+  }
+
+  /// PTIR's tile in tensor ops: along each dim with a repeat count r > 1, tensor.concat of r copies.
+  std::string tile_by_concat(std::string x, TensorType xt, const std::vector<int64_t>& repeats) {
+    for (int k = 0; k < xt.rank(); ++k) {
+      const int64_t r = k < static_cast<int>(repeats.size()) ? repeats[k] : 1;
+      if (r == 1) continue;
+      TensorType to = xt;
+      to.dims[k] *= r;
+      if (r == 0 || xt.dims[k] == 0) {  // an empty result: the only value of its type
+        x = constant(Tensor(to));
+      } else {
+        std::vector<std::string> args(static_cast<size_t>(r), x), types(static_cast<size_t>(r), mlir_type(xt));
+        x = op("tensor.concat", args, types, "dim = " + std::to_string(k) + " : i64", mlir_type(to));
+      }
+      xt = to;
+    }
+    return x;
+  }
+
+  /// reduce_sum/max/min as PTIR defines them (docs/semantics.md): per output element, a left fold over the
+  /// reduced positions in increasing row-major order, from the first element, in the accumulation dtype.
+  /// Written as one slice per reduced position (all output elements at once: size 1 on the reduced
+  /// axes), each cast to the accumulation dtype, folded with add / maximum / minimum in that order, cast
+  /// back and reshaped when keepdims is false. No reduction op of MLIR is used: tosa.reduce_sum leaves the
+  /// order open and starts from +0.0, the float tosa.reduce_max/min start from the largest finite number.
+  std::string reduce(InstId i, OpCode opc, bool tosa) {
+    const TensorType& xt = p_.type_of(p_.operand(i, 0));
+    const TensorType& rt = p_.type_of(p_.result(i));
+    const AttrSet& at = p_.attrs_of(i);
+    if (xt.dtype == DType::I1) throw Refused{"a reduction of booleans"};
+    // the default accumulation: f32 for an f16/bf16 sum (docs/semantics.md), the dtype otherwise
+    DType acc = opc == OpCode::ReduceSum && (xt.dtype == DType::F16 || xt.dtype == DType::BF16) ? DType::F32 : xt.dtype;
+    if (const AttrValue* a = at.find("accum"); a && !a->ints.empty()) acc = static_cast<DType>(a->ints[0]);
+    if (!is_float(xt.dtype) && acc != xt.dtype)
+      throw Refused{"an integer reduction with another accumulation dtype (its casts saturate)"};
+    if (is_float(acc) != is_float(xt.dtype)) throw Refused{"an accumulation dtype of another kind"};
+    std::vector<int64_t> axes = at.ints("axes");
+    std::sort(axes.begin(), axes.end());
+    TensorType kt = xt;  // the keepdims shape
+    int64_t n = 1;
+    for (int64_t a : axes) {
+      n *= xt.dims[a];
+      kt.dims[a] = 1;
+    }
+    TensorType ka{acc, kt.dims};
+    const bool fl = is_float(xt.dtype);
+    if (n == 0 || kt.num_elements() == 0) {
+      // the empty fold's value (or an empty result): the identity in the accumulation dtype, cast back
+      uint64_t bits = 0;
+      if (opc == OpCode::ReduceMax || opc == OpCode::ReduceMin) {
+        const bool mx = opc == OpCode::ReduceMax;
+        if (fl) bits = double_to_float(rt.dtype, mx ? -INFINITY : INFINITY);
+        else {
+          const int w = dtype_bits(rt.dtype);
+          const uint64_t smin = uint64_t{1} << (w - 1);
+          bits = (mx ? smin : smin - 1) & bits_mask(rt.dtype);
+        }
+      }
+      return constant(Tensor::filled(rt, bits));
+    }
+    // the reduced coordinates, last axis fastest
+    std::vector<int64_t> coord(axes.size(), 0);
+    std::string accv;
+    for (int64_t k = 0; k < n; ++k) {
+      std::vector<int64_t> starts(xt.rank(), 0);
+      for (size_t j = 0; j < axes.size(); ++j) starts[axes[j]] = coord[j];
+      std::string e = slice_of(use(p_.operand(i, 0)), xt, starts, kt, tosa);
+      if (acc != xt.dtype) e = cast(kt, ka, e, mlir_type(kt));
+      accv = accv.empty() ? e : fold_step(opc, accv, e, ka, tosa);
+      for (size_t j = axes.size(); j-- > 0;) {
+        if (++coord[j] < xt.dims[axes[j]]) break;
+        coord[j] = 0;
+      }
+    }
+    if (acc != xt.dtype) accv = cast(ka, kt, accv, mlir_type(ka));
+    return reshape_to(accv, kt, rt, tosa);
+  }
+
+  std::string slice_of(const std::string& x, const TensorType& xt, const std::vector<int64_t>& starts,
+                       const TensorType& st, bool tosa) {
+    if (xt.dims == st.dims) return x;
+    if (tosa) return op("tosa.slice", {x}, {mlir_type(xt)}, "size = " + i64s(st.dims) + ", start = " + i64s(starts),
+                        mlir_type(st));
+    std::vector<int64_t> ones(st.dims.size(), 1);
+    return op("tensor.extract_slice", {x}, {mlir_type(xt)},
+              "operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = " + i64s(starts) +
+                  ", static_sizes = " + i64s(st.dims) + ", static_strides = " + i64s(ones),
+              mlir_type(st));
+  }
+
+  /// One step of a reduction's fold: add, maximum or minimum of two values of type t.
+  std::string fold_step(OpCode opc, const std::string& a, const std::string& b, const TensorType& t, bool tosa) {
+    const std::string ty = mlir_type(t);
+    const bool fl = is_float(t.dtype);
+    const bool use_tosa = tosa && fl && fm_.empty();  // TOSA ops carry no fast-math flags
+    if (opc == OpCode::ReduceSum) {
+      if (use_tosa) return op("tosa.add", {a, b}, {ty, ty}, "", ty);
+      return op(fl ? "arith.addf" : "arith.addi", {a, b}, {ty, ty}, fl ? fm_attr() : "", ty);
+    }
+    const bool mx = opc == OpCode::ReduceMax;
+    if (use_tosa) return op(mx ? "tosa.maximum" : "tosa.minimum", {a, b}, {ty, ty}, "", ty);
+    if (fl) return op(mx ? "arith.maximumf" : "arith.minimumf", {a, b}, {ty, ty}, fm_attr(), ty);
+    return op(mx ? "arith.maxsi" : "arith.minsi", {a, b}, {ty, ty}, "", ty);
   }
 
   std::string compare(InstId i, std::string_view dir, const std::string& rty) {
