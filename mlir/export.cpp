@@ -227,7 +227,13 @@ class Exporter {
         return op("arith.subi", {splat_const(rt, 0), arg(0)}, {rty, rty}, "", rty);
       case OpCode::Abs:
         if (fl) return un("math.absf", fm_attr());
-        throw Refused{"integer abs"};
+        {  // select(x < 0, 0 - x, x): 0 - MIN wraps to MIN, as PTIR's abs(MIN) = MIN
+          std::string z = splat_const(rt, 0);
+          std::string bty = mlir_type(TensorType{DType::I1, rt.dims});
+          std::string negative = op("arith.cmpi", {arg(0), z}, {rty, rty}, "predicate = 2 : i64", bty);
+          std::string flipped = op("arith.subi", {z, arg(0)}, {rty, rty}, "", rty);
+          return op("arith.select", {negative, flipped, arg(0)}, {bty, rty, rty}, "", rty);
+        }
       case OpCode::Exp: return un("math.exp", fm_attr());
       case OpCode::Log: return un("math.log", fm_attr());
       case OpCode::Tanh: return un("math.tanh", fm_attr());
@@ -306,6 +312,33 @@ class Exporter {
         if (mult == std::vector<int64_t>(rt.rank(), 1)) return x;
         return op("tosa.tile", {x}, {xty}, "multiples = " + i64s(mult), rty);
       }
+      case OpCode::DynamicSlice: {
+        // A literal start only: clamped here as PTIR clamps it, then a static slice.
+        const Tensor* st = p_.constant_of(p_.operand(i, 1));
+        if (!st) throw Refused{"dynamic_slice with a computed start (MLIR's dynamic offsets are index values)"};
+        const TensorType& xt = otype(0);
+        std::vector<int64_t> starts(xt.rank(), 0);
+        for (int k = 0; k < xt.rank(); ++k)
+          starts[k] = std::clamp<int64_t>(int_value(st->dtype(), st->bits(k)), 0, xt.dims[k] - rt.dims[k]);
+        if (rt.num_elements() == 0) return constant(Tensor(rt));
+        return slice_of(arg(0), xt, starts, rt, tosa);
+      }
+      case OpCode::DynamicUpdateSlice: {
+        const Tensor* st = p_.constant_of(p_.operand(i, 2));
+        if (!st) throw Refused{"dynamic_update_slice with a computed start (MLIR's dynamic offsets are index values)"};
+        const TensorType& xt = otype(0);
+        const TensorType& ut = otype(1);
+        if (ut.num_elements() == 0) return arg(0);  // nothing replaced
+        std::vector<int64_t> starts(xt.rank(), 0);
+        for (int k = 0; k < xt.rank(); ++k)
+          starts[k] = std::clamp<int64_t>(int_value(st->dtype(), st->bits(k)), 0, xt.dims[k] - ut.dims[k]);
+        std::vector<int64_t> ones(xt.rank(), 1);
+        return op("tensor.insert_slice", {arg(1), arg(0)}, {aty(1), aty(0)},
+                  "operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>, static_offsets = " + i64s(starts) +
+                      ", static_sizes = " + i64s(ut.dims) + ", static_strides = " + i64s(ones),
+                  rty);
+      }
+      case OpCode::Pad: return pad(i, tosa);
       case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
         return reduce(i, opc, tosa);
       case OpCode::Iota: {
@@ -318,6 +351,62 @@ class Exporter {
         throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
                       (tosa ? "" : " in --to=arith")};
     }
+  }
+
+  /// PTIR's pad with interior 0. --to=tosa with low/high >= 0 and no empty dim: tosa.pad with a
+  /// tosa.const padding and pad_const. Otherwise: along each dim, tensor.concat / tosa.concat of filled
+  /// constants before and after x for the positive pads, then one slice for the negative ones (XLA crops
+  /// the padded sequence).
+  std::string pad(InstId i, bool tosa) {
+    const TensorType& xt = p_.type_of(p_.operand(i, 0));
+    const TensorType& rt = p_.type_of(p_.result(i));
+    const AttrSet& at = p_.attrs_of(i);
+    for (int64_t v : at.ints("interior"))
+      if (v != 0) throw Refused{"pad with interior padding (tosa.pad and tensor.pad have none)"};
+    const auto& lo = at.ints("low");
+    const auto& hi = at.ints("high");
+    uint64_t vbits = 0;
+    if (const AttrValue* v = at.find("value"); v && v->lit.size() == 1) vbits = v->lit.bits(0);
+    if (rt.num_elements() == 0) return constant(Tensor(rt));
+    bool nonneg = true;
+    for (int k = 0; k < xt.rank(); ++k) nonneg = nonneg && lo[k] >= 0 && hi[k] >= 0;
+    if (tosa && nonneg) {
+      Tensor padding(TensorType{DType::SI64, {xt.rank(), 2}});
+      for (int k = 0; k < xt.rank(); ++k) {
+        padding.set_bits(2 * k, static_cast<uint64_t>(lo[k]));
+        padding.set_bits(2 * k + 1, static_cast<uint64_t>(hi[k]));
+      }
+      std::string pc = constant(padding);
+      Tensor value(TensorType{xt.dtype, {}});
+      value.set_bits(0, vbits);
+      std::string vc = constant(value);
+      return op("tosa.pad", {use(p_.operand(i, 0)), pc, vc}, {mlir_type(xt), mlir_type(padding.type), mlir_type(value.type)},
+                "", mlir_type(rt));
+    }
+    std::string x = use(p_.operand(i, 0));
+    TensorType cur = xt;
+    std::vector<int64_t> starts(xt.rank(), 0);
+    for (int k = 0; k < xt.rank(); ++k) {
+      std::vector<std::string> parts, types;
+      TensorType next = cur;
+      auto fill = [&](int64_t n) {
+        TensorType ft = cur;
+        ft.dims[k] = n;
+        parts.push_back(constant(Tensor::filled(ft, vbits)));
+        types.push_back(mlir_type(ft));
+        next.dims[k] += n;
+      };
+      if (lo[k] > 0) fill(lo[k]);
+      parts.push_back(x);
+      types.push_back(mlir_type(cur));
+      if (hi[k] > 0) fill(hi[k]);
+      if (parts.size() > 1)
+        x = op(tosa ? "tosa.concat" : "tensor.concat", parts, types,
+               tosa ? "axis = " + std::to_string(k) + " : i32" : "dim = " + std::to_string(k) + " : i64", mlir_type(next));
+      cur = next;
+      starts[k] = lo[k] < 0 ? -lo[k] : 0;
+    }
+    return slice_of(x, cur, starts, rt, tosa);
   }
 
   /// `x` reshaped to `to` (same element count): tosa.reshape, or tensor.reshape with a constant shape.
@@ -476,6 +565,15 @@ class Exporter {
     }
     if (is_signed_int(from.dtype) && is_signed_int(to.dtype) && dtype_bits(from.dtype) < dtype_bits(to.dtype))
       return op("arith.extsi", {x}, {xty}, "", rty);
+    if (is_signed_int(from.dtype) && is_signed_int(to.dtype)) {
+      // narrowing saturates in PTIR: clamp to the target's range in the source type, then trunci (exact)
+      const int w = dtype_bits(to.dtype);
+      const uint64_t lo = (~((uint64_t{1} << (w - 1)) - 1)) & bits_mask(from.dtype);
+      const uint64_t hi = (uint64_t{1} << (w - 1)) - 1;
+      std::string a = op("arith.maxsi", {x, splat_const(from, lo)}, {xty, xty}, "", xty);
+      std::string b = op("arith.minsi", {a, splat_const(from, hi)}, {xty, xty}, "", xty);
+      return op("arith.trunci", {b}, {xty}, "", rty);
+    }
     throw Refused{"cast " + std::string(dtype_name(from.dtype)) + " -> " + dtype_name(to.dtype) +
                   " (saturating; MLIR's casts wrap or make poison)"};
   }

@@ -516,6 +516,32 @@ class FunctionImporter {
                   rt);
     }
     if (name == "tosa.cast") return tosa_cast(op, rt);
+    if (name == "tosa.pad") {
+      // MLIR 19 lowers it (tosa-to-tensor) to tensor.pad yielding pad_const, or 0 (+0.0) without one.
+      if (op->getAttr("quantization_info")) refuse(op, "quantization_info (the pad value becomes the input zero point)");
+      const TensorType& xt = tin(op->getOperand(0));
+      auto pads = const_ints(op->getOperand(1));
+      if (!pads) refuse(op, "the padding is not a constant");
+      if (pads->size() != static_cast<size_t>(2 * xt.rank())) refuse(op, "the padding does not have rank x 2 values");
+      std::vector<int64_t> lo, hi;
+      for (int k = 0; k < xt.rank(); ++k) {
+        lo.push_back((*pads)[2 * k]);
+        hi.push_back((*pads)[2 * k + 1]);
+        if (lo.back() < 0 || hi.back() < 0) refuse(op, "a negative padding");
+      }
+      uint64_t v = 0;
+      if (op->getNumOperands() > 2) {
+        Operation* d = op->getOperand(2).getDefiningOp();
+        const llvm::StringRef dn = d ? d->getName().getStringRef() : llvm::StringRef();
+        if (dn != "tosa.const" && dn != "arith.constant") refuse(op, "pad_const is not a constant");
+        auto t = tensor_of(d->getAttr("value"), TensorType{rt.dtype, {}});
+        if (!t || t->size() != 1) refuse(op, "pad_const is not a one-element literal");
+        v = t->bits(0);
+      }
+      return emit("pad " + in(op, op->getOperand(0)) + " low" + ints(lo) + " high" + ints(hi) + " value[" +
+                      format_elem(rt.dtype, v) + "]",
+                  rt);
+    }
     if (name == "tosa.reshape") return emit("reshape " + in(op, op->getOperand(0)), rt);
     if (name == "tosa.transpose") {
       auto perm = const_ints(op->getOperand(1));
@@ -591,7 +617,6 @@ class FunctionImporter {
                             "integers: overflow is an error in the TOSA specification, MLIR 19's lowering wraps"},
         {"tosa.reduce_prod", "PTIR has no product reduction (and integer overflow is an error in the TOSA "
                              "specification, while MLIR 19's lowering wraps)"},
-        {"tosa.pad", "pad_const operand forms are not imported yet"},
         {"arith.divui", "unsigned division of a signless value: PTIR integers carry their signedness in the dtype"},
         {"arith.remui", "unsigned remainder of a signless value: PTIR integers carry their signedness in the dtype"},
         {"arith.remsi", "PTIR has no integer remainder, and arith.remsi(MIN, -1) is defined while PTIR's div is UB"},
