@@ -115,7 +115,11 @@ class Exporter {
       throw Refused{"unsigned dtype " + std::string(dtype_name(t.dtype)) +
                     " (MLIR's arith has signless integers; ptir imports them as signed)"};
   }
-  std::string fresh() { return "%" + std::to_string(next_++); }
+  std::string fresh() {
+    std::string s = "%";
+    s += std::to_string(next_++);
+    return s;
+  }
   std::string ty(ValueId v) { return mlir_type(p_.type_of(v)); }
 
   /// The MLIR name of a value; an inline literal becomes a constant op first.
@@ -339,6 +343,7 @@ class Exporter {
                   rty);
       }
       case OpCode::Pad: return pad(i, tosa);
+      case OpCode::DotGeneral: return dot_general(i, tosa);
       case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
         return reduce(i, opc, tosa);
       case OpCode::Iota: {
@@ -462,7 +467,6 @@ class Exporter {
       n *= xt.dims[a];
       kt.dims[a] = 1;
     }
-    TensorType ka{acc, kt.dims};
     const bool fl = is_float(xt.dtype);
     if (n == 0 || kt.num_elements() == 0) {
       // the empty fold's value (or an empty result): the identity in the accumulation dtype, cast back
@@ -478,13 +482,27 @@ class Exporter {
       }
       return constant(Tensor::filled(rt, bits));
     }
+    return reshape_to(fold_axes(opc, use(p_.operand(i, 0)), xt, axes, acc, tosa), kt, rt, tosa);
+  }
+
+  /// Folds x over `axes` (sorted, at least one position) as PTIR's reductions do; the result has x's dims
+  /// with the folded axes of size 1 and x's dtype (the elements cast to `acc` and the result back).
+  std::string fold_axes(OpCode opc, const std::string& x, const TensorType& xt, const std::vector<int64_t>& axes,
+                        DType acc, bool tosa) {
+    TensorType kt = xt;
+    int64_t n = 1;
+    for (int64_t a : axes) {
+      n *= xt.dims[a];
+      kt.dims[a] = 1;
+    }
+    TensorType ka{acc, kt.dims};
     // the reduced coordinates, last axis fastest
     std::vector<int64_t> coord(axes.size(), 0);
     std::string accv;
     for (int64_t k = 0; k < n; ++k) {
       std::vector<int64_t> starts(xt.rank(), 0);
       for (size_t j = 0; j < axes.size(); ++j) starts[axes[j]] = coord[j];
-      std::string e = slice_of(use(p_.operand(i, 0)), xt, starts, kt, tosa);
+      std::string e = slice_of(x, xt, starts, kt, tosa);
       if (acc != xt.dtype) e = cast(kt, ka, e, mlir_type(kt));
       accv = accv.empty() ? e : fold_step(opc, accv, e, ka, tosa);
       for (size_t j = axes.size(); j-- > 0;) {
@@ -493,7 +511,103 @@ class Exporter {
       }
     }
     if (acc != xt.dtype) accv = cast(ka, kt, accv, mlir_type(ka));
-    return reshape_to(accv, kt, rt, tosa);
+    return accv;
+  }
+
+  std::string transpose_to(const std::string& x, const TensorType& xt, const std::vector<int64_t>& perm, bool tosa,
+                           TensorType* out) {
+    TensorType to = xt;
+    bool identity = true;
+    for (size_t k = 0; k < perm.size(); ++k) {
+      to.dims[k] = xt.dims[perm[k]];
+      identity = identity && perm[k] == static_cast<int64_t>(k);
+    }
+    *out = to;
+    if (identity) return x;
+    if (!tosa) throw Refused{"dot_general needing a transpose (arith/tensor have none; --to=tosa has one)"};
+    Tensor pt(TensorType{DType::SI32, {static_cast<int64_t>(perm.size())}});
+    for (size_t k = 0; k < perm.size(); ++k) pt.set_bits(k, static_cast<uint64_t>(perm[k]));
+    std::string pc = constant(pt);
+    return op("tosa.transpose", {x, pc}, {mlir_type(xt), mlir_type(pt.type)}, "", mlir_type(to));
+  }
+
+  /// x (dims equal to `to` or 1) tiled to `to`: tosa.tile, or tensor.concat copies in --to=arith.
+  std::string stretch(const std::string& x, const TensorType& xt, const TensorType& to, bool tosa) {
+    std::vector<int64_t> mult(xt.rank(), 1);
+    for (int k = 0; k < xt.rank(); ++k)
+      if (xt.dims[k] != to.dims[k]) mult[k] = to.dims[k];
+    if (mult == std::vector<int64_t>(xt.rank(), 1)) return x;
+    if (tosa) return op("tosa.tile", {x}, {mlir_type(xt)}, "multiples = " + i64s(mult), mlir_type(to));
+    return tile_by_concat(x, xt, mult);
+  }
+
+  /// dot_general as PTIR defines it: lhs and rhs transposed to [batch, free, contract], broadcast to
+  /// [batch, lhs free, rhs free, contract], cast to the accumulation dtype D, multiplied (rounded in D),
+  /// folded over the contracting positions in row-major order of contract_lhs from the first product,
+  /// cast back and reshaped to the result. An empty contraction gives +0.0 (0).
+  std::string dot_general(InstId i, bool tosa) {
+    const TensorType& lt = p_.type_of(p_.operand(i, 0));
+    const TensorType& rt0 = p_.type_of(p_.operand(i, 1));
+    const TensorType& rt = p_.type_of(p_.result(i));
+    const AttrSet& at = p_.attrs_of(i);
+    if (rt.dtype == DType::I1) throw Refused{"dot_general of booleans"};
+    const auto& bl = at.ints("batch_lhs");
+    const auto& br = at.ints("batch_rhs");
+    const auto& cl = at.ints("contract_lhs");
+    const auto& cr = at.ints("contract_rhs");
+    DType acc = (rt.dtype == DType::F16 || rt.dtype == DType::BF16) ? DType::F32 : rt.dtype;
+    if (const AttrValue* a = at.find("accum"); a && !a->ints.empty()) acc = static_cast<DType>(a->ints[0]);
+    if (is_float(acc) != is_float(rt.dtype)) throw Refused{"an accumulation dtype of another kind"};
+    int64_t nc = 1;
+    for (int64_t a : cl) nc *= lt.dims[a];
+    if (rt.num_elements() == 0 || nc == 0) return constant(Tensor(rt));  // empty, or all +0.0 / 0
+    auto perm_of = [](const TensorType& t, const std::vector<int64_t>& batch, const std::vector<int64_t>& contract,
+                      int64_t* nfree) {
+      std::vector<int64_t> perm(batch.begin(), batch.end());
+      *nfree = 0;
+      for (int64_t k = 0; k < t.rank(); ++k)
+        if (std::find(batch.begin(), batch.end(), k) == batch.end() &&
+            std::find(contract.begin(), contract.end(), k) == contract.end()) {
+          perm.push_back(k);
+          ++*nfree;
+        }
+      perm.insert(perm.end(), contract.begin(), contract.end());
+      return perm;
+    };
+    int64_t fl = 0, fr = 0;
+    std::vector<int64_t> pl = perm_of(lt, bl, cl, &fl), pr = perm_of(rt0, br, cr, &fr);
+    TensorType ltt, rtt;
+    std::string l = transpose_to(use(p_.operand(i, 0)), lt, pl, tosa, &ltt);
+    std::string r = transpose_to(use(p_.operand(i, 1)), rt0, pr, tosa, &rtt);
+    const size_t nb = bl.size(), ncd = cl.size();
+    // [B, Fl, Fr, C]
+    TensorType full{rt.dtype, {}};
+    for (size_t k = 0; k < nb; ++k) full.dims.push_back(ltt.dims[k]);
+    for (int64_t k = 0; k < fl; ++k) full.dims.push_back(ltt.dims[nb + k]);
+    for (int64_t k = 0; k < fr; ++k) full.dims.push_back(rtt.dims[nb + k]);
+    for (size_t k = 0; k < ncd; ++k) full.dims.push_back(ltt.dims[nb + fl + k]);
+    TensorType l1 = full, r1 = full;
+    for (int64_t k = 0; k < fr; ++k) l1.dims[nb + fl + k] = 1;
+    for (int64_t k = 0; k < fl; ++k) r1.dims[nb + k] = 1;
+    l = stretch(reshape_to(l, ltt, l1, tosa), l1, full, tosa);
+    r = stretch(reshape_to(r, rtt, r1, tosa), r1, full, tosa);
+    TensorType fa{acc, full.dims};
+    if (acc != rt.dtype) {
+      l = cast(full, fa, l, mlir_type(full));
+      r = cast(full, fa, r, mlir_type(full));
+    }
+    const std::string faty = mlir_type(fa);
+    std::string prod;
+    if (is_float(acc) && tosa && fm_.empty()) prod = op("tosa.mul", {l, r}, {faty, faty}, "shift = 0 : i8", faty);
+    else prod = op(is_float(acc) ? "arith.mulf" : "arith.muli", {l, r}, {faty, faty}, is_float(acc) ? fm_attr() : "", faty);
+    std::vector<int64_t> caxes;
+    for (size_t k = 0; k < ncd; ++k) caxes.push_back(static_cast<int64_t>(nb + fl + fr + k));
+    TensorType kt = fa;
+    for (int64_t a : caxes) kt.dims[a] = 1;
+    std::string sum = fold_axes(OpCode::ReduceSum, prod, fa, caxes, acc, tosa);
+    TensorType kr{rt.dtype, kt.dims};
+    if (acc != rt.dtype) sum = cast(kt, kr, sum, mlir_type(kt));
+    return reshape_to(sum, kr, rt, tosa);
   }
 
   std::string slice_of(const std::string& x, const TensorType& xt, const std::vector<int64_t>& starts,
