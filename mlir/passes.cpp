@@ -44,9 +44,10 @@ std::string run_mlir_pass(std::string_view text, MlirPass pass, std::string* err
   return out;
 }
 
-std::vector<std::string> known_fold_sites(std::string_view text) {
-  Parsed p = parse_module(text, "input.mlir");
-  if (!p.module) return {};
+namespace {
+
+/// The known-finding triggers present in module `m`, with the TOSA ops possibly renamed to `prefix`.
+void direct_sites(mlir::ModuleOp m, const std::string& prefix, std::set<std::string>& ids) {
   // An operand defined by a splat float zero constant (either sign: the folders test isZero()).
   auto splat_zero = [](mlir::Value v) {
     mlir::Operation* d = v.getDefiningOp();
@@ -60,17 +61,44 @@ std::vector<std::string> known_fold_sites(std::string_view text) {
     auto t = llvm::dyn_cast<mlir::ShapedType>(v.getType());
     return t && llvm::isa<mlir::IntegerType>(t.getElementType());
   };
-  std::set<std::string> ids;
-  p.module->walk([&](mlir::Operation* op) {
-    const llvm::StringRef n = op->getName().getStringRef();
-    if (n == "tosa.add" && (splat_zero(op->getOperand(0)) || splat_zero(op->getOperand(1)))) ids.insert("tosa-add-zero");
-    if (n == "tosa.sub" && splat_zero(op->getOperand(1))) ids.insert("tosa-sub-zero");
-    if (n == "tosa.mul" && (splat_zero(op->getOperand(0)) || splat_zero(op->getOperand(1)))) ids.insert("tosa-mul-zero");
+  m->walk([&](mlir::Operation* op) {
+    const std::string n = op->getName().getStringRef().str();
+    if (op->getNumOperands() < 2 && n != "tosa.clamp") return;
+    if (n == prefix + ".add" && (splat_zero(op->getOperand(0)) || splat_zero(op->getOperand(1)))) ids.insert("tosa-add-zero");
+    if (n == prefix + ".sub" && splat_zero(op->getOperand(1))) ids.insert("tosa-sub-zero");
+    if (n == prefix + ".mul" && (splat_zero(op->getOperand(0)) || splat_zero(op->getOperand(1)))) ids.insert("tosa-mul-zero");
     if (n == "tosa.clamp" && is_int(op->getOperand(0))) {
       mlir::Operation* d = op->getOperand(0).getDefiningOp();
       if (d && d->getName().getStringRef() == "tosa.clamp") ids.insert("tosa-clamp-clamp-int");
     }
   });
+}
+
+}  // namespace
+
+std::vector<std::string> known_fold_sites(std::string_view text) {
+  std::set<std::string> ids;
+  {
+    Parsed p = parse_module(text, "input.mlir");
+    if (!p.module) return {};
+    direct_sites(*p.module, "tosa", ids);
+  }
+  // Triggers that MLIR's own folding creates (a tosa.mul whose operand folds to a zero splat): the module
+  // with tosa.add/sub/mul renamed to ops of an unregistered dialect (no folders; written in generic form
+  // by export_mlir, so the rename is textual), then canonicalized and TOSA-constant-folded.
+  std::string renamed(text);
+  for (const char* op : {"add", "sub", "mul"}) {
+    const std::string from = std::string("\"tosa.") + op + "\"(", to = std::string("\"ptirknown.") + op + "\"(";
+    for (size_t pos = renamed.find(from); pos != std::string::npos; pos = renamed.find(from, pos + to.size()))
+      renamed.replace(pos, from.size(), to);
+  }
+  std::string err;
+  std::string folded = run_mlir_pass(renamed, MlirPass::Canonicalize, &err);
+  if (!folded.empty()) folded = run_mlir_pass(folded, MlirPass::TosaLayerwiseConstantFold, &err);
+  if (!folded.empty()) {
+    Parsed q = parse_module(folded, "folded.mlir");
+    if (q.module) direct_sites(*q.module, "ptirknown", ids);
+  }
   return {ids.begin(), ids.end()};
 }
 
