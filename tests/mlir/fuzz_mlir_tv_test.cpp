@@ -3,7 +3,11 @@
 // may give a finding; PTIR_MLIR_FUZZ_N=N runs N inputs (default 200).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <vector>
@@ -37,6 +41,28 @@ TEST(MlirFuzzTv, FixedInputsHaveNoFinding) {
   std::printf("\n");
   EXPECT_GT(exported, 0);
   EXPECT_GT(verdicts["PROVED"], 0);
+}
+
+/// The libFuzzer target's seeds (corpus/fuzz/fuzz_mlir_tv) and any kept finding
+/// (corpus/regressions/fuzz_mlir_tv) go through the same case: none may be a finding now.
+TEST(MlirFuzzTv, SeedsAndRegressionsReplay) {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const char* dir : {"fuzz", "regressions"}) {
+    const fs::path root = fs::path(PTIR_SOURCE_DIR) / "corpus" / dir / "fuzz_mlir_tv";
+    if (!fs::is_directory(root)) continue;
+    std::vector<fs::path> paths;
+    for (const auto& e : fs::directory_iterator(root))
+      if (e.is_regular_file() && e.path().extension() != ".md") paths.push_back(e.path());
+    std::sort(paths.begin(), paths.end());
+    for (const fs::path& f : paths) {
+      std::ifstream in(f, std::ios::binary);
+      const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+      EXPECT_EQ(fuzz_mlir_tv_case(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), "") << f;
+      ++files;
+    }
+  }
+  EXPECT_GT(files, 0);
 }
 
 TEST(MlirFuzzTv, KnownFoldSitesAreRecognised) {
