@@ -368,5 +368,27 @@ TEST(MlirImport, TosaCast) {
   expect_refused(unary("tosa.cast", "tensor<2xf32>", "tensor<2xi8>"), "tosa.cast", "float to integer");
 }
 
+TEST(MlirImport, TosaPad) {
+  // pad_const absent: +0.0 (the lowering's tensor.pad yields 0.0); present: its value, -0.0 kept
+  expect_result(R"(func.func @f(%x: tensor<2xf32>) -> tensor<5xf32> {
+    %p = "tosa.const"() {value = dense<[[1, 2]]> : tensor<1x2xi64>} : () -> tensor<1x2xi64>
+    %r = tosa.pad %x, %p : (tensor<2xf32>, tensor<1x2xi64>) -> tensor<5xf32>
+    return %r : tensor<5xf32>
+  })",
+                {"dense<[1.0, 0x7FC00000]> : tensor<f32, 2>"}, "dense<[0.0, 1.0, 0x7FC00000, 0.0, 0.0]> : tensor<f32, 5>");
+  expect_result(R"(func.func @f(%x: tensor<1x1xf32>) -> tensor<2x2xf32> {
+    %p = "tosa.const"() {value = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>
+    %c = "tosa.const"() {value = dense<-0.0> : tensor<f32>} : () -> tensor<f32>
+    %r = tosa.pad %x, %p, %c : (tensor<1x1xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<2x2xf32>
+    return %r : tensor<2x2xf32>
+  })",
+                {"dense<[[3.0]]> : tensor<f32, 1x1>"}, "dense<[[-0.0, 3.0], [-0.0, -0.0]]> : tensor<f32, 2x2>");
+  expect_refused(R"(func.func @f(%x: tensor<2xf32>, %p: tensor<1x2xi64>) -> tensor<5xf32> {
+    %r = tosa.pad %x, %p : (tensor<2xf32>, tensor<1x2xi64>) -> tensor<5xf32>
+    return %r : tensor<5xf32>
+  })",
+                 "tosa.pad", "the padding is not a constant");
+}
+
 }  // namespace
 }  // namespace ptir::mlirfe
