@@ -344,6 +344,7 @@ class Exporter {
       }
       case OpCode::Pad: return pad(i, tosa);
       case OpCode::DotGeneral: return dot_general(i, tosa);
+      case OpCode::Argmax: return argmax(i, tosa);
       case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
         return reduce(i, opc, tosa);
       case OpCode::Iota: {
@@ -412,6 +413,67 @@ class Exporter {
       starts[k] = lo[k] < 0 ? -lo[k] : 0;
     }
     return slice_of(x, cur, starts, rt, tosa);
+  }
+
+  /// argmax as PTIR defines it: the first index of the maximum along the axis, NaN above every number
+  /// (the first NaN wins), +0.0 above -0.0. One slice per position along the axis; the running best and
+  /// its index are replaced where the new element is greater under that order:
+  /// floats: (e is NaN and best is not) or e > best or (e == best == 0 and 1/e > 1/best);
+  /// integers: signed e > best (i1: unsigned). Refused for floats with fast-math flags (nsz would free
+  /// the sign of 1/e).
+  std::string argmax(InstId i, bool tosa) {
+    const TensorType& xt = p_.type_of(p_.operand(i, 0));
+    const TensorType& rt = p_.type_of(p_.result(i));
+    const AttrSet& at = p_.attrs_of(i);
+    const int64_t axis = at.int_or("axis", 0);
+    if (rt.num_elements() == 0) return constant(Tensor(rt));
+    const bool fl = is_float(xt.dtype);
+    if (fl && !fm_.empty()) throw Refused{"argmax of floats in a function with fast-math flags"};
+    TensorType kt = xt;
+    kt.dims[axis] = 1;
+    const std::string kty = mlir_type(kt);
+    TensorType kb{DType::I1, kt.dims};
+    const std::string bty = mlir_type(kb);
+    TensorType ki{rt.dtype, kt.dims};
+    const std::string x = use(p_.operand(i, 0));
+    auto elem = [&](int64_t k) {
+      std::vector<int64_t> starts(xt.rank(), 0);
+      starts[axis] = k;
+      return slice_of(x, xt, starts, kt, tosa);
+    };
+    auto cmpf = [&](int pred, const std::string& a, const std::string& b) {
+      return op("arith.cmpf", {a, b}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
+    };
+    auto bool_op = [&](const char* name, const std::string& a, const std::string& b) {
+      return op(name, {a, b}, {bty, bty}, "", bty);
+    };
+    std::string best = elem(0);
+    std::string idx = constant(Tensor::filled(ki, 0));
+    std::string zero, one;
+    if (fl) {
+      zero = splat_const(kt, 0);
+      one = splat_const(kt, double_to_float(kt.dtype, 1.0));
+    }
+    for (int64_t k = 1; k < xt.dims[axis]; ++k) {
+      std::string e = elem(k);
+      std::string gt;
+      if (fl) {
+        std::string t1 = bool_op("arith.andi", cmpf(14, e, e), cmpf(7, best, best));  // e NaN, best not
+        std::string t2 = cmpf(2, e, best);                                              // e > best (ordered)
+        std::string zeros = bool_op("arith.andi", cmpf(1, e, best), cmpf(1, e, zero));  // both zero
+        std::string inv_e = op("arith.divf", {one, e}, {kty, kty}, "", kty);
+        std::string inv_b = op("arith.divf", {one, best}, {kty, kty}, "", kty);
+        std::string t3 = bool_op("arith.andi", zeros, cmpf(2, inv_e, inv_b));         // +0.0 after -0.0
+        gt = bool_op("arith.ori", bool_op("arith.ori", t1, t2), t3);
+      } else {
+        const int pred = xt.dtype == DType::I1 ? 8 : 4;  // ugt on i1 (false < true), sgt otherwise
+        gt = op("arith.cmpi", {e, best}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
+      }
+      best = op("arith.select", {gt, e, best}, {bty, kty, kty}, "", kty);
+      std::string kc = constant(Tensor::filled(ki, static_cast<uint64_t>(k)));
+      idx = op("arith.select", {gt, kc, idx}, {bty, mlir_type(ki), mlir_type(ki)}, "", mlir_type(ki));
+    }
+    return reshape_to(idx, ki, rt, tosa);
   }
 
   /// `x` reshaped to `to` (same element count): tosa.reshape, or tensor.reshape with a constant shape.
