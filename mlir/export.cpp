@@ -345,6 +345,7 @@ class Exporter {
       case OpCode::Pad: return pad(i, tosa);
       case OpCode::DotGeneral: return dot_general(i, tosa);
       case OpCode::Argmax: return argmax(i, tosa);
+      case OpCode::Take: case OpCode::Gather: return take_or_gather(i, opc, tosa);
       case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
         return reduce(i, opc, tosa);
       case OpCode::Iota: {
@@ -413,6 +414,70 @@ class Exporter {
       starts[k] = lo[k] < 0 ? -lo[k] : 0;
     }
     return slice_of(x, cur, starts, rt, tosa);
+  }
+
+  /// The row-major coordinates of every element of a tensor of dims `d`.
+  static std::vector<std::vector<int64_t>> all_coords(const std::vector<int64_t>& d) {
+    std::vector<std::vector<int64_t>> out;
+    int64_t n = 1;
+    for (int64_t x : d) n *= x;
+    std::vector<int64_t> c(d.size(), 0);
+    for (int64_t k = 0; k < n; ++k) {
+      out.push_back(c);
+      for (size_t j = d.size(); j-- > 0;) {
+        if (++c[j] < d[j]) break;
+        c[j] = 0;
+      }
+    }
+    return out;
+  }
+
+  /// take / gather with a literal index tensor (in range: out of range is UB in PTIR, not exported): the
+  /// result's elements in row-major order, each a one-element slice of x at its source coordinate,
+  /// reshaped to [1], concatenated and reshaped to the result.
+  std::string take_or_gather(InstId i, OpCode opc, bool tosa) {
+    const TensorType& xt = p_.type_of(p_.operand(i, 0));
+    const TensorType& rt = p_.type_of(p_.result(i));
+    const Tensor* idx = p_.constant_of(p_.operand(i, 1));
+    if (!idx) throw Refused{std::string(mnemonic(opc)) + " with computed indices"};
+    std::vector<std::vector<int64_t>> coords;
+    if (opc == OpCode::Take) {
+      std::vector<int64_t> rest(xt.dims.begin() + 1, xt.dims.end());
+      const auto inner = all_coords(rest);
+      for (int64_t k = 0; k < idx->size(); ++k) {
+        const int64_t v = int_value(idx->dtype(), idx->bits(k));
+        if (v < 0 || v >= xt.dims[0]) throw Refused{"take with an index out of range (UB)"};
+        for (const auto& j : inner) {
+          std::vector<int64_t> c{v};
+          c.insert(c.end(), j.begin(), j.end());
+          coords.push_back(c);
+        }
+      }
+    } else {
+      const int64_t axis = p_.attrs_of(i).int_or("axis", 0);
+      const auto pos = all_coords(idx->type.dims);
+      for (size_t k = 0; k < pos.size(); ++k) {
+        const int64_t v = int_value(idx->dtype(), idx->bits(static_cast<int64_t>(k)));
+        if (v < 0 || v >= xt.dims[axis]) throw Refused{"gather with an index out of range (UB)"};
+        std::vector<int64_t> c = pos[k];
+        c[axis] = v;
+        coords.push_back(c);
+      }
+    }
+    if (coords.empty() || rt.num_elements() == 0) return constant(Tensor(rt));
+    const TensorType one{xt.dtype, std::vector<int64_t>(xt.rank(), 1)};
+    const TensorType flat1{xt.dtype, {1}};
+    std::vector<std::string> parts, types;
+    const std::string x = use(p_.operand(i, 0));
+    for (const auto& c : coords) {
+      parts.push_back(reshape_to(slice_of(x, xt, c, one, tosa), one, flat1, tosa));
+      types.push_back(mlir_type(flat1));
+    }
+    const TensorType flat{xt.dtype, {static_cast<int64_t>(parts.size())}};
+    std::string cat = parts.size() == 1 ? parts[0]
+                                        : op(tosa ? "tosa.concat" : "tensor.concat", parts, types,
+                                             tosa ? "axis = 0 : i32" : "dim = 0 : i64", mlir_type(flat));
+    return reshape_to(cat, flat, rt, tosa);
   }
 
   /// argmax as PTIR defines it: the first index of the maximum along the axis, NaN above every number
