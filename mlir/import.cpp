@@ -636,7 +636,6 @@ class FunctionImporter {
   /// min-then-max, and the two orders differ only there.
   std::string clamp(Operation* op, const TensorType& rt) {
     if (rt.dtype == DType::I1) refuse(op, "clamp of booleans");
-    TensorType st{rt.dtype, {}};
     std::string lo, hi;
     if (is_float(rt.dtype)) {
       auto mn = op->getAttrOfType<FloatAttr>("min_fp");
