@@ -346,6 +346,7 @@ class Exporter {
       case OpCode::DotGeneral: return dot_general(i, tosa);
       case OpCode::Argmax: return argmax(i, tosa);
       case OpCode::Take: case OpCode::Gather: return take_or_gather(i, opc, tosa);
+      case OpCode::SegmentReduce: return segment_reduce(i, tosa);
       case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
         return reduce(i, opc, tosa);
       case OpCode::Iota: {
@@ -478,6 +479,58 @@ class Exporter {
                                         : op(tosa ? "tosa.concat" : "tensor.concat", parts, types,
                                              tosa ? "axis = 0 : i32" : "dim = 0 : i64", mlir_type(flat));
     return reshape_to(cat, flat, rt, tosa);
+  }
+
+  /// segment_reduce with literal segment ids (all in [0, n): an id outside is UB, not exported): per
+  /// segment, the rows with its id (one slice each) folded left in row order, sum in the reduce_sum
+  /// accumulation dtype (f32 for f16/bf16) and cast back; an empty segment is the identity (+0.0/0,
+  /// -inf/MIN) as a constant; the segments concatenated along axis 0.
+  std::string segment_reduce(InstId i, bool tosa) {
+    const TensorType& xt = p_.type_of(p_.operand(i, 0));
+    const TensorType& rt = p_.type_of(p_.result(i));
+    const AttrSet& at = p_.attrs_of(i);
+    const Tensor* ids = p_.constant_of(p_.operand(i, 1));
+    if (!ids) throw Refused{"segment_reduce with computed segment ids"};
+    if (xt.dtype == DType::I1) throw Refused{"segment_reduce of booleans"};
+    const int64_t n = rt.dims[0];
+    std::vector<std::vector<int64_t>> rows(static_cast<size_t>(std::max<int64_t>(n, 0)));
+    for (int64_t k = 0; k < ids->size(); ++k) {
+      const int64_t v = int_value(ids->dtype(), ids->bits(k));
+      if (v < 0 || v >= n) throw Refused{"segment_reduce with a segment id out of range (UB)"};
+      rows[v].push_back(k);
+    }
+    if (rt.num_elements() == 0) return constant(Tensor(rt));
+    const bool sum = at.word("kind") != "max";
+    const OpCode fold = sum ? OpCode::ReduceSum : OpCode::ReduceMax;
+    const DType acc = sum && (xt.dtype == DType::F16 || xt.dtype == DType::BF16) ? DType::F32 : xt.dtype;
+    TensorType row = xt;
+    row.dims[0] = 1;
+    TensorType ra{acc, row.dims};
+    const std::string x = use(p_.operand(i, 0));
+    std::vector<std::string> parts, types;
+    for (int64_t s = 0; s < n; ++s) {
+      std::string v;
+      if (rows[s].empty()) {
+        uint64_t bits = 0;
+        if (!sum) bits = is_float(xt.dtype) ? double_to_float(xt.dtype, -INFINITY)
+                                            : (uint64_t{1} << (dtype_bits(xt.dtype) - 1)) & bits_mask(xt.dtype);
+        v = constant(Tensor::filled(row, bits));
+      } else {
+        for (int64_t r : rows[s]) {
+          std::vector<int64_t> starts(xt.rank(), 0);
+          starts[0] = r;
+          std::string e = slice_of(x, xt, starts, row, tosa);
+          if (acc != xt.dtype) e = cast(row, ra, e, mlir_type(row));
+          v = v.empty() ? e : fold_step(fold, v, e, ra, tosa);
+        }
+        if (acc != xt.dtype) v = cast(ra, row, v, mlir_type(ra));
+      }
+      parts.push_back(v);
+      types.push_back(mlir_type(row));
+    }
+    if (parts.size() == 1) return parts[0];
+    return op(tosa ? "tosa.concat" : "tensor.concat", parts, types, tosa ? "axis = 0 : i32" : "dim = 0 : i64",
+              mlir_type(rt));
   }
 
   /// argmax as PTIR defines it: the first index of the maximum along the axis, NaN above every number
