@@ -3,6 +3,7 @@
 // so what comes out has passed ptir's parser and verifier like any file.
 #include "mlir/import.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -471,6 +472,76 @@ class FunctionImporter {
       flags(op, true);
       return binop(op, "mul", true);
     }
+    // The TOSA ops below take MLIR 19's own meaning of each op, read from its tosa-to-linalg lowering
+    // (mlir-opt-19 --tosa-to-linalg) and its folders; where that meaning and the TOSA specification's
+    // pseudo-code disagree, or PTIR cannot say it, the op is refused (docs/mlir.md, "The ops").
+    if (name == "tosa.negate") {
+      if (!fl)
+        refuse(op, "integer tosa.negate: MLIR 19 lowers it to 0 - x, which wraps at the type's minimum, while "
+                   "the TOSA specification computes it with zero points in a wider accumulator and clips it to "
+                   "the type's range (an error for i32); at the minimum they differ, and PTIR cannot say both");
+      if (op->getAttr("quantization_info")) refuse(op, "quantization_info on a float negate");
+      flags(op, true);
+      return unop(op, "neg");  // arith.negf in MLIR 19's lowering: a sign flip, NaN too
+    }
+    if (name == "tosa.abs") {
+      if (!fl)
+        refuse(op, "integer tosa.abs: |MIN| overflows (an error in the TOSA specification; MLIR 19's lowering "
+                   "max(x, 0 - x) wraps to MIN); PTIR cannot say both");
+      flags(op, true);
+      return unop(op, "abs");  // math.absf in MLIR 19's lowering: clears the sign bit
+    }
+    if (name == "tosa.maximum" || name == "tosa.minimum") {
+      // MLIR 19 lowers these to arith.maximumf/minimumf (floats: NaN-propagating, -0.0 < +0.0, as PTIR's
+      // maximum/minimum) and arith.maxsi/minsi (integers: the signed order, as PTIR's on signed dtypes).
+      if (rt.dtype == DType::I1) refuse(op, "ordering of booleans");
+      flags(op, fl);
+      return binop(op, name == "tosa.maximum" ? "maximum" : "minimum", true);
+    }
+    if (name == "tosa.clamp") return clamp(op, rt);
+    if (name == "tosa.reduce_max" || name == "tosa.reduce_min") {
+      if (fl)
+        refuse(op, "float " + name + ": MLIR 19's lowering folds from the largest finite " +
+                       (name == "tosa.reduce_max" ? std::string("negative") : std::string("positive")) +
+                       " number (a slice of infinities gives -3.4e38/+3.4e38 in f32), while the TOSA specification "
+                       "and the op's folder (a size-1 axis returns the input) start from the infinity; PTIR "
+                       "cannot say both");
+      if (rt.dtype == DType::I1) refuse(op, "ordering of booleans");
+      auto axis = op->getAttrOfType<IntegerAttr>("axis");
+      if (!axis) refuse(op, "no axis attribute");
+      // Integers: arith.maxsi/minsi folded from the type's MIN/MAX in MLIR 19's lowering; the result
+      // keeps the axis with size 1 (TOSA), PTIR's keepdims[true].
+      return emit(std::string(name == "tosa.reduce_max" ? "reduce_max " : "reduce_min ") + in(op, op->getOperand(0)) +
+                      " axes[" + std::to_string(axis.getInt()) + "] keepdims[true]",
+                  rt);
+    }
+    if (name == "tosa.cast") return tosa_cast(op, rt);
+    if (name == "tosa.pad") {
+      // MLIR 19 lowers it (tosa-to-tensor) to tensor.pad yielding pad_const, or 0 (+0.0) without one.
+      if (op->getAttr("quantization_info")) refuse(op, "quantization_info (the pad value becomes the input zero point)");
+      const TensorType& xt = tin(op->getOperand(0));
+      auto pads = const_ints(op->getOperand(1));
+      if (!pads) refuse(op, "the padding is not a constant");
+      if (pads->size() != static_cast<size_t>(2 * xt.rank())) refuse(op, "the padding does not have rank x 2 values");
+      std::vector<int64_t> lo, hi;
+      for (int k = 0; k < xt.rank(); ++k) {
+        lo.push_back((*pads)[2 * k]);
+        hi.push_back((*pads)[2 * k + 1]);
+        if (lo.back() < 0 || hi.back() < 0) refuse(op, "a negative padding");
+      }
+      uint64_t v = 0;
+      if (op->getNumOperands() > 2) {
+        Operation* d = op->getOperand(2).getDefiningOp();
+        const llvm::StringRef dn = d ? d->getName().getStringRef() : llvm::StringRef();
+        if (dn != "tosa.const" && dn != "arith.constant") refuse(op, "pad_const is not a constant");
+        auto t = tensor_of(d->getAttr("value"), TensorType{rt.dtype, {}});
+        if (!t || t->size() != 1) refuse(op, "pad_const is not a one-element literal");
+        v = t->bits(0);
+      }
+      return emit("pad " + in(op, op->getOperand(0)) + " low" + ints(lo) + " high" + ints(hi) + " value[" +
+                      format_elem(rt.dtype, v) + "]",
+                  rt);
+    }
     if (name == "tosa.reshape") return emit("reshape " + in(op, op->getOperand(0)), rt);
     if (name == "tosa.transpose") {
       auto perm = const_ints(op->getOperand(1));
@@ -534,20 +605,18 @@ class FunctionImporter {
 
   static std::string why_not(const std::string& name) {
     static const std::map<std::string, std::string> kWhy = {
-        {"tosa.rescale", "its fixed-point multiply, shift and rounding with zero points have no exact PTIR form"},
-        {"tosa.negate", "MLIR 19 does not state tosa.negate's zero and NaN semantics for floats; ptir does not guess"},
-        {"tosa.abs", "MLIR 19 does not state tosa.abs's semantics for -0.0 and NaN; ptir does not guess"},
-        {"tosa.maximum", "MLIR 19 does not state the NaN and signed-zero semantics of tosa.maximum; ptir does not guess"},
-        {"tosa.minimum", "MLIR 19 does not state the NaN and signed-zero semantics of tosa.minimum; ptir does not guess"},
-        {"tosa.clamp", "MLIR 19 does not state tosa.clamp's NaN semantics; ptir does not guess"},
+        {"tosa.rescale", "not translated: its 32-bit multiplier, rounding right shift (single or double rounding), "
+                         "zero points, per-channel parameters and final clip would need a composition in si64 "
+                         "arithmetic that ptir does not build; nothing less would be exact"},
         {"tosa.reciprocal", "TOSA allows an error of some ulps; PTIR's reciprocal is correctly rounded"},
         {"tosa.rsqrt", "TOSA allows an error of some ulps; PTIR's rsqrt is 1/sqrt rounded twice"},
         {"tosa.exp", "TOSA allows an implementation-defined error; not ptir's exp"},
         {"tosa.log", "TOSA allows an implementation-defined error; not ptir's log"},
-        {"tosa.cast", "the rounding of TOSA's float-to-int cast is not stated in MLIR 19; ptir does not guess"},
-        {"tosa.reduce_sum", "TOSA leaves the summation order open; PTIR's reduce_sum is a left fold"},
-        {"tosa.reduce_max", "MLIR 19 does not state NaN and signed-zero semantics of tosa.reduce_max"},
-        {"tosa.pad", "pad_const operand forms are not imported yet"},
+        {"tosa.reduce_sum", "floats: TOSA leaves the summation order open and MLIR 19's lowering starts the sum from "
+                            "+0.0 (PTIR's reduce_sum folds from the first element, so a slice of -0.0 differs); "
+                            "integers: overflow is an error in the TOSA specification, MLIR 19's lowering wraps"},
+        {"tosa.reduce_prod", "PTIR has no product reduction (and integer overflow is an error in the TOSA "
+                             "specification, while MLIR 19's lowering wraps)"},
         {"arith.divui", "unsigned division of a signless value: PTIR integers carry their signedness in the dtype"},
         {"arith.remui", "unsigned remainder of a signless value: PTIR integers carry their signedness in the dtype"},
         {"arith.remsi", "PTIR has no integer remainder, and arith.remsi(MIN, -1) is defined while PTIR's div is UB"},
@@ -558,6 +627,67 @@ class FunctionImporter {
     auto it = kWhy.find(name);
     if (it != kWhy.end()) return it->second;
     return "no PTIR translation for this op (docs/mlir.md lists the imported ops)";
+  }
+
+  /// tosa.clamp as MLIR 19 lowers it: floats min(x, max_fp) then max(., min_fp) (arith.minimumf/maximumf),
+  /// the f32 attributes converted to the element type with RNE first; integers max(min_int, x) then
+  /// min(max_int, .) (arith.maxsi/minsi), the i64 attributes clipped to the type's range first.
+  /// Bounds that are NaN or out of order are refused: the specification clips max-then-min, the lowering
+  /// min-then-max, and the two orders differ only there.
+  std::string clamp(Operation* op, const TensorType& rt) {
+    if (rt.dtype == DType::I1) refuse(op, "clamp of booleans");
+    std::string lo, hi;
+    if (is_float(rt.dtype)) {
+      auto mn = op->getAttrOfType<FloatAttr>("min_fp");
+      auto mx = op->getAttrOfType<FloatAttr>("max_fp");
+      if (!mn || !mx) refuse(op, "no min_fp/max_fp attributes");
+      auto type = llvm::cast<FloatType>(llvm::cast<ShapedType>(op->getResult(0).getType()).getElementType());
+      llvm::APFloat a = mn.getValue(), b = mx.getValue();
+      bool lost = false;
+      a.convert(type.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      b.convert(type.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      if (a.isNaN() || b.isNaN()) refuse(op, "a NaN bound");
+      if (a.compare(b) == llvm::APFloat::cmpGreaterThan || (a.isZero() && b.isZero() && !a.isNegative() && b.isNegative()))
+        refuse(op, "min_fp above max_fp: the TOSA specification (max first) and MLIR 19's lowering (min first) "
+                   "differ there");
+      flags(op, true);
+      lo = splat(rt, apfloat_bits(a));
+      hi = splat(rt, apfloat_bits(b));
+      std::string m = emit("minimum " + in(op, op->getOperand(0)) + ", " + hi, rt);
+      return emit("maximum " + m + ", " + lo, rt);
+    }
+    auto mn = op->getAttrOfType<IntegerAttr>("min_int");
+    auto mx = op->getAttrOfType<IntegerAttr>("max_int");
+    if (!mn || !mx) refuse(op, "no min_int/max_int attributes");
+    const int n = dtype_bits(rt.dtype);
+    const int64_t tmin = n >= 64 ? INT64_MIN : -(int64_t{1} << (n - 1));
+    const int64_t tmax = n >= 64 ? INT64_MAX : (int64_t{1} << (n - 1)) - 1;
+    const int64_t a = std::max(mn.getInt(), tmin), b = std::min(mx.getInt(), tmax);
+    if (a > b)
+      refuse(op, "min_int above max_int (after clipping to the type's range): the TOSA specification (max first) "
+                 "and MLIR 19's lowering (min first) differ there");
+    lo = splat(rt, static_cast<uint64_t>(a) & bits_mask(rt.dtype));
+    hi = splat(rt, static_cast<uint64_t>(b) & bits_mask(rt.dtype));
+    std::string m = emit("maximum " + in(op, op->getOperand(0)) + ", " + lo, rt);
+    return emit("minimum " + m + ", " + hi, rt);
+  }
+
+  /// tosa.cast as MLIR 19 lowers it (tosa-to-linalg), for the pairs where PTIR's cast or a composition
+  /// says exactly the same; float -> integer is refused.
+  std::string tosa_cast(Operation* op, const TensorType& rt) {
+    const TensorType& it = tin(op->getOperand(0));
+    const std::string& x = in(op, op->getOperand(0));
+    const bool fin = is_float(it.dtype), fout = is_float(rt.dtype);
+    if (fin && !fout && rt.dtype != DType::I1)
+      refuse(op, "float to integer: MLIR 19 lowers it to roundeven, a clamp with minimumf/maximumf and "
+                 "arith.fptosi, so a NaN input gives poison (fptosi of NaN), while PTIR's cast truncates and "
+                 "gives 0 for NaN; there is no exact PTIR form");
+    if (fin && fout) return emit("cast " + x, rt);  // arith.extf / truncf: exact / RNE, as PTIR's cast
+    if (fin) return emit("cast " + x, rt);          // to i1: cmpf une x, 0.0 (NaN true, -0.0 false), as PTIR
+    if (it.dtype == DType::I1) return emit("cast " + x, rt);  // uitofp / extui: 0 or 1, as PTIR
+    if (fout || rt.dtype == DType::I1) return emit("cast " + x, rt);  // sitofp (RNE) / cmpi ne 0, as PTIR
+    if (dtype_bits(rt.dtype) >= dtype_bits(it.dtype)) return emit("cast " + x, rt);  // extsi: exact
+    return trunci(op, rt);  // arith.trunci: wraps (PTIR's cast would saturate)
   }
 
   std::string cmpf(Operation* op, const TensorType& rt) {

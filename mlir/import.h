@@ -63,6 +63,23 @@ int count_ops(std::string_view text, std::string_view func);
 /// computation replaced by a zero constant counts as smaller (-1: no such function).
 int op_weight(std::string_view text, std::string_view func);
 
+/// The MLIR passes run in-process (fuzz_mlir_tv): what `mlir-opt-19 --canonicalize` and
+/// `mlir-opt-19 --pass-pipeline='builtin.module(func.func(tosa-layerwise-constant-fold))'` run.
+enum class MlirPass { Canonicalize, TosaLayerwiseConstantFold };
+const char* mlir_pass_name(MlirPass p);
+/// Parses `text` (dialects as import_mlir), runs `pass` through MLIR's PassManager and prints the module.
+/// Returns "" and sets `error` when the text does not parse or the pass fails.
+std::string run_mlir_pass(std::string_view text, MlirPass pass, std::string* error);
+
+/// The known MLIR findings (fuzz_mlir_tv, docs/mlir.md) whose trigger appears in module `text`: ids
+/// "tosa-add-zero" (tosa.add with a splat ±0.0 constant operand), "tosa-sub-zero" (tosa.sub with a splat
+/// ±0.0 right operand), "tosa-mul-zero" (tosa.mul with a splat ±0.0 operand), "tosa-clamp-clamp-int" (an
+/// integer tosa.clamp of a tosa.clamp). The add/sub/mul triggers are also looked for after MLIR's folding
+/// (the module with those three ops renamed to an unregistered dialect, then canonicalized and
+/// TOSA-constant-folded), since the zero splat may be the fold of other constants. Sorted; empty when
+/// none (or the text does not parse).
+std::vector<std::string> known_fold_sites(std::string_view text);
+
 /// MLIR's element spelling of a PTIR value for reports: `dense<[-0.0, 1.0]> : tensor<2xf32>` (NaN and
 /// infinities as exact hex bits, which MLIR reads back).
 std::string mlir_literal(const Tensor& t);

@@ -148,8 +148,8 @@ std::vector<OptionSpec> make_options() {
 #if PTIR_HAVE_MLIR
       // ---- import, export, tv (the MLIR front end, docs/mlir.md) ----
       {.name = "to", .kind = K::Enum, .meta = "D", .scope = kExport,
-       .help = "the dialects to write: tosa (tosa ops where TOSA states the op exactly, arith/math/tensor for "
-               "the rest) or arith (func, arith, math, tensor only)",
+       .help = "the dialects to write: tosa (tosa ops where 'ptir import' gives them the PTIR op's meaning, "
+               "arith/math/tensor for the rest) or arith (func, arith, math, tensor only)",
        .dflt = "arith", .choices = {"tosa", "arith"}},
       {.name = "timeout-ms", .kind = K::UInt, .meta = "N", .scope = kTv,
        .help = "budget of each function's check (and of each check while shrinking); running out gives UNKNOWN",
@@ -527,8 +527,9 @@ std::vector<CommandSpec> make_commands() {
        .synopsis = {"[FILE]"}, .max_operands = 1,
        .description = "Writes the PTIR program FILE (omitted or '-' = stdin) as MLIR in generic op form, which "
                       "mlir-opt-19 parses and 'ptir import' reads back to the same program (docs/mlir.md "
-                      "\"Export\"). An instruction without an exact spelling in the chosen dialects is an error "
-                      "naming it.",
+                      "\"Export\"). Reductions, dot_general and pad are written as exact compositions of slices, "
+                      "elementwise ops and concats. An instruction without an exact spelling in the chosen dialects "
+                      "is an error naming it.",
        .epilogue = "Exit codes: 0 written, 1 a bad file, an instruction that cannot be exported or an output "
                    "that cannot be written, 2 usage error. " + kOutputReplaced0},
       {.name = "tv", .bit = kTv, .summary = "translation validation: check what an MLIR tool did to FILE",

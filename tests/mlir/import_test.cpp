@@ -250,5 +250,145 @@ TEST(MlirImport, TensorReshapeNeedsItsConstantShape) {
   EXPECT_NE(r.functions[0].error.find("shape operand is not a constant"), std::string::npos) << r.functions[0].error;
 }
 
+/// Imports `mlir` (one function) and expects it refused at `op` with `why` in the message.
+void expect_refused(const std::string& mlir, const std::string& op, const std::string& why) {
+  ImportResult r = import_mlir(mlir, "t.mlir");
+  ASSERT_TRUE(r.parsed()) << r.error;
+  ASSERT_EQ(r.functions.size(), 1u);
+  EXPECT_FALSE(r.functions[0].ok);
+  EXPECT_EQ(r.functions[0].op, op);
+  EXPECT_NE(r.functions[0].error.find(why), std::string::npos) << r.functions[0].error;
+}
+
+/// A one-op function `%r = OP %x ATTRS : (IN) -> OUT`.
+std::string unary(const std::string& op, const std::string& in, const std::string& out, const std::string& attrs = "") {
+  return "func.func @f(%x: " + in + ") -> " + out + " {\n  %r = " + op + " %x " + attrs + " : (" + in + ") -> " + out +
+         "\n  return %r : " + out + "\n}\n";
+}
+
+TEST(MlirImport, TosaNegateAndAbsOfFloats) {
+  // MLIR 19 lowers them to arith.negf / math.absf: a sign flip / a cleared sign bit, zeros and NaN too.
+  expect_result(unary("tosa.negate", "tensor<5xf32>", "tensor<5xf32>"),
+                {"dense<[-0.0, 0.0, 0x7F800000, 0x7FC00000, 1.5]> : tensor<f32, 5>"},
+                "dense<[0.0, -0.0, 0xFF800000, 0x7FC00000, -1.5]> : tensor<f32, 5>");
+  expect_result(unary("tosa.abs", "tensor<4xbf16>", "tensor<4xbf16>"),
+                {"dense<[-0.0, 0xFF80, 0xFFC0, -2.0]> : tensor<bf16, 4>"},
+                "dense<[0.0, 0x7F80, 0x7FC0, 2.0]> : tensor<bf16, 4>");
+  expect_refused(unary("tosa.negate", "tensor<4xi8>", "tensor<4xi8>"), "tosa.negate", "wraps at the type's minimum");
+  expect_refused(unary("tosa.abs", "tensor<4xi32>", "tensor<4xi32>"), "tosa.abs", "|MIN| overflows");
+}
+
+TEST(MlirImport, TosaMaximumMinimumPropagateNaNAndOrderZeros) {
+  auto f = [](const char* op, const char* t) {
+    return std::string("func.func @f(%x: tensor<5x") + t + ">, %y: tensor<5x" + t + ">) -> tensor<5x" + t +
+           "> {\n  %r = tosa." + op + " %x, %y : (tensor<5x" + t + ">, tensor<5x" + t + ">) -> tensor<5x" + t +
+           ">\n  return %r : tensor<5x" + t + ">\n}\n";
+  };
+  const std::vector<std::string> in = {"dense<[-0.0, 0.0, 0x7FC00000, 1.0, 0xFF800000]> : tensor<f32, 5>",
+                                       "dense<[0.0, -0.0, 1.0, 0x7FC00000, -3.0]> : tensor<f32, 5>"};
+  expect_result(f("maximum", "f32"), in, "dense<[0.0, 0.0, 0x7FC00000, 0x7FC00000, -3.0]> : tensor<f32, 5>");
+  expect_result(f("minimum", "f32"), in, "dense<[-0.0, -0.0, 0x7FC00000, 0x7FC00000, 0xFF800000]> : tensor<f32, 5>");
+  const std::vector<std::string> iin = {"dense<[-128, 127, 0, -1, 5]> : tensor<si8, 5>",
+                                        "dense<[127, -128, -1, 0, 5]> : tensor<si8, 5>"};
+  expect_result(f("maximum", "i8"), iin, "dense<[127, 127, 0, 0, 5]> : tensor<si8, 5>");
+  expect_result(f("minimum", "i8"), iin, "dense<[-128, -128, -1, -1, 5]> : tensor<si8, 5>");
+  // broadcasting, as the other elementwise TOSA ops
+  expect_result(R"(func.func @f(%x: tensor<2x1xf32>, %y: tensor<1x2xf32>) -> tensor<2x2xf32> {
+    %r = tosa.maximum %x, %y : (tensor<2x1xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
+    return %r : tensor<2x2xf32>
+  })",
+                {"dense<[[1.0], [-1.0]]> : tensor<f32, 2x1>", "dense<[[0.0, 2.0]]> : tensor<f32, 1x2>"},
+                "dense<[[1.0, 2.0], [0.0, 2.0]]> : tensor<f32, 2x2>");
+}
+
+TEST(MlirImport, TosaClamp) {
+  const std::string a = "{min_int = -2 : i64, max_int = 3 : i64, min_fp = -1.0 : f32, max_fp = 2.0 : f32}";
+  // floats: minimumf(x, 2.0) then maximumf(., -1.0): NaN propagates, -0.0 stays
+  expect_result(unary("tosa.clamp", "tensor<6xf32>", "tensor<6xf32>", a),
+                {"dense<[-0.0, 0x7FC00000, -5.0, 5.0, 0.5, 0xFF800000]> : tensor<f32, 6>"},
+                "dense<[-0.0, 0x7FC00000, -1.0, 2.0, 0.5, -1.0]> : tensor<f32, 6>");
+  // a +0.0 lower bound lifts -0.0 to +0.0 (maximumf orders -0.0 below +0.0)
+  expect_result(unary("tosa.clamp", "tensor<2xf32>", "tensor<2xf32>",
+                      "{min_int = 0 : i64, max_int = 1 : i64, min_fp = 0.0 : f32, max_fp = 1.0 : f32}"),
+                {"dense<[-0.0, 0.0]> : tensor<f32, 2>"}, "dense<[0.0, 0.0]> : tensor<f32, 2>");
+  // f16: the f32 bound -1.1 is rounded to f16 (RNE) first, as MLIR 19's lowering does: 0xBC66 = -1.0996094
+  expect_result(unary("tosa.clamp", "tensor<2xf16>", "tensor<2xf16>",
+                      "{min_int = 0 : i64, max_int = 1 : i64, min_fp = -1.1 : f32, max_fp = 1.0 : f32}"),
+                {"dense<[-2.0, 3.0]> : tensor<f16, 2>"}, "dense<[0xBC66, 1.0]> : tensor<f16, 2>");
+  // integers: max(min_int, x) then min(max_int, .)
+  expect_result(unary("tosa.clamp", "tensor<5xi8>", "tensor<5xi8>", a),
+                {"dense<[-128, 127, 0, -3, 4]> : tensor<si8, 5>"}, "dense<[-2, 3, 0, -2, 3]> : tensor<si8, 5>");
+  // bounds beyond the type's range are clipped to it first: the identity
+  expect_result(unary("tosa.clamp", "tensor<3xi8>", "tensor<3xi8>",
+                      "{min_int = -200 : i64, max_int = 300 : i64, min_fp = 0.0 : f32, max_fp = 1.0 : f32}"),
+                {"dense<[-128, 127, 0]> : tensor<si8, 3>"}, "dense<[-128, 127, 0]> : tensor<si8, 3>");
+  expect_refused(unary("tosa.clamp", "tensor<3xi8>", "tensor<3xi8>",
+                       "{min_int = 5 : i64, max_int = 1 : i64, min_fp = 0.0 : f32, max_fp = 1.0 : f32}"),
+                 "tosa.clamp", "min_int above max_int");
+  expect_refused(unary("tosa.clamp", "tensor<3xf32>", "tensor<3xf32>",
+                       "{min_int = 0 : i64, max_int = 1 : i64, min_fp = 0.0 : f32, max_fp = -0.0 : f32}"),
+                 "tosa.clamp", "min_fp above max_fp");
+}
+
+TEST(MlirImport, TosaReductions) {
+  const std::string x = "dense<[[1, -128, 5], [7, 2, -1]]> : tensor<si8, 2x3>";
+  expect_result(unary("tosa.reduce_max", "tensor<2x3xi8>", "tensor<2x1xi8>", "{axis = 1 : i32}"), {x},
+                "dense<[[5], [7]]> : tensor<si8, 2x1>");
+  expect_result(unary("tosa.reduce_min", "tensor<2x3xi8>", "tensor<1x3xi8>", "{axis = 0 : i32}"), {x},
+                "dense<[[1, -128, -1]]> : tensor<si8, 1x3>");
+  expect_refused(unary("tosa.reduce_max", "tensor<2x3xf32>", "tensor<2x1xf32>", "{axis = 1 : i32}"),
+                 "tosa.reduce_max", "largest finite negative");
+  expect_refused(unary("tosa.reduce_sum", "tensor<2x3xf32>", "tensor<2x1xf32>", "{axis = 1 : i32}"),
+                 "tosa.reduce_sum", "summation order");
+  expect_refused(unary("tosa.reduce_prod", "tensor<2x3xi32>", "tensor<2x1xi32>", "{axis = 1 : i32}"),
+                 "tosa.reduce_prod", "no product reduction");
+}
+
+TEST(MlirImport, TosaCast) {
+  // integer narrowing wraps (arith.trunci in MLIR 19's lowering), widening sign-extends
+  expect_result(unary("tosa.cast", "tensor<4xi32>", "tensor<4xi8>"),
+                {"dense<[300, -129, 127, -128]> : tensor<si32, 4>"}, "dense<[44, 127, 127, -128]> : tensor<si8, 4>");
+  expect_result(unary("tosa.cast", "tensor<2xi8>", "tensor<2xi32>"), {"dense<[-128, 5]> : tensor<si8, 2>"},
+                "dense<[-128, 5]> : tensor<si32, 2>");
+  // to i1: x != 0 (floats: cmpf une, so NaN is true and -0.0 false)
+  expect_result(unary("tosa.cast", "tensor<4xf32>", "tensor<4xi1>"),
+                {"dense<[-0.0, 0x7FC00000, 0.5, 0.0]> : tensor<f32, 4>"}, "dense<[false, true, true, false]> : tensor<i1, 4>");
+  expect_result(unary("tosa.cast", "tensor<3xi32>", "tensor<3xi1>"), {"dense<[0, -1, 2]> : tensor<si32, 3>"},
+                "dense<[false, true, true]> : tensor<i1, 3>");
+  // from i1: 0 or 1 (uitofp / extui)
+  expect_result(unary("tosa.cast", "tensor<2xi1>", "tensor<2xf32>"), {"dense<[true, false]> : tensor<i1, 2>"},
+                "dense<[1.0, 0.0]> : tensor<f32, 2>");
+  expect_result(unary("tosa.cast", "tensor<2xi1>", "tensor<2xi8>"), {"dense<[true, false]> : tensor<i1, 2>"},
+                "dense<[1, 0]> : tensor<si8, 2>");
+  // int -> float RNE (2^24 + 1 ties to even), float -> float RNE (65520 overflows f16 to inf)
+  expect_result(unary("tosa.cast", "tensor<2xi32>", "tensor<2xf32>"), {"dense<[16777217, -3]> : tensor<si32, 2>"},
+                "dense<[16777216.0, -3.0]> : tensor<f32, 2>");
+  expect_result(unary("tosa.cast", "tensor<3xf32>", "tensor<3xf16>"),
+                {"dense<[65520.0, -0.0, 0x7FC00000]> : tensor<f32, 3>"}, "dense<[0x7C00, -0.0, 0x7E00]> : tensor<f16, 3>");
+  expect_refused(unary("tosa.cast", "tensor<2xf32>", "tensor<2xi8>"), "tosa.cast", "float to integer");
+}
+
+TEST(MlirImport, TosaPad) {
+  // pad_const absent: +0.0 (the lowering's tensor.pad yields 0.0); present: its value, -0.0 kept
+  expect_result(R"(func.func @f(%x: tensor<2xf32>) -> tensor<5xf32> {
+    %p = "tosa.const"() {value = dense<[[1, 2]]> : tensor<1x2xi64>} : () -> tensor<1x2xi64>
+    %r = tosa.pad %x, %p : (tensor<2xf32>, tensor<1x2xi64>) -> tensor<5xf32>
+    return %r : tensor<5xf32>
+  })",
+                {"dense<[1.0, 0x7FC00000]> : tensor<f32, 2>"}, "dense<[0.0, 1.0, 0x7FC00000, 0.0, 0.0]> : tensor<f32, 5>");
+  expect_result(R"(func.func @f(%x: tensor<1x1xf32>) -> tensor<2x2xf32> {
+    %p = "tosa.const"() {value = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>
+    %c = "tosa.const"() {value = dense<-0.0> : tensor<f32>} : () -> tensor<f32>
+    %r = tosa.pad %x, %p, %c : (tensor<1x1xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<2x2xf32>
+    return %r : tensor<2x2xf32>
+  })",
+                {"dense<[[3.0]]> : tensor<f32, 1x1>"}, "dense<[[-0.0, 3.0], [-0.0, -0.0]]> : tensor<f32, 2x2>");
+  expect_refused(R"(func.func @f(%x: tensor<2xf32>, %p: tensor<1x2xi64>) -> tensor<5xf32> {
+    %r = tosa.pad %x, %p : (tensor<2xf32>, tensor<1x2xi64>) -> tensor<5xf32>
+    return %r : tensor<5xf32>
+  })",
+                 "tosa.pad", "the padding is not a constant");
+}
+
 }  // namespace
 }  // namespace ptir::mlirfe

@@ -1,6 +1,6 @@
 // `ptir export` writes MLIR that mlir-opt-19 parses and verifies, and that `ptir import` reads back to a
-// program that check-equiv proves equal to the original both ways. --to=arith has no transpose or
-// broadcast: the error names the instruction's op.
+// program that check-equiv proves equal to the original both ways. --to=arith has no transpose: the
+// error names the instruction's op.
 // RUN: ptir export --to=tosa %S/Inputs/export_sample.txt -o %t.mlir
 // RUN: FileCheck --check-prefix=TOSA %s < %t.mlir
 // RUN: mlir-opt-19 %t.mlir > /dev/null
@@ -17,4 +17,4 @@
 // TOSA: "arith.cmpi"({{.*}}) {predicate = 2 : i64}
 // TOSA: "arith.sitofp"
 // EQ: PROVED
-// ARITH: ptir export: error: cannot export: broadcast_to (arith/tensor have no broadcast; --to=tosa has one, for dims >= 1)
+// ARITH: ptir export: error: cannot export: transpose (arith/tensor have no transpose; --to=tosa has one, for dims >= 1)

@@ -6,7 +6,7 @@
 // RUN: FileCheck --check-prefix=TV %s < %t.tv
 // ERR: import_refused.mlir:[[@LINE+13]]:8: error: cannot import 'arith.maxnumf': for -0.0 and +0.0 its result is either zero
 // ERR-NEXT: import_refused.mlir:[[@LINE+16]]:8: error: cannot import 'arith.addi': nsw/nuw make an overflow poison
-// ERR-NEXT: import_refused.mlir:[[@LINE+19]]:8: error: cannot import 'tosa.negate': MLIR 19 does not state
+// ERR-NEXT: import_refused.mlir:[[@LINE+19]]:8: error: cannot import 'tosa.negate': integer tosa.negate: MLIR 19 lowers it to 0 - x
 // ERR-NEXT: import_refused.mlir:[[@LINE+22]]:8: error: cannot import 'arith.fptosi': an out-of-range value is poison
 // ERR-NEXT: import_refused.mlir:[[@LINE+25]]:8: error: cannot import 'arith.addf': fast-math nnan/ninf
 // TV: @maxnum NOT IMPORTABLE  input: {{.*}}import_refused.mlir:[[@LINE+8]]:8: error: cannot import 'arith.maxnumf'
@@ -24,9 +24,9 @@ func.func @nsw(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
   %r = arith.addi %x, %y overflow<nsw> : tensor<4xi32>
   return %r : tensor<4xi32>
 }
-func.func @neg(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %r = tosa.negate %x : (tensor<4xf32>) -> tensor<4xf32>
-  return %r : tensor<4xf32>
+func.func @neg(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %r = tosa.negate %x : (tensor<4xi32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
 }
 func.func @fptosi(%x: tensor<4xf32>) -> tensor<4xi32> {
   %r = arith.fptosi %x : tensor<4xf32> to tensor<4xi32>

@@ -1,0 +1,105 @@
+// MLIR's own passes in-process (docs/mlir.md "fuzz_mlir_tv"): the module parsed in a fresh context, the
+// pass run through MLIR's PassManager, the result printed as MLIR text.
+#include <set>
+
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/context.h"
+#include "mlir/import.h"
+
+namespace ptir::mlirfe {
+
+const char* mlir_pass_name(MlirPass p) {
+  switch (p) {
+    case MlirPass::Canonicalize: return "canonicalize";
+    case MlirPass::TosaLayerwiseConstantFold: return "tosa-layerwise-constant-fold";
+  }
+  return "?";
+}
+
+std::string run_mlir_pass(std::string_view text, MlirPass pass, std::string* error) {
+  Parsed p = parse_module(text, "input.mlir");
+  if (!p.module) {
+    if (error) *error = "the input does not parse: " + p.diagnostics;
+    return "";
+  }
+  std::string diags;
+  llvm::raw_string_ostream dos(diags);
+  mlir::SourceMgrDiagnosticHandler handler(*p.sm, p.ctx.get(), dos);
+  mlir::PassManager pm(p.ctx.get());
+  if (pass == MlirPass::Canonicalize) pm.addPass(mlir::createCanonicalizerPass());
+  else pm.addNestedPass<mlir::func::FuncOp>(mlir::tosa::createTosaLayerwiseConstantFoldPass());
+  if (mlir::failed(pm.run(*p.module))) {
+    dos.flush();
+    if (error) *error = std::string("the pass ") + mlir_pass_name(pass) + " failed: " + diags;
+    return "";
+  }
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  p.module->print(os);
+  os.flush();
+  return out;
+}
+
+namespace {
+
+/// The known-finding triggers present in module `m`, with the TOSA ops possibly renamed to `prefix`.
+void direct_sites(mlir::ModuleOp m, const std::string& prefix, std::set<std::string>& ids) {
+  // An operand defined by a splat float zero constant (either sign: the folders test isZero()).
+  auto splat_zero = [](mlir::Value v) {
+    mlir::Operation* d = v.getDefiningOp();
+    if (!d) return false;
+    const llvm::StringRef n = d->getName().getStringRef();
+    if (n != "tosa.const" && n != "arith.constant") return false;
+    auto de = llvm::dyn_cast_or_null<mlir::DenseFPElementsAttr>(d->getAttr("value"));
+    return de && de.isSplat() && de.getSplatValue<llvm::APFloat>().isZero();
+  };
+  auto is_int = [](mlir::Value v) {
+    auto t = llvm::dyn_cast<mlir::ShapedType>(v.getType());
+    return t && llvm::isa<mlir::IntegerType>(t.getElementType());
+  };
+  m->walk([&](mlir::Operation* op) {
+    const std::string n = op->getName().getStringRef().str();
+    if (op->getNumOperands() < 2 && n != "tosa.clamp") return;
+    if (n == prefix + ".add" && (splat_zero(op->getOperand(0)) || splat_zero(op->getOperand(1)))) ids.insert("tosa-add-zero");
+    if (n == prefix + ".sub" && splat_zero(op->getOperand(1))) ids.insert("tosa-sub-zero");
+    if (n == prefix + ".mul" && (splat_zero(op->getOperand(0)) || splat_zero(op->getOperand(1)))) ids.insert("tosa-mul-zero");
+    if (n == "tosa.clamp" && is_int(op->getOperand(0))) {
+      mlir::Operation* d = op->getOperand(0).getDefiningOp();
+      if (d && d->getName().getStringRef() == "tosa.clamp") ids.insert("tosa-clamp-clamp-int");
+    }
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> known_fold_sites(std::string_view text) {
+  std::set<std::string> ids;
+  {
+    Parsed p = parse_module(text, "input.mlir");
+    if (!p.module) return {};
+    direct_sites(*p.module, "tosa", ids);
+  }
+  // Triggers that MLIR's own folding creates (a tosa.mul whose operand folds to a zero splat): the module
+  // with tosa.add/sub/mul renamed to ops of an unregistered dialect (no folders; written in generic form
+  // by export_mlir, so the rename is textual), then canonicalized and TOSA-constant-folded.
+  std::string renamed(text);
+  for (const char* op : {"add", "sub", "mul"}) {
+    const std::string from = std::string("\"tosa.") + op + "\"(", to = std::string("\"ptirknown.") + op + "\"(";
+    for (size_t pos = renamed.find(from); pos != std::string::npos; pos = renamed.find(from, pos + to.size()))
+      renamed.replace(pos, from.size(), to);
+  }
+  std::string err;
+  std::string folded = run_mlir_pass(renamed, MlirPass::Canonicalize, &err);
+  if (!folded.empty()) folded = run_mlir_pass(folded, MlirPass::TosaLayerwiseConstantFold, &err);
+  if (!folded.empty()) {
+    Parsed q = parse_module(folded, "folded.mlir");
+    if (q.module) direct_sites(*q.module, "ptirknown", ids);
+  }
+  return {ids.begin(), ids.end()};
+}
+
+}  // namespace ptir::mlirfe
