@@ -77,6 +77,8 @@ struct Encoded {
   Expr defined;  ///< the source is defined and every loop finished within the bound
   std::unique_ptr<Precondition> pre;
   std::vector<ZeroSignVar> tgt_signs;  ///< the target's free nsz zero signs (every choice is checked)
+  std::vector<ContractVar> tgt_fused;  ///< the target's free contract choices (every choice is checked)
+  std::vector<ContractAlt> src_alts;   ///< the fused alternatives of the source's contract sites
   /// Under nsz, when the source's zero signs are not all free outputs: no governed source op makes a zero
   /// whose sign it may choose (on such inputs the source has one behaviour, so a difference replays as
   /// a refutation). True otherwise.
@@ -208,8 +210,10 @@ Encoded Checker::encode() const {
   eo.fold_max_bytes = opts_.memory_mb << 20;
   std::vector<ZeroChoice> choices;
   if (!fm_.src_signs_exact) eo.zero_choices = &choices;
+  eo.contract_alts = &e.src_alts;  // a fused alternative at the source root is an allowed value there
   e.src = encode_body(src_, sb_, e.in.tensors, eo);
   eo.zero_choices = nullptr;
+  eo.contract_alts = nullptr;
   if (!choices.empty()) {
     // A free output's zero compares equal whatever its sign: no choice there.
     std::vector<InstId> free;
@@ -224,6 +228,9 @@ Encoded Checker::encode() const {
   eo.zero_sign = EncodeOptions::ZeroSign::Any;
   eo.zero_signs = &e.tgt_signs;
   eo.zero_sign_prefix = "nsz.tgt";
+  eo.contract = EncodeOptions::Contract::Any;  // every fusion the target's contract allows is checked
+  eo.contract_vars = &e.tgt_fused;
+  eo.contract_prefix = "contract.tgt";
   e.tgt = encode_body(tgt_, tb_, e.in.tensors, eo);
   e.defined = !e.src.ub && !e.src.unfinished && !e.tgt.unfinished;
   e.pre = std::make_unique<Precondition>(e.src.ub || e.src.unfinished || e.tgt.unfinished);
@@ -298,7 +305,17 @@ std::vector<Expr> Checker::refuting_stages(const Job& j, const Encoded& e) const
     const Expr& b = e.tgt.results[j.result].elems[j.element];
     bad = a != b;
     // A free output zero of the source (nsz): -0 and +0 are both allowed source values.
-    if (fm_.free_zero_result[static_cast<size_t>(j.result)] && a.isFP()) bad = bad && !(a.isZero() && b.isZero());
+    const bool free_zero = fm_.free_zero_result[static_cast<size_t>(j.result)] && a.isFP();
+    if (free_zero) bad = bad && !(a.isZero() && b.isZero());
+    // A contract site at the source root (contract): each fused alternative is an allowed source value.
+    // Inner sites keep the unfused default, one allowed source behaviour (sound, not complete).
+    if (const InstId site = fm_.contract_root[static_cast<size_t>(j.result)]; site != kNone)
+      for (const ContractAlt& alt : e.src_alts)
+        if (alt.inst == site) {
+          const Expr& f = alt.elems[static_cast<size_t>(j.element)];
+          bad = bad && f != b;
+          if (free_zero) bad = bad && !(f.isZero() && b.isZero());
+        }
   }
   std::vector<Expr> stages;
   auto add = [&](const Expr& f) {
@@ -367,12 +384,20 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     ZeroSigns signs;
     for (const ZeroSignVar& z : e.tgt_signs)
       if (!z.in_region) signs[{z.inst, z.element}] = s.model()->eval(z.var).isTrue();
+    // The target's fused contract sites of the model (function body; in a region a site keeps the unfused
+    // default in the replay). The first true choice of a site wins, as in the encoding.
+    Contractions fused;
+    for (const ContractVar& c : e.tgt_fused)
+      if (!c.in_region && !fused.count(c.inst) && s.model()->eval(c.var).isTrue()) fused[c.inst] = c.k;
     std::string why;
     if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_, InterpOptions{}.max_while_iterations, &fm_, &signs, &why,
-                          deadline_)) {
+                          deadline_, &fused)) {
       ref->query = static_cast<int>(j.q);
       ref->query_name = query_name(j.q);
       ref->found_by = "z3";
+      if (!fused.empty())
+        ref->found_by += "; the target ran with " + std::to_string(fused.size()) + " contract site" +
+                         (fused.size() == 1 ? "" : "s") + " fused (a*b+c rounded once), an allowed target behaviour";
       o.text = "sat, replayed";
       {
         std::lock_guard<std::mutex> g(m_);

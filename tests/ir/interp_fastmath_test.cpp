@@ -21,15 +21,17 @@ RunResult run2(const std::string& text, uint64_t a0, uint64_t a1, uint64_t b0, u
 }
 
 TEST(FastMathText, ParsePrintCanonicalOrder) {
-  ParseResult pr = parse_program(flagged("reassoc, nsz, ninf, nnan", "add %a, %b"), "t.ptir");
+  ParseResult pr = parse_program(flagged("afn, reassoc, nsz, contract, ninf, nnan", "add %a, %b"), "t.ptir");
   ASSERT_TRUE(pr.ok()) << pr.error;
   const Body& f = pr.program->body(pr.program->entry());
   EXPECT_TRUE(f.fastmath.has(FastMathFlag::NNaN));
   EXPECT_TRUE(f.fastmath.has(FastMathFlag::NInf));
   EXPECT_TRUE(f.fastmath.has(FastMathFlag::NSZ));
   EXPECT_TRUE(f.fastmath.has(FastMathFlag::Reassoc));
+  EXPECT_TRUE(f.fastmath.has(FastMathFlag::Contract));
+  EXPECT_TRUE(f.fastmath.has(FastMathFlag::AFn));
   const std::string printed = print_program(*pr.program);
-  EXPECT_NE(printed.find("attributes[fastmath[nnan, ninf, nsz, reassoc]] {"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("attributes[fastmath[nnan, ninf, nsz, reassoc, contract, afn]] {"), std::string::npos) << printed;
   ParseResult again = parse_program(printed, "t2.ptir");
   ASSERT_TRUE(again.ok()) << again.error;
   EXPECT_EQ(print_program(*again.program), printed);

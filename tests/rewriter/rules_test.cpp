@@ -112,7 +112,7 @@ TEST(RuleErrors, UnknownPredicateAndHelpers) {
 
 TEST(RuleErrors, OptionsAttributesAndStructure) {
   EXPECT_EQ(load_error("rule r [assumes fast] : neg(%x) => %x"),
-            "t.rules:1:17: error: unknown fast-math flag 'fast' (nnan, ninf, nsz, reassoc)");
+            "t.rules:1:17: error: unknown fast-math flag 'fast' (nnan, ninf, nsz, reassoc, contract, afn)");
   EXPECT_EQ(load_error("rule r : neg(%x) => %x\nrule r : abs(%x) => %x"), "t.rules:2:1: error: rule r is defined twice");
   EXPECT_EQ(load_error("rule r : %x => %x"), "t.rules:1:10: error: rule r: the source of a rule must be an op, not a bare capture");
   EXPECT_EQ(load_error("rule r : transpose(%x) {axis = $a} => %x"),
