@@ -48,6 +48,9 @@ const char* query_name(Q q) {
   return "?";
 }
 
+/// A Values job with element -1 (only for a result computed by a contract site of the source, whose
+/// fused values query 4 accepts element by element): no single choice of the site (unfused, or fused at
+/// one operand, the same for every element) gives the target's whole result.
 struct Job {
   Q q;
   int result = -1;
@@ -86,6 +89,7 @@ struct Encoded {
 };
 
 std::string element_subject(const TensorType& t, int r, int64_t e) {
+  if (e < 0) return "result " + std::to_string(r) + " (one choice of its contract site for every element)";
   std::vector<int64_t> idx(t.dims.size(), 0);
   for (int k = static_cast<int>(t.dims.size()) - 1; k >= 0 && t.dims[k] > 0; --k) {
     idx[k] = e % t.dims[k];
@@ -194,6 +198,11 @@ void Checker::plan() {
       }
       jobs_.push_back({Q::Values, static_cast<int>(r), i});
     }
+  // A contract site at a source root: its fused values are accepted element by element above, but the
+  // site's choice is one for the whole tensor, so one more query asks for that.
+  for (size_t r = 0; r < b.result_types.size() && !late; ++r)
+    if (fm_.contract_root[r] != kNone && src_.type(b.result_types[r]).num_elements() >= 2)
+      jobs_.push_back({Q::Values, static_cast<int>(r), -1});
   jobs_.push_back({Q::Loops});
   out_.assign(jobs_.size(), Outcome{});
 }
@@ -281,6 +290,7 @@ std::optional<Outcome> Checker::trivial(const Job& j, const Encoded& e) const {
       o.text = e.tgt.ub.isFalse() ? "unsat (no UB in target)" : "unsat (the same UB as the source)";
       return o;
     case Q::Values:
+      if (j.element < 0) return std::nullopt;
       // Hash-consed and normalised: the same term on both sides.
       if (!e.src.results[j.result].elems[j.element].same(e.tgt.results[j.result].elems[j.element])) return std::nullopt;
       o.proves = true;
@@ -300,6 +310,23 @@ std::vector<Expr> Checker::refuting_stages(const Job& j, const Encoded& e) const
   Expr bad = Expr::boolean(true);
   if (j.q == Q::TargetUB) {
     bad = e.tgt.ub;
+  } else if (j.element < 0) {
+    // Every choice of the root's contract site differs from the target somewhere.
+    const bool free_zero = fm_.free_zero_result[static_cast<size_t>(j.result)];
+    const SymTensor& tr = e.tgt.results[j.result];
+    auto differs = [&](const std::vector<Expr>& v) {
+      std::vector<Expr> any;
+      for (size_t k = 0; k < v.size(); ++k) {
+        Expr d = v[k] != tr.elems[k];
+        if (free_zero && v[k].isFP()) d = d && !(v[k].isZero() && tr.elems[k].isZero());
+        any.push_back(d);
+      }
+      return Expr::any(any);
+    };
+    std::vector<Expr> all{differs(e.src.results[j.result].elems)};
+    for (const ContractAlt& alt : e.src_alts)
+      if (alt.inst == fm_.contract_root[static_cast<size_t>(j.result)]) all.push_back(differs(alt.elems));
+    bad = Expr::all(all);
   } else {
     const Expr& a = e.src.results[j.result].elems[j.element];
     const Expr& b = e.tgt.results[j.result].elems[j.element];
@@ -723,10 +750,10 @@ Verdict Checker::verdict() {
     const Outcome& o = out_[k];
     if (j.q == Q::Loops)  // after the planned elements, those plan() did not reach
       for (const Unplanned& r : unplanned_) not_run(r.result, r.first, r.last);
-    if (j.q == Q::Values && !o.done) {
+    if (j.q == Q::Values && !o.done && j.element >= 0) {
       size_t e = k;
       while (e + 1 < jobs_.size() && jobs_[e + 1].q == Q::Values && jobs_[e + 1].result == j.result &&
-             !out_[e + 1].done)
+             jobs_[e + 1].element >= 0 && !out_[e + 1].done)
         ++e;
       not_run(j.result, j.element, jobs_[e].element);
       k = e;
