@@ -163,8 +163,8 @@ std::string write_junit(const std::vector<const prove::Report*>& rs, bool requir
     if (failing(r, require_proof)) {
       const char* element = junit_failure(r) ? "failure" : "error";
       std::string message = r.disagreement ? "DISAGREEMENT" : prove::status_word(r.status);
-      if (r.status == prove::Status::Tested || r.status == prove::Status::Partial ||
-          r.status == prove::Status::LicensedAFn || r.status == prove::Status::LicensedReassoc)
+      if (r.status == prove::Status::Tested || r.status == prove::Status::LicensedAFn ||
+          r.status == prove::Status::LicensedReassoc)
         message += " (--require-proof)";
       else if (r.status == prove::Status::Proved && r.all_shapes) message = "all shapes " + std::string(allshape::verdict_word(r.all_shapes->verdict));
       s += "    <" + std::string(element) + " message=\"" + xml_escape(message) + "\">" +
