@@ -394,7 +394,10 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
   // A rule the exact check does not prove may still be licensed by afn or reassoc over the reals.
   const bool open = rep.status == Status::Refuted || rep.status == Status::Unknown || rep.status == Status::Tested ||
                     rep.status == Status::Partial;
-  if (!open || !s.rule) return rep;
+  // A rewrite that breaks the program (its contract, the verifier) or cannot be compared is never licensed.
+  const bool broken = rep.detail.find("the pattern broke the program") != std::string::npos ||
+                      rep.detail.find("cannot be compared with the instance") != std::string::npos;
+  if (!open || broken || !s.rule) return rep;
   std::string why;
   const auto t0 = clock::now();
   if (const std::optional<Status> l = licence_of(*s.rule, o.timeout_ms, &why)) {
