@@ -1,6 +1,8 @@
 // Fast-math flag names and the list of ops they govern.
 #include "ir/fastmath.h"
 
+#include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "ir/program.h"
@@ -13,6 +15,8 @@ const char* fastmath_flag_name(FastMathFlag f) {
     case FastMathFlag::NInf: return "ninf";
     case FastMathFlag::NSZ: return "nsz";
     case FastMathFlag::Reassoc: return "reassoc";
+    case FastMathFlag::Contract: return "contract";
+    case FastMathFlag::AFn: return "afn";
   }
   return "?";
 }
@@ -98,6 +102,53 @@ bool fastmath_governs(OpCode op) {
   return false;
 }
 
+std::vector<uint32_t> contract_operands(const Program& p, InstId i) {
+  std::vector<uint32_t> out;
+  if ((p.op(i) != OpCode::Add && p.op(i) != OpCode::Sub) || p.num_results(i) != 1 || p.num_operands(i) != 2)
+    return out;
+  const TypeId t = p.type_id(p.result(i));
+  if (!is_float(p.type(t).dtype)) return out;
+  for (uint32_t k = 0; k < 2; ++k) {
+    const ValueId v = p.operand(i, k);
+    const InstId d = p.def_inst(v);
+    if (d != kNone && p.op(d) == OpCode::Mul && p.num_operands(d) == 2 && p.inst(d).body == p.inst(i).body &&
+        p.type_id(v) == t)
+      out.push_back(k);
+  }
+  return out;
+}
+
+namespace {
+
+uint64_t double_bits(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+
+}  // namespace
+
+uint64_t contract_fused(DType t, uint64_t xb, uint64_t yb, uint64_t zb, bool sub, uint32_t k) {
+  double x = float_to_double(t, xb), y = float_to_double(t, yb), z = float_to_double(t, zb);
+  if (sub && k == 0) z = -z;  // a*b - c = fma(a, b, -c): negation is exact
+  if (sub && k == 1) x = -x;  // c - a*b = fma(-a, b, c)
+  if (t == DType::F64) {
+    return double_to_float(t, std::fma(x, y, z));
+  }
+  // f16, bf16, f32: the product of two significands of at most 24 bits is exact in a double (and so
+  // is its exponent), s = p + z is p + z rounded once and e its exact error (TwoSum; no overflow is
+  // possible at these magnitudes), so p + z = s + e exactly. Rounding s + e to odd in double precision
+  // (53 >= 24 + 2 bits) and then once to the dtype gives p + z rounded once to the dtype.
+  const double p = x * y;
+  const double s = p + z;
+  if (!std::isfinite(s)) return double_to_float(t, s);  // an infinity or NaN operand: as unfused
+  const double bp = s - z, bz = s - bp;
+  const double e = (p - bp) + (z - bz);
+  double odd = s;
+  if (e != 0 && (double_bits(s) & 1) == 0) odd = std::nextafter(s, e > 0 ? INFINITY : -INFINITY);
+  return double_to_float(t, odd);
+}
+
 FastMath Program::fastmath_of(BodyId b) const {
   if (b >= bodies_.size()) return {};
   if (!bodies_[b].is_region) return bodies_[b].fastmath;
@@ -111,7 +162,7 @@ FastMath Program::fastmath_of(BodyId b) const {
           users[static_cast<size_t>(a.value.ints[0])].push_back(u);
     });
   // The flags every function reaching b has in common; a region reached by no function has none.
-  FastMath all{0xF};
+  FastMath all{kAllFastMathBits};
   bool reached = false;
   std::vector<bool> seen(bodies_.size(), false);
   std::vector<BodyId> work{b};

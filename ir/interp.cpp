@@ -4,6 +4,7 @@
 #include "ir/interp.h"
 #include "ir/verifier.h"
 
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -51,6 +52,10 @@ struct Exec {
   std::vector<BodyId> active;                ///< bodies being run, outermost first
   FastMath fm{};                             ///< the flags in force (the run's function's)
   uint64_t live = 0;                         ///< bytes of the tensors held by every frame of the run
+  /// Set while a contract site of InterpOptions::contracted runs: the mul's operands and its position.
+  const Tensor* fma_x = nullptr;
+  const Tensor* fma_y = nullptr;
+  int fma_k = -1;
 };
 
 const InterpOptions& options(const Exec& ex) { return ex.opts; }
@@ -263,6 +268,15 @@ Status run_inst(Exec& ex, InstId i, Args args, Out& out) {
   else {
     if (governed) st = fastmath_operands(c, ex.fm);
     if (st.ok()) st = dispatch(c, out);
+    if (st.ok() && ex.fma_k >= 0 && out.size() == 1 && args.size() == 2) {
+      // A fused contract site: every element rounded once from its mul's operands and the other operand.
+      Tensor& r = out[0];
+      const bool sub = c.op == OpCode::Sub;
+      const uint32_t k = static_cast<uint32_t>(ex.fma_k);
+      const Tensor& z = args[1 - k];
+      for (int64_t e = 0, n = r.size(); e < n; ++e)
+        r.set_bits(e, contract_fused(r.dtype(), ex.fma_x->bits(e), ex.fma_y->bits(e), z.bits(e), sub, k));
+    }
     if (st.ok() && governed) st = fastmath_results(c, ex.fm, ex.opts.zero_signs, out);
   }
   if (!st.ok() && st.at == kNone) st.at = i;
@@ -303,6 +317,10 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
   std::vector<const Tensor*> argp;
   std::vector<Tensor> scratch;
   Out out;
+  // Fused contract sites (InterpOptions::contracted) read their mul's operands: slots are then kept to
+  // the end of the frame.
+  const bool fusing = ex.opts.contracted && !ex.opts.contracted->empty() && !ex.p.body(b).is_region &&
+                      ex.fm.has(FastMathFlag::Contract);
   for (const BodyPlanStep& s : pl.steps) {
     argp.clear();
     for (uint32_t k = 0; k < s.num_args; ++k) {
@@ -315,7 +333,22 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
     }
     uint64_t expanded = 0;
     for (const Tensor& t : scratch) expanded += held_bytes(t);
+    ex.fma_k = -1;
+    if (fusing)
+      if (auto it = ex.opts.contracted->find(s.inst); it != ex.opts.contracted->end()) {
+        const std::vector<uint32_t> ks = contract_operands(ex.p, s.inst);
+        const InstId mul = std::find(ks.begin(), ks.end(), it->second) != ks.end()
+                               ? ex.p.def_inst(ex.p.operand(s.inst, it->second)) : kNone;
+        for (const BodyPlanStep& m : pl.steps) {
+          if (mul == kNone || m.inst != mul || m.num_args != 2) continue;
+          const BodyPlanOperand& x = pl.operands[m.first_arg], &y = pl.operands[m.first_arg + 1];
+          ex.fma_x = x.lit ? x.lit : &slots[x.slot];
+          ex.fma_y = y.lit ? y.lit : &slots[y.slot];
+          ex.fma_k = static_cast<int>(it->second);
+        }
+      }
     Status st = run_inst(ex, s.inst, Args(argp.data(), argp.size()), out);
+    ex.fma_k = -1;
     ex.live -= expanded;
     scratch.clear();
     if (!st.ok()) return st;
@@ -325,7 +358,7 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
       slot = std::move(out[r]);
       mine += after - before, ex.live += after - before;
     }
-    for (uint32_t f = 0; f < s.num_free; ++f) {
+    for (uint32_t f = 0; f < s.num_free && !fusing; ++f) {
       Tensor& slot = slots[pl.frees[s.first_free + f]];
       mine -= held_bytes(slot), ex.live -= held_bytes(slot);
       slot = Tensor();

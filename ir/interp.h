@@ -28,16 +28,24 @@ struct KernelRegistry {
 /// instructions of a function body (not of a region) are looked up: those run at most once per run.
 using ZeroSigns = std::map<std::pair<InstId, int64_t>, bool>;
 
+/// Fused contract sites under `contract`: (add/sub instruction) -> the operand position of the mul fused
+/// into it (ptir::contract_operands). Only instructions of a function body (not of a region) are looked up.
+using Contractions = std::map<InstId, uint32_t>;
+
 /// Options of one run.
 struct InterpOptions {
   const KernelRegistry* kernels = nullptr;  ///< nullptr: opaque ops report "no kernel for TARGET"
   int64_t max_while_iterations = 1 << 20;   ///< a while that runs longer stops with RunStatus::Bound
   /// The fast-math flags in force (docs/semantics.md "Fast-math flags"); nullopt: those of the body
   /// run (Program::fastmath_of), which its regions inherit. nnan/ninf make a NaN/inf operand or result
-  /// of a governed op UB; nsz and reassoc change nothing here (IEEE default sign and order).
+  /// of a governed op UB; nsz, reassoc, contract and afn change nothing here (IEEE default sign and
+  /// order, every add/sub unfused, libm's transcendentals) unless zero_signs / contracted choose.
   std::optional<FastMath> fastmath{};
   /// Under nsz: signs chosen for zero results (an element not listed keeps the IEEE default sign).
   const ZeroSigns* zero_signs = nullptr;
+  /// Under contract: sites computed fused (a*b+c rounded once) instead of the default unfused IEEE
+  /// result; a site not listed, not a site of contract_operands, or run without contract stays unfused.
+  const Contractions* contracted = nullptr;
   /// Memory budget of the tensors a run holds at once (values live in its frames, the results being
   /// made, and splats expanded for a kernel); 0: no limit. An instruction that would go past it is
   /// not run: the run stops with RunStatus::Error and a message naming the budget.

@@ -640,9 +640,9 @@ class Parser {
     do {
       skip_ws();
       const size_t fat = pos_;
-      const std::string_view f = ident("a fast-math flag (nnan, ninf, nsz, reassoc)");
+      const std::string_view f = ident("a fast-math flag (nnan, ninf, nsz, reassoc, contract, afn)");
       auto flag = parse_fastmath_flag(f);
-      if (!flag) fail_at(fat, "unknown fast-math flag '" + std::string(f) + "' (expected nnan, ninf, nsz or reassoc)");
+      if (!flag) fail_at(fat, "unknown fast-math flag '" + std::string(f) + "' (expected nnan, ninf, nsz, reassoc, contract or afn)");
       if (fm.has(*flag)) fail_at(fat, "duplicate fast-math flag '" + std::string(f) + "'");
       fm.set(*flag);
     } while (try_char(','));

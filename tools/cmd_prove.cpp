@@ -56,7 +56,8 @@ bool failing(const prove::Report& r, bool require_proof) {
   if (r.disagreement || (r.all_shapes && r.all_shapes->verdict == allshape::Verdict::Refuted)) return true;
   return r.status == prove::Status::Refuted || r.status == prove::Status::NotExercised ||
          r.status == prove::Status::Error || r.status == prove::Status::Unknown ||
-         (require_proof && (r.status == prove::Status::Tested || r.status == prove::Status::Partial));
+         (require_proof && (r.status == prove::Status::Tested || r.status == prove::Status::Partial ||
+                            r.status == prove::Status::LicensedAFn || r.status == prove::Status::LicensedReassoc));
 }
 
 /// The coverage lines of one pattern: the classes that fired (with counts), never fired, unreachable.
@@ -162,7 +163,9 @@ std::string write_junit(const std::vector<const prove::Report*>& rs, bool requir
     if (failing(r, require_proof)) {
       const char* element = junit_failure(r) ? "failure" : "error";
       std::string message = r.disagreement ? "DISAGREEMENT" : prove::status_word(r.status);
-      if (r.status == prove::Status::Tested) message += " (--require-proof)";
+      if (r.status == prove::Status::Tested || r.status == prove::Status::LicensedAFn ||
+          r.status == prove::Status::LicensedReassoc)
+        message += " (--require-proof)";
       else if (r.status == prove::Status::Proved && r.all_shapes) message = "all shapes " + std::string(allshape::verdict_word(r.all_shapes->verdict));
       s += "    <" + std::string(element) + " message=\"" + xml_escape(message) + "\">" +
            xml_escape(r.detail + (r.all_shapes ? "\nall shapes: " + std::string(allshape::verdict_word(r.all_shapes->verdict)) +
@@ -698,7 +701,7 @@ int cmd_prove(const Args& a) {
   progress.stop();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  int counts[7] = {0, 0, 0, 0, 0, 0, 0};
+  int counts[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
   int instances = 0, fired = 0, near = 0, near_fired = 0;
   int classes = 0, classes_fired = 0, complete = 0;
   for (const auto& r : reports) {
@@ -707,10 +710,14 @@ int cmd_prove(const Args& a) {
     classes += r.classes_reachable(), classes_fired += r.classes_fired();
     complete += r.classes_fired() == r.classes_reachable() && r.fired > 0;
   }
-  std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN, %d PARTIAL; "
+  // LICENSED rows (never PROVED) are counted only when there are some, so the usual line is unchanged.
+  const std::string licensed = counts[7] + counts[8] == 0 ? ""
+                               : ", " + std::to_string(counts[7]) + " LICENSED (afn), " + std::to_string(counts[8]) +
+                                     " LICENSED (reassoc)";
+  std::printf("totals: %zu patterns: %d PROVED, %d TESTED, %d REFUTED, %d NOT EXERCISED, %d ERROR, %d UNKNOWN, %d PARTIAL%s; "
               "%d instances (%d fired, %d near misses of which %d fired); %.1f s\n",
-              reports.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], instances, fired,
-              near, near_fired, secs);
+              reports.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], licensed.c_str(),
+              instances, fired, near, near_fired, secs);
   std::printf("coverage: %d of %d reachable classes fired; %d of %zu patterns fired every reachable class "
               "(--coverage lists them per pattern)\n",
               classes_fired, classes, complete, reports.size());

@@ -274,6 +274,49 @@ Confirm one_order(const FastMathPlan& plan, const Program& q, BodyId sb, const s
   return Confirm::Refutes;
 }
 
+/// confirm_difference under contract: every choice of every contract site of the source's function body.
+Confirm confirm_contract(const FastMathPlan& plan, const Program& src, BodyId sb, const std::vector<Tensor>& inputs,
+                         const RunResult& tgt, const InterpOptions& io, std::string* why) {
+  auto undecided = [&](std::string m) {
+    if (why) *why = "counterexample holds for the source's unfused a*b+c only (fastmath contract): " + std::move(m);
+    return Confirm::Undecided;
+  };
+  if (!plan.src_trees.empty()) return undecided("its fusions are not enumerated together with reassoc orders");
+  if (!plan.src_signs_exact) return undecided("its fusions are not enumerated together with nsz zero signs");
+  std::vector<std::vector<uint32_t>> ks;
+  uint64_t combos = 1;
+  for (InstId i : plan.src_sites) {
+    ks.push_back(contract_operands(src, i));
+    combos *= 1 + ks.back().size();
+    if (combos > kMaxCombinations)
+      return undecided("more than " + std::to_string(kMaxCombinations) + " choices of fused sites");
+  }
+  std::vector<size_t> pick(ks.size(), 0);  // 0: unfused, j: fused with ks[site][j - 1]
+  for (uint64_t c = 0; c < combos; ++c) {
+    Contractions fused;
+    for (size_t s = 0; s < pick.size(); ++s)
+      if (pick[s] > 0) fused[plan.src_sites[s]] = ks[s][pick[s] - 1];
+    InterpOptions o = io;
+    o.zero_signs = nullptr;
+    o.contracted = &fused;
+    const RunResult r = run_body(src, sb, inputs, o);
+    if (r.status == RunStatus::UB) {
+      if (why) *why = "the source has undefined behaviour under another choice of fused a*b+c (contract)";
+      return Confirm::Allowed;
+    }
+    if (r.status != RunStatus::Ok) return undecided("a choice of fused sites did not run: " + r.message);
+    if (tgt.status == RunStatus::Ok && same_results(plan, r.results, tgt.results)) {
+      if (why) *why = "the target's result is the source's under another choice of fused a*b+c (contract)";
+      return Confirm::Allowed;
+    }
+    for (size_t s = 0; s < pick.size(); ++s) {  // next combination
+      if (++pick[s] <= ks[s].size()) break;
+      pick[s] = 0;
+    }
+  }
+  return Confirm::Refutes;
+}
+
 }  // namespace
 
 std::vector<ReassocTree> reassoc_trees(const Program& p, BodyId b) {
@@ -318,6 +361,23 @@ FastMathPlan plan_fastmath(const Program& src, BodyId sb, const Program& tgt, Bo
         if (!free) plan.src_signs_exact = false;
       });
   }
+  plan.contract_root.assign(nres, kNone);
+  if (plan.src.has(FastMathFlag::Contract)) {
+    for (uint32_t k = 0; k < nres; ++k) {
+      const ValueId v = src.operand(ret, k);
+      const InstId d = src.def_inst(v);
+      if (d != kNone && src.inst(d).body == sb && !contract_operands(src, d).empty() && src.has_one_use(v))
+        plan.contract_root[k] = d;
+    }
+    for (BodyId body : reachable_bodies(src, sb))
+      src.for_each_inst(body, [&](InstId i) {
+        if (contract_operands(src, i).empty()) return;
+        if (body == sb) plan.src_sites.push_back(i);
+        else if (plan.no_refute.empty())
+          plan.no_refute = "the source may fuse a*b+c (contract) in region ^" + src.body(body).name +
+                           " (its choices are not enumerated)";
+      });
+  }
   if (plan.src.has(FastMathFlag::Reassoc))
     for (ReassocTree& t : reassoc_trees(src, sb)) {
       if (t.leaves.size() < 3) continue;
@@ -357,6 +417,7 @@ Confirm confirm_difference(const FastMathPlan& plan, const Program& src, BodyId 
     return Confirm::Undecided;
   };
   if (!plan.no_refute.empty()) return undecided("counterexample holds for the source's default order only: " + plan.no_refute);
+  if (!plan.src_sites.empty()) return confirm_contract(plan, src, sb, inputs, tgt, io, why);
   if (plan.src_trees.empty())
     return plan.src_signs_exact ? Confirm::Refutes : SignSearch(plan, src, sb, tgt, io).run(inputs, why);
   uint64_t combos = 1;

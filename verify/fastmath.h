@@ -32,6 +32,13 @@ struct FastMathPlan {
   /// Every source nsz choice that can matter is a free result's (else a counterexample found under the
   /// default signs may be answered by another choice of the source: UNKNOWN).
   bool src_signs_exact = true;
+  /// Per source result, under contract: the contract site (ptir::contract_operands) of the function body
+  /// that computes it and whose only use is the return, whose fused alternatives are allowed source
+  /// values of that result; kNone otherwise.
+  std::vector<InstId> contract_root;
+  /// Under contract: the source's contract sites in the function body (their choices are enumerated on
+  /// replay: confirm_difference).
+  std::vector<InstId> src_sites;
   /// Source reassoc trees of >= 3 leaves in the function body (their orders are enumerated on replay).
   std::vector<ReassocTree> src_trees;
   /// Why counterexamples cannot be confirmed at all ("" if they can), e.g. a reassoc tree in a region.
@@ -62,7 +69,10 @@ enum class Confirm : uint8_t {
 /// Enumerates every association order of every source tree (at most 6 leaves per tree and 4096
 /// combinations in all) and, under nsz, every sign of every zero a governed op of the function body that
 /// is not a free output makes on `inputs` (instruction by instruction, up to 4096 runs; a governed op in a
-/// region is not enumerated: Undecided). A choice with UB, or with the target's results, is Allowed.
+/// region is not enumerated: Undecided). Under contract, every choice of every contract site of the
+/// function body (unfused, or fused with one of its mul operands; up to 4096 combinations; not combined
+/// with reassoc orders or nsz signs, nor in a region: Undecided). A choice with UB, or with the target's
+/// results, is Allowed.
 Confirm confirm_difference(const FastMathPlan& plan, const Program& src, BodyId sb, const std::vector<Tensor>& inputs,
                            const RunResult& tgt, const InterpOptions& io, std::string* why);
 

@@ -48,6 +48,9 @@ const char* query_name(Q q) {
   return "?";
 }
 
+/// A Values job with element -1 (only for a result computed by a contract site of the source, whose
+/// fused values query 4 accepts element by element): no single choice of the site (unfused, or fused at
+/// one operand, the same for every element) gives the target's whole result.
 struct Job {
   Q q;
   int result = -1;
@@ -77,6 +80,8 @@ struct Encoded {
   Expr defined;  ///< the source is defined and every loop finished within the bound
   std::unique_ptr<Precondition> pre;
   std::vector<ZeroSignVar> tgt_signs;  ///< the target's free nsz zero signs (every choice is checked)
+  std::vector<ContractVar> tgt_fused;  ///< the target's free contract choices (every choice is checked)
+  std::vector<ContractAlt> src_alts;   ///< the fused alternatives of the source's contract sites
   /// Under nsz, when the source's zero signs are not all free outputs: no governed source op makes a zero
   /// whose sign it may choose (on such inputs the source has one behaviour, so a difference replays as
   /// a refutation). True otherwise.
@@ -84,6 +89,7 @@ struct Encoded {
 };
 
 std::string element_subject(const TensorType& t, int r, int64_t e) {
+  if (e < 0) return "result " + std::to_string(r) + " (one choice of its contract site for every element)";
   std::vector<int64_t> idx(t.dims.size(), 0);
   for (int k = static_cast<int>(t.dims.size()) - 1; k >= 0 && t.dims[k] > 0; --k) {
     idx[k] = e % t.dims[k];
@@ -192,6 +198,11 @@ void Checker::plan() {
       }
       jobs_.push_back({Q::Values, static_cast<int>(r), i});
     }
+  // A contract site at a source root: its fused values are accepted element by element above, but the
+  // site's choice is one for the whole tensor, so one more query asks for that.
+  for (size_t r = 0; r < b.result_types.size() && !late; ++r)
+    if (fm_.contract_root[r] != kNone && src_.type(b.result_types[r]).num_elements() >= 2)
+      jobs_.push_back({Q::Values, static_cast<int>(r), -1});
   jobs_.push_back({Q::Loops});
   out_.assign(jobs_.size(), Outcome{});
 }
@@ -208,8 +219,10 @@ Encoded Checker::encode() const {
   eo.fold_max_bytes = opts_.memory_mb << 20;
   std::vector<ZeroChoice> choices;
   if (!fm_.src_signs_exact) eo.zero_choices = &choices;
+  eo.contract_alts = &e.src_alts;  // a fused alternative at the source root is an allowed value there
   e.src = encode_body(src_, sb_, e.in.tensors, eo);
   eo.zero_choices = nullptr;
+  eo.contract_alts = nullptr;
   if (!choices.empty()) {
     // A free output's zero compares equal whatever its sign: no choice there.
     std::vector<InstId> free;
@@ -224,6 +237,9 @@ Encoded Checker::encode() const {
   eo.zero_sign = EncodeOptions::ZeroSign::Any;
   eo.zero_signs = &e.tgt_signs;
   eo.zero_sign_prefix = "nsz.tgt";
+  eo.contract = EncodeOptions::Contract::Any;  // every fusion the target's contract allows is checked
+  eo.contract_vars = &e.tgt_fused;
+  eo.contract_prefix = "contract.tgt";
   e.tgt = encode_body(tgt_, tb_, e.in.tensors, eo);
   e.defined = !e.src.ub && !e.src.unfinished && !e.tgt.unfinished;
   e.pre = std::make_unique<Precondition>(e.src.ub || e.src.unfinished || e.tgt.unfinished);
@@ -274,6 +290,7 @@ std::optional<Outcome> Checker::trivial(const Job& j, const Encoded& e) const {
       o.text = e.tgt.ub.isFalse() ? "unsat (no UB in target)" : "unsat (the same UB as the source)";
       return o;
     case Q::Values:
+      if (j.element < 0) return std::nullopt;
       // Hash-consed and normalised: the same term on both sides.
       if (!e.src.results[j.result].elems[j.element].same(e.tgt.results[j.result].elems[j.element])) return std::nullopt;
       o.proves = true;
@@ -293,17 +310,48 @@ std::vector<Expr> Checker::refuting_stages(const Job& j, const Encoded& e) const
   Expr bad = Expr::boolean(true);
   if (j.q == Q::TargetUB) {
     bad = e.tgt.ub;
+  } else if (j.element < 0) {
+    // Every choice of the root's contract site differs from the target somewhere.
+    const bool free_zero = fm_.free_zero_result[static_cast<size_t>(j.result)];
+    const SymTensor& tr = e.tgt.results[j.result];
+    auto differs = [&](const std::vector<Expr>& v) {
+      std::vector<Expr> any;
+      for (size_t k = 0; k < v.size(); ++k) {
+        Expr d = v[k] != tr.elems[k];
+        if (free_zero && v[k].isFP()) d = d && !(v[k].isZero() && tr.elems[k].isZero());
+        any.push_back(d);
+      }
+      return Expr::any(any);
+    };
+    std::vector<Expr> all{differs(e.src.results[j.result].elems)};
+    for (const ContractAlt& alt : e.src_alts)
+      if (alt.inst == fm_.contract_root[static_cast<size_t>(j.result)]) all.push_back(differs(alt.elems));
+    bad = Expr::all(all);
   } else {
     const Expr& a = e.src.results[j.result].elems[j.element];
     const Expr& b = e.tgt.results[j.result].elems[j.element];
     bad = a != b;
     // A free output zero of the source (nsz): -0 and +0 are both allowed source values.
-    if (fm_.free_zero_result[static_cast<size_t>(j.result)] && a.isFP()) bad = bad && !(a.isZero() && b.isZero());
+    const bool free_zero = fm_.free_zero_result[static_cast<size_t>(j.result)] && a.isFP();
+    if (free_zero) bad = bad && !(a.isZero() && b.isZero());
+    // A contract site at the source root (contract): each fused alternative is an allowed source value.
+    // Inner sites keep the unfused default, one allowed source behaviour (sound, not complete).
+    if (const InstId site = fm_.contract_root[static_cast<size_t>(j.result)]; site != kNone)
+      for (const ContractAlt& alt : e.src_alts)
+        if (alt.inst == site) {
+          const Expr& f = alt.elems[static_cast<size_t>(j.element)];
+          bad = bad && f != b;
+          if (free_zero) bad = bad && !(f.isZero() && b.isZero());
+        }
   }
   std::vector<Expr> stages;
   auto add = [&](const Expr& f) {
     if (stages.empty() || !stages.back().same(f)) stages.push_back(f);
   };
+  // The whole-result query of a contract root usually holds by the case split on the target's choices
+  // alone (its fused and unfused values are the source's terms): with the float arithmetic abstracted
+  // (more models, so unsat carries over) Z3 sees that without bit-blasting fma.
+  if (j.q == Q::Values && j.element < 0) add((e.defined && bad).abstractArithmetic());
   add((e.pre->for_formula(bad) && bad).abstractFunctions());
   add(e.defined && bad);
   return stages;
@@ -367,12 +415,20 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     ZeroSigns signs;
     for (const ZeroSignVar& z : e.tgt_signs)
       if (!z.in_region) signs[{z.inst, z.element}] = s.model()->eval(z.var).isTrue();
+    // The target's fused contract sites of the model (function body; in a region a site keeps the unfused
+    // default in the replay). The first true choice of a site wins, as in the encoding.
+    Contractions fused;
+    for (const ContractVar& c : e.tgt_fused)
+      if (!c.in_region && !fused.count(c.inst) && s.model()->eval(c.var).isTrue()) fused[c.inst] = c.k;
     std::string why;
     if (auto ref = replay(src_, sb_, tgt_, tb_, in, opts_, InterpOptions{}.max_while_iterations, &fm_, &signs, &why,
-                          deadline_)) {
+                          deadline_, &fused)) {
       ref->query = static_cast<int>(j.q);
       ref->query_name = query_name(j.q);
       ref->found_by = "z3";
+      if (!fused.empty())
+        ref->found_by += "; the target ran with " + std::to_string(fused.size()) + " contract site" +
+                         (fused.size() == 1 ? "" : "s") + " fused (a*b+c rounded once), an allowed target behaviour";
       o.text = "sat, replayed";
       {
         std::lock_guard<std::mutex> g(m_);
@@ -698,10 +754,10 @@ Verdict Checker::verdict() {
     const Outcome& o = out_[k];
     if (j.q == Q::Loops)  // after the planned elements, those plan() did not reach
       for (const Unplanned& r : unplanned_) not_run(r.result, r.first, r.last);
-    if (j.q == Q::Values && !o.done) {
+    if (j.q == Q::Values && !o.done && j.element >= 0) {
       size_t e = k;
       while (e + 1 < jobs_.size() && jobs_[e + 1].q == Q::Values && jobs_[e + 1].result == j.result &&
-             !out_[e + 1].done)
+             jobs_[e + 1].element >= 0 && !out_[e + 1].done)
         ++e;
       not_run(j.result, j.element, jobs_[e].element);
       k = e;

@@ -51,7 +51,8 @@ std::optional<Refuted> replay_counting(const Program& src, BodyId sb, const Prog
                                        int64_t max_while_iterations, bool* source_ok, const FastMathPlan& plan,
                                        const ZeroSigns* tgt_signs, std::string* why_not,
                                        std::chrono::steady_clock::time_point deadline =
-                                           std::chrono::steady_clock::time_point::max()) {
+                                           std::chrono::steady_clock::time_point::max(),
+                                       const Contractions* tgt_fused = nullptr) {
   InterpOptions io;
   io.deadline = deadline;  // a run stopped by it is an Error: skipped, no verdict
   io.kernels = opts.kernels;
@@ -63,6 +64,7 @@ std::optional<Refuted> replay_counting(const Program& src, BodyId sb, const Prog
   if (source_ok) *source_ok = true;
   InterpOptions tio = io;
   tio.zero_signs = tgt_signs;
+  tio.contracted = tgt_fused;
   r.tgt = run_body(tgt, tb, inputs, tio);
   r.inputs = std::move(inputs);
   // A difference under the source's default choices refutes only if no other allowed choice of the
@@ -93,10 +95,10 @@ std::optional<Refuted> replay_counting(const Program& src, BodyId sb, const Prog
 std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
                               std::vector<Tensor> inputs, const CheckOptions& opts, int64_t max_while_iterations,
                               const FastMathPlan* plan, const ZeroSigns* tgt_signs, std::string* why_not,
-                              std::chrono::steady_clock::time_point deadline) {
+                              std::chrono::steady_clock::time_point deadline, const Contractions* tgt_fused) {
   const FastMathPlan own = plan ? FastMathPlan{} : plan_fastmath(src, sb, tgt, tb);
   return replay_counting(src, sb, tgt, tb, std::move(inputs), opts, max_while_iterations, nullptr,
-                         plan ? *plan : own, tgt_signs, why_not, deadline);
+                         plan ? *plan : own, tgt_signs, why_not, deadline, tgt_fused);
 }
 
 FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts,

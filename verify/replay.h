@@ -13,7 +13,7 @@ namespace ptir::verify {
 /// Runs both bodies on `inputs`. A Refuted (query fields left for the caller) when the source runs and
 /// the target has UB or a different result; nullopt otherwise (source UB, loop bound, no kernel, equal).
 /// Under fast-math flags (`plan`, docs/semantics.md "Fast-math flags"): the target runs with the zero
-/// signs `tgt_signs`, free output zeros compare equal, and a difference refutes only when
+/// signs `tgt_signs` and the fused contract sites `tgt_fused`, free output zeros compare equal, and a difference refutes only when
 /// confirm_difference says so (else nullopt, with the reason in `why_not`). Every run stops at `deadline`
 /// and at the memory budget (CheckOptions::memory_mb); a run stopped so is no verdict (nullopt).
 std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
@@ -22,7 +22,8 @@ std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt,
                               const FastMathPlan* plan = nullptr, const ZeroSigns* tgt_signs = nullptr,
                               std::string* why_not = nullptr,
                               std::chrono::steady_clock::time_point deadline =
-                                  std::chrono::steady_clock::time_point::max());
+                                  std::chrono::steady_clock::time_point::max(),
+                              const Contractions* tgt_fused = nullptr);
 
 /// What the fast pass found.
 struct FastPass {

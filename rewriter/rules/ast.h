@@ -131,7 +131,7 @@ struct Constraint {
 };
 
 /// Fast-math assumptions a rule needs; the rule fires only in functions that carry them.
-enum Assume : uint8_t { kNNaN = 1, kNInf = 2, kNSZ = 4, kReassoc = 8 };
+enum Assume : uint8_t { kNNaN = 1, kNInf = 2, kNSZ = 4, kReassoc = 8, kContract = 16, kAFn = 32 };
 
 /// A rule as written and checked.
 struct Rule {

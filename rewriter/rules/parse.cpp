@@ -266,9 +266,10 @@ class Parser {
         do {
           skip_ws();
           const Loc fa = loc();
-          const std::string f = ident("a fast-math flag (nnan, ninf, nsz, reassoc)");
-          const uint8_t bit = f == "nnan" ? kNNaN : f == "ninf" ? kNInf : f == "nsz" ? kNSZ : f == "reassoc" ? kReassoc : 0;
-          if (!bit) throw Fail{fa, "unknown fast-math flag '" + f + "' (nnan, ninf, nsz, reassoc)"};
+          const std::string f = ident("a fast-math flag (nnan, ninf, nsz, reassoc, contract, afn)");
+          const uint8_t bit = f == "nnan" ? kNNaN : f == "ninf" ? kNInf : f == "nsz" ? kNSZ : f == "reassoc" ? kReassoc
+                              : f == "contract" ? kContract : f == "afn" ? kAFn : 0;
+          if (!bit) throw Fail{fa, "unknown fast-math flag '" + f + "' (nnan, ninf, nsz, reassoc, contract, afn)"};
           r.assumes |= bit;
         } while (!peek(',') && !peek(']'));
       } else if (o == "benefit") {

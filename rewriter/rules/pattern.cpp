@@ -436,9 +436,12 @@ void add_rule_patterns(PatternSet& set, std::shared_ptr<const RuleFile> file) {
 }
 
 uint8_t function_assumptions(const Program& p, BodyId b) {
-  // rules::Assume and FastMathFlag share their bit positions (nnan 1, ninf 2, nsz 4, reassoc 8).
+  // rules::Assume and FastMathFlag share their bit positions (nnan 1, ninf 2, nsz 4, reassoc 8, contract 16,
+  // afn 32).
   static_assert(kNNaN == 1u << static_cast<int>(FastMathFlag::NNaN) && kNInf == 1u << static_cast<int>(FastMathFlag::NInf) &&
-                kNSZ == 1u << static_cast<int>(FastMathFlag::NSZ) && kReassoc == 1u << static_cast<int>(FastMathFlag::Reassoc));
+                kNSZ == 1u << static_cast<int>(FastMathFlag::NSZ) && kReassoc == 1u << static_cast<int>(FastMathFlag::Reassoc) &&
+                kContract == 1u << static_cast<int>(FastMathFlag::Contract) &&
+                kAFn == 1u << static_cast<int>(FastMathFlag::AFn));
   return p.fastmath_of(b).bits;
 }
 

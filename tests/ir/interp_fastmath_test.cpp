@@ -21,15 +21,17 @@ RunResult run2(const std::string& text, uint64_t a0, uint64_t a1, uint64_t b0, u
 }
 
 TEST(FastMathText, ParsePrintCanonicalOrder) {
-  ParseResult pr = parse_program(flagged("reassoc, nsz, ninf, nnan", "add %a, %b"), "t.ptir");
+  ParseResult pr = parse_program(flagged("afn, reassoc, nsz, contract, ninf, nnan", "add %a, %b"), "t.ptir");
   ASSERT_TRUE(pr.ok()) << pr.error;
   const Body& f = pr.program->body(pr.program->entry());
   EXPECT_TRUE(f.fastmath.has(FastMathFlag::NNaN));
   EXPECT_TRUE(f.fastmath.has(FastMathFlag::NInf));
   EXPECT_TRUE(f.fastmath.has(FastMathFlag::NSZ));
   EXPECT_TRUE(f.fastmath.has(FastMathFlag::Reassoc));
+  EXPECT_TRUE(f.fastmath.has(FastMathFlag::Contract));
+  EXPECT_TRUE(f.fastmath.has(FastMathFlag::AFn));
   const std::string printed = print_program(*pr.program);
-  EXPECT_NE(printed.find("attributes[fastmath[nnan, ninf, nsz, reassoc]] {"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("attributes[fastmath[nnan, ninf, nsz, reassoc, contract, afn]] {"), std::string::npos) << printed;
   ParseResult again = parse_program(printed, "t2.ptir");
   ASSERT_TRUE(again.ok()) << again.error;
   EXPECT_EQ(print_program(*again.program), printed);
@@ -168,6 +170,63 @@ TEST(FastMathInterp, NszSigns) {
   ParseResult plain = parse_program(flagged("nnan", "add %a, %b"), "t.ptir");
   r = run_program(*plain.program, in, io);
   EXPECT_EQ(bits(r.results[0]), (std::vector<uint64_t>{0, 0x40000000}));
+}
+
+/// contract: the default run is unfused; InterpOptions::contracted fuses a site (a*b+c rounded once),
+/// only under contract, only at a mul operand, and nnan/ninf see the fused result.
+TEST(FastMathInterp, ContractFusesChosenSites) {
+  const std::string body = "(%a: tensor<f32, 2>, %b: tensor<f32, 2>) -> tensor<f32, 2>";
+  auto program = [&](const std::string& flags, const std::string& site) {
+    return "func @main" + body + (flags.empty() ? "" : " attributes[fastmath[" + flags + "]]") +
+           " {\n  %m = mul %a, %a -> tensor<f32, 2>\n  %r = " + site + " -> tensor<f32, 2>\n  return %r\n}\n";
+  };
+  // a = 1 + 2^-12: a*a = 1 + 2^-11 + 2^-24 rounds (a tie, to even) to 1 + 2^-11, so a*a - 1 is 2^-11
+  // unfused and 2^-11 + 2^-24 fused. b = 1.
+  const uint64_t a = 0x3F800800;  // 1 + 2^-12
+  const std::vector<Tensor> in{from_bits("tensor<f32, 2>", {a, kOne}), from_bits("tensor<f32, 2>", {kOne, kOne})};
+  const uint64_t unfused = 0x3A000000;   // 2^-11
+  const uint64_t fused = 0x3A000400;     // 2^-11 + 2^-24
+  ParseResult pr = parse_program(program("contract", "sub %m, %b"), "t.ptir");
+  ASSERT_TRUE(pr.ok()) << pr.error;
+  const Program& p = *pr.program;
+  const InstId site = p.def_inst(p.operand(p.terminator(p.entry()), 0));
+  ASSERT_EQ(contract_operands(p, site), (std::vector<uint32_t>{0}));
+  RunResult r = run_program(p, in);
+  ASSERT_EQ(r.status, RunStatus::Ok);
+  EXPECT_EQ(bits(r.results[0]), (std::vector<uint64_t>{unfused, 0}));
+  Contractions fuse{{site, 0}};
+  InterpOptions io;
+  io.contracted = &fuse;
+  r = run_program(p, in, io);
+  ASSERT_EQ(r.status, RunStatus::Ok);
+  EXPECT_EQ(bits(r.results[0]), (std::vector<uint64_t>{fused, 0}));
+  // b - a*a fused is fma(-a, a, b): the negated value.
+  ParseResult rev = parse_program(program("contract", "sub %b, %m"), "t.ptir");
+  ASSERT_TRUE(rev.ok());
+  const InstId rsite = rev.program->def_inst(rev.program->operand(rev.program->terminator(rev.program->entry()), 0));
+  Contractions fuse1{{rsite, 1}};
+  io.contracted = &fuse1;
+  r = run_program(*rev.program, in, io);
+  ASSERT_EQ(r.status, RunStatus::Ok);
+  EXPECT_EQ(bits(r.results[0]), (std::vector<uint64_t>{fused | 0x80000000, 0}));
+  // A position that is not a mul operand, or a function without contract: unfused.
+  Contractions wrong{{rsite, 0}};
+  io.contracted = &wrong;
+  EXPECT_EQ(bits(run_program(*rev.program, in, io).results[0]), (std::vector<uint64_t>{unfused | 0x80000000, 0}));
+  ParseResult plain = parse_program(program("nsz", "sub %m, %b"), "t.ptir");
+  io.contracted = &fuse;
+  EXPECT_EQ(bits(run_program(*plain.program, in, io).results[0]), (std::vector<uint64_t>{unfused, 0}));
+  // nnan sees the chosen result (the mul itself still runs, with its own UB): a = 2^64, b = +inf: a*a
+  // overflows to +inf, so a*a - b is inf - inf = NaN unfused (UB), and 2^128 - inf = -inf fused (defined).
+  const std::vector<Tensor> big{from_bits("tensor<f32, 2>", {0x5F800000, kOne}), from_bits("tensor<f32, 2>", {kInf, kOne})};
+  ParseResult ninf = parse_program(program("nnan, contract", "sub %m, %b"), "t.ptir");
+  EXPECT_EQ(run_program(*ninf.program, big).status, RunStatus::UB);
+  const InstId nsite = ninf.program->def_inst(ninf.program->operand(ninf.program->terminator(ninf.program->entry()), 0));
+  Contractions fusen{{nsite, 0}};
+  io.contracted = &fusen;
+  r = run_program(*ninf.program, big, io);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(bits(r.results[0]), (std::vector<uint64_t>{kNegInf, 0}));
 }
 
 }  // namespace

@@ -110,9 +110,19 @@ TEST(RuleErrors, UnknownPredicateAndHelpers) {
   EXPECT_EQ(load_error("rule r : neg(%x) => const(frob($c))"), "t.rules:1:21: error: rule r: unknown literal helper 'frob'");
 }
 
+TEST(RuleOptions, AssumesEveryFastMathFlag) {
+  auto r = rules::load_rule_text("rule r [assumes nnan ninf nsz reassoc contract afn] : neg(neg(%x)) => %x\n"
+                                 "rule s [assumes afn] : exp(neg(neg(%x))) => exp(%x)\n", "t.rules");
+  auto* f = std::get_if<rules::RuleFile>(&r);
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(f->rules.size(), 2u);
+  EXPECT_EQ(f->rules[0].assumes, rules::kNNaN | rules::kNInf | rules::kNSZ | rules::kReassoc | rules::kContract | rules::kAFn);
+  EXPECT_EQ(f->rules[1].assumes, rules::kAFn);
+}
+
 TEST(RuleErrors, OptionsAttributesAndStructure) {
   EXPECT_EQ(load_error("rule r [assumes fast] : neg(%x) => %x"),
-            "t.rules:1:17: error: unknown fast-math flag 'fast' (nnan, ninf, nsz, reassoc)");
+            "t.rules:1:17: error: unknown fast-math flag 'fast' (nnan, ninf, nsz, reassoc, contract, afn)");
   EXPECT_EQ(load_error("rule r : neg(%x) => %x\nrule r : abs(%x) => %x"), "t.rules:2:1: error: rule r is defined twice");
   EXPECT_EQ(load_error("rule r : %x => %x"), "t.rules:1:10: error: rule r: the source of a rule must be an op, not a bare capture");
   EXPECT_EQ(load_error("rule r : transpose(%x) {axis = $a} => %x"),

@@ -51,6 +51,21 @@ TEST(AllShapeDriver, ARightRuleIsProvedWithItsScopeAndCanaries) {
   EXPECT_NE(r.scope().find("ranks 0..1 checked, rank bound 1"), std::string::npos) << r.scope();
 }
 
+// contract's fused alternatives are not encoded by the all-shape engine: a rule assuming it is BOUNDED
+// ONLY with the reason, never PROVED; afn changes no result, so it needs nothing there.
+TEST(AllShapeDriver, ARuleAssumingContractIsBoundedOnly) {
+  rules::RuleFile f = load("rule c [assumes contract] : add(mul(%a, %b), neg(neg(%c))) => add(mul(%a, %b), %c)\n"
+                           "rule m [assumes afn] : mul(%x, splat(1)) => %x\n");
+  Stubs s;
+  const Result c = prove_all_shapes(f.rules[0], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(c.verdict, Verdict::BoundedOnly) << c.why;
+  EXPECT_NE(c.why.find("assumes contract"), std::string::npos) << c.why;
+  const Result m = prove_all_shapes(f.rules[1], s.replay(), s.canary(), Options{});
+  EXPECT_EQ(m.verdict, Verdict::Proved) << m.why;
+  EXPECT_NE(m.scope().find("functions with reassoc or contract the rule does not assume are not covered"),
+            std::string::npos) << m.scope();
+}
+
 TEST(AllShapeDriver, ACounterexampleCountsOnlyWhenItReplays) {
   rules::RuleFile f = load("rule add_zero : add(%x, splat(0.0)) => %x");  // -0.0 + 0.0 = +0.0
   Stubs s;

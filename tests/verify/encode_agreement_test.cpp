@@ -16,6 +16,7 @@
 #include "ir/verifier.h"
 #include "verify/encode/encode.h"
 #include "verify/smt/expr.h"
+#include "verify/smt/solver.h"
 
 namespace ptir::verify {
 namespace {
@@ -396,6 +397,86 @@ TEST(EncodeAgreement, EveryOpIsCovered) {
     const OpCode op = static_cast<OpCode>(k);
     if (op != OpCode::Return) EXPECT_TRUE(seen.count(op)) << "no agreement case for " << mnemonic(op);
   }
+}
+
+/// Under contract (docs/semantics.md "Fast-math flags"): the encoding of a contract site agrees with the
+/// interpreter on the unfused result (the default of both) and on every fused alternative. With
+/// EncodeOptions::Contract::Default the result is the interpreter's unfused run and each recorded
+/// alternative k is the interpreter's run with the site fused at k (InterpOptions::contracted); with
+/// Contract::Any, every assignment of the site's Bools gives the interpreter's run for that choice, so the
+/// fused values are admitted and nothing else is.
+TEST(EncodeAgreement, Contract) {
+  const std::vector<std::string> bodies = {
+      "%m = mul %a, %b -> $R\n  %r = add %m, %c -> $R",
+      "%m = mul %a, %b -> $R\n  %r = add %c, %m -> $R",
+      "%m = mul %a, %b -> $R\n  %r = sub %m, %c -> $R",
+      "%m = mul %a, %b -> $R\n  %r = sub %c, %m -> $R",
+      "%m = mul %a, %b -> $R\n  %n = mul %c, %a -> $R\n  %r = sub %m, %n -> $R",
+  };
+  for (const std::string& t : kFloats)
+    for (const std::string& body : bodies) {
+      const std::string r = "tensor<" + t + ", 4>";
+      std::string text = "func @f(%a: " + r + ", %b: " + r + ", %c: " + r + ") -> " + r +
+                         " attributes[fastmath[contract]] {\n  " + body + "\n  return %r\n}\n";
+      for (size_t q; (q = text.find("$R")) != std::string::npos;) text.replace(q, 2, r);
+      auto parsed = parse_program(text, "contract");
+      ASSERT_TRUE(parsed.ok()) << parsed.error << "\n" << text;
+      const Program& p = *parsed.program;
+      ASSERT_TRUE(verify_program(p).empty()) << text;
+      const InstId site = p.def_inst(p.operand(p.terminator(p.entry()), 0));
+      const std::vector<uint32_t> ks = contract_operands(p, site);
+      ASSERT_FALSE(ks.empty()) << text;
+      smt::Context ctx;
+      EXPECT_TRUE(rc::check("contract " + t + ": " + body, [&] {
+        const std::vector<Tensor> in = gen_inputs(p);
+        RC_LOG() << show(in);
+        // The interpreter: unfused (no choice), then fused at each k.
+        std::vector<RunResult> runs{run_body(p, p.entry(), in)};
+        std::vector<Contractions> choice{{}};
+        for (uint32_t k : ks) {
+          choice.push_back({{site, k}});
+          InterpOptions io;
+          io.contracted = &choice.back();
+          runs.push_back(run_body(p, p.entry(), in, io));
+        }
+        for (const RunResult& run : runs) RC_ASSERT(run.status == RunStatus::Ok);
+        std::vector<SymTensor> sym;
+        for (const Tensor& x : in) sym.push_back(constant_tensor(x));
+        // Contract::Default: the unfused value, and the alternatives recorded.
+        std::vector<ContractAlt> alts;
+        const BodyEncoding def = encode_body(p, p.entry(), sym, EncodeOptions{.fold_concrete = false, .contract_alts = &alts});
+        auto unfused = read_numerals(def.results[0]);
+        RC_ASSERT(unfused.has_value());
+        RC_ASSERT(results_equal(*unfused, runs[0].results[0]));
+        RC_ASSERT(alts.size() == ks.size());
+        for (size_t a = 0; a < ks.size(); ++a) {
+          RC_ASSERT(alts[a].inst == site && alts[a].k == ks[a]);
+          auto fused = read_numerals(SymTensor{def.results[0].type, alts[a].elems});
+          RC_ASSERT(fused.has_value());
+          RC_LOG() << "fused at " << ks[a] << ": interpreter " << print_literal(runs[a + 1].results[0]) << ", smt "
+                   << print_literal(*fused);
+          RC_ASSERT(results_equal(*fused, runs[a + 1].results[0]));
+        }
+        // Contract::Any: each choice of the Bools is the interpreter's run for that choice.
+        std::vector<ContractVar> vars;
+        EncodeOptions any{.fold_concrete = false};
+        any.contract = EncodeOptions::Contract::Any;
+        any.contract_vars = &vars;
+        const BodyEncoding free = encode_body(p, p.entry(), sym, any);
+        RC_ASSERT(vars.size() == ks.size());
+        for (size_t c = 0; c < runs.size(); ++c) {
+          smt::Solver s(1000);
+          for (size_t a = 0; a < vars.size(); ++a) s.add(vars[a].var == smt::Expr::boolean(c == a + 1));
+          RC_ASSERT(s.check() == smt::Result::Sat);
+          SymTensor got{free.results[0].type, {}};
+          const std::unique_ptr<smt::Model> m = s.model();
+          for (const smt::Expr& e : free.results[0].elems) got.elems.push_back(m->eval(e));
+          auto v = read_numerals(got);
+          RC_ASSERT(v.has_value());
+          RC_ASSERT(results_equal(*v, runs[c].results[0]));
+        }
+      })) << text;
+    }
 }
 
 TEST(EncodeAgreement, Elementwise) { check_cases(elementwise_cases()); }

@@ -53,7 +53,7 @@ std::string Result::scope() const {
                   std::to_string(rank_bound) + "), every size incl. 0, " + std::to_string(configs) +
                   " configurations, dtypes " + (d.empty() ? "-" : d);
   s += "; fast-math: the rule's assumptions plus any of nnan, ninf, nsz (free in the query); functions with "
-       "reassoc the rule does not assume are not covered";
+       "reassoc or contract the rule does not assume are not covered";
   for (const std::string& n : notes) s += "; " + n;
   return s;
 }
@@ -71,6 +71,9 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     return res;
   };
   if (std::string w = outside_fragment(r); !w.empty()) return done(Verdict::BoundedOnly, w);
+  // contract: the fused alternatives of a*b+c are not encoded here (only in the bounded encoder).
+  if (r.assumes & rules::kContract)
+    return done(Verdict::BoundedOnly, "assumes contract: the fused alternatives of a*b+c are not encoded in the all-shape engine");
   const RuleFacts facts = facts_of(r);
   // reassoc: the target's other association orders of float add/mul trees are not encoded.
   if (r.assumes & rules::kReassoc) {

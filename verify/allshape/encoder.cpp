@@ -115,7 +115,7 @@ uint8_t Enc::flags_in(const smt::Model& m) const {
   if (m.eval(nnan_).isTrue()) b |= rules::kNNaN;
   if (m.eval(ninf_).isTrue()) b |= rules::kNInf;
   if (m.eval(nsz_).isTrue()) b |= rules::kNSZ;
-  return static_cast<uint8_t>(b | (r_.assumes & rules::kReassoc));
+  return static_cast<uint8_t>(b | (r_.assumes & (rules::kReassoc | rules::kContract | rules::kAFn)));
 }
 
 bool Enc::mentions(const Expr& e, const Expr& var) {

@@ -89,6 +89,55 @@ bool interpreted_inst(const Program& p, InstId i, int depth) {
 
 }  // namespace
 
+/// Under contract: the fused alternatives of instruction i if it is a contract site (docs/semantics.md
+/// "Fast-math flags"): recorded (Contract::Default, function bodies) or chosen by fresh Bools
+/// (Contract::Any). `operand` gives the symbolic value of a ValueId (the mul's operands).
+template <typename Operand>
+void apply_contract(const Program& p, InstId i, std::vector<SymTensor>& res, const EncodeOptions& opts,
+                    Operand&& operand) {
+  const std::vector<uint32_t> ks = contract_operands(p, i);
+  if (ks.empty() || res.size() != 1) return;
+  const bool in_region = p.body(p.inst(i).body).is_region;
+  if (opts.contract == EncodeOptions::Contract::Default && (!opts.contract_alts || in_region)) return;
+  if (opts.contract == EncodeOptions::Contract::Any && !opts.contract_vars)
+    throw EncodeError("contract: no place for the fusion variables");
+  const bool sub = p.op(i) == OpCode::Sub;
+  SymTensor& r = res[0];
+  std::vector<std::vector<smt::Expr>> fused;
+  for (uint32_t k : ks) {
+    const InstId mul = p.def_inst(p.operand(i, k));
+    const SymTensor& x = operand(p.operand(mul, 0));
+    const SymTensor& y = operand(p.operand(mul, 1));
+    const SymTensor& z = operand(p.operand(i, 1 - k));
+    std::vector<smt::Expr> f;
+    f.reserve(r.elems.size());
+    for (size_t e = 0; e < r.elems.size(); ++e) {
+      const smt::Expr& xe = x.elems[e];
+      if (!sub) f.push_back(xe.fma(y.elems[e], z.elems[e]));
+      else if (k == 0) f.push_back(xe.fma(y.elems[e], -z.elems[e]));
+      else f.push_back((-xe).fma(y.elems[e], z.elems[e]));
+    }
+    fused.push_back(std::move(f));
+  }
+  if (opts.contract == EncodeOptions::Contract::Default) {
+    for (size_t a = 0; a < ks.size(); ++a) opts.contract_alts->push_back({i, ks[a], std::move(fused[a])});
+    return;
+  }
+  // The first true choice wins: ite(c0, fused0, ite(c1, fused1, unfused)).
+  std::vector<smt::Expr> vars;
+  for (uint32_t k : ks) {
+    const std::string name = opts.contract_prefix + "!" + std::to_string(opts.contract_vars->size()) + "!i" +
+                             std::to_string(i) + "k" + std::to_string(k);
+    vars.push_back(smt::Expr::var(name, smt::Sort::boolean()));
+    opts.contract_vars->push_back({i, k, in_region, vars.back()});
+  }
+  for (size_t e = 0; e < r.elems.size(); ++e) {
+    smt::Expr v = r.elems[e];
+    for (size_t a = ks.size(); a-- > 0;) v = smt::Expr::ite(vars[a], fused[a][e], v);
+    r.elems[e] = v;
+  }
+}
+
 BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> inputs,
                          const EncodeOptions& caller_opts) {
   // The flags in force, passed down to the regions this body runs.
@@ -134,6 +183,9 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
     // A governed op whose zero results may take either sign is not one concrete value (nor, when its
     // zeros are recorded as choice points, a value without a term).
     if (free_signs && (fastmath_governs(p.op(i)) || has_trait(p.op(i), Regions))) return false;
+    // A contract site has alternatives the numerals would lose; a region op may hold sites.
+    if (fm.has(FastMathFlag::Contract) && (!contract_operands(p, i).empty() || has_trait(p.op(i), Regions)))
+      return false;
     for (uint32_t k = 0; k < p.num_operands(i); ++k) operands.push_back(*concrete(p.operand(i, k)));
     InterpOptions io;
     io.max_while_iterations = opts.fold_max_while_iterations;
@@ -213,6 +265,7 @@ BodyEncoding encode_body(const Program& p, BodyId b, std::span<const SymTensor> 
     }
     enc::Results res = enc::kEncoders[static_cast<int>(p.op(i))](env);
     if (res.size() != p.num_results(i)) env.fail("wrong number of results");
+    if (fm.has(FastMathFlag::Contract)) apply_contract(p, i, res, opts, operand);
     apply_fastmath(p, i, fm, args, res, env.ub, opts);
     for (uint32_t r = 0; r < p.num_results(i); ++r) {
       if (res[r].type != env.result_types[r] ||

@@ -37,6 +37,23 @@ struct ZeroChoice {
   smt::Expr is_zero;
 };
 
+/// Under contract with EncodeOptions::Contract::Any: the Bool choosing the fused alternative k (the mul
+/// at operand position k) of a contract site; the first true one of a site wins, none: unfused.
+struct ContractVar {
+  InstId inst;
+  uint32_t k;
+  bool in_region;  ///< the site is in a region (encoded once per run of the region)
+  smt::Expr var;
+};
+
+/// Under contract with EncodeOptions::Contract::Default: the fused alternative k of a contract site of
+/// the body encoded (not of its regions), which the encoding itself leaves unfused.
+struct ContractAlt {
+  InstId inst;
+  uint32_t k;
+  std::vector<smt::Expr> elems;  ///< the fused result, element by element
+};
+
 /// Options of the encoding.
 struct EncodeOptions {
   int while_unroll = 16;  ///< iterations of a while loop that are unrolled
@@ -68,6 +85,14 @@ struct EncodeOptions {
   /// included, once per encoded run of the region), the condition that it is a zero. Governed ops and
   /// region ops are then not folded, so that every such zero is a term here.
   std::vector<ZeroChoice>* zero_choices = nullptr;
+  /// Under contract, whether an add/sub site (ptir::contract_operands) is encoded unfused (the
+  /// interpreter's choice; its fused alternatives of the function body go to `contract_alts` if set) or
+  /// may take any of its alternatives (fresh Bools per site, appended to `contract_vars`). Sites are
+  /// never folded to numerals under contract.
+  enum class Contract : uint8_t { Default, Any } contract = Contract::Default;
+  std::vector<ContractVar>* contract_vars = nullptr;  ///< receives the fresh choices (Contract::Any)
+  std::string contract_prefix = "contract";           ///< name prefix of those variables
+  std::vector<ContractAlt>* contract_alts = nullptr;  ///< receives the function body's fused alternatives
 };
 
 

@@ -316,7 +316,7 @@ std::optional<Report> deserialize(std::string_view text) {
   Report r;
   r.name = in.s();
   r.origin = in.s();
-  r.status = static_cast<Status>(in.bounded(0, static_cast<int>(Status::Partial)));
+  r.status = static_cast<Status>(in.bounded(0, static_cast<int>(Status::LicensedReassoc)));
   r.instances = in.bounded(0, INT32_MAX), r.fired = in.bounded(0, INT32_MAX), r.near_misses = in.bounded(0, INT32_MAX);
   r.near_fired = in.bounded(0, INT32_MAX), r.proved = in.bounded(0, INT32_MAX), r.tested = in.bounded(0, INT32_MAX);
   r.unknown = in.bounded(0, INT32_MAX), r.solver_calls = in.bounded(0, INT32_MAX);

@@ -37,16 +37,20 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
     } else {
       cp.origin = s->origin;
       if (s->rule)
-        for (const char* f : {"nnan", "ninf", "nsz", "reassoc"}) {
-          const int bit = std::string(f) == "nnan" ? 1 : std::string(f) == "ninf" ? 2 : std::string(f) == "nsz" ? 4 : 8;
-          if (s->rule->assumes & bit) cp.assumes += (cp.assumes.empty() ? "" : " ") + std::string(f);
-        }
+        for (int f = 0; f < kNumFastMathFlags; ++f)
+          if (s->rule->assumes & (1u << f))
+            cp.assumes += (cp.assumes.empty() ? "" : " ") + std::string(fastmath_flag_name(static_cast<FastMathFlag>(f)));
       const allshape::Result a = prove_pattern_all_shapes(*s, populate, po, ao);
       const auto re = rec.under_reassoc.find(key);
       const bool reassoc_uncovered = re != rec.under_reassoc.end() && s->rule && !(s->rule->assumes & rules::kReassoc);
+      const auto ce = rec.under_contract.find(key);
+      const bool contract_uncovered = ce != rec.under_contract.end() && s->rule && !(s->rule->assumes & rules::kContract);
       if (reassoc_uncovered) {
         cp.why = "fired " + std::to_string(re->second) +
                  " times in functions with reassoc, which its proofs do not cover (the rule does not assume it)";
+      } else if (contract_uncovered) {
+        cp.why = "fired " + std::to_string(ce->second) +
+                 " times in functions with contract, which its proofs do not cover (the rule does not assume it)";
       } else if (a.verdict != allshape::Verdict::Proved) {
         cp.why = std::string("all shapes: ") + allshape::verdict_word(a.verdict) + ": " + a.why;
       } else {

@@ -34,7 +34,9 @@ class RewriteRecorder final : public RewriteListener {
   explicit RewriteRecorder(const Program* p = nullptr) : p_(p) {}
   void notify_pattern_begin(const RewriteSource& who, InstId root) override {
     ++depth_;
-    reassoc_ = p_ && root != kNone && p_->fastmath_of(p_->inst(root).body).has(FastMathFlag::Reassoc);
+    const FastMath fm = p_ && root != kNone ? p_->fastmath_of(p_->inst(root).body) : FastMath{};
+    reassoc_ = fm.has(FastMathFlag::Reassoc);
+    contract_ = fm.has(FastMathFlag::Contract);
   }
   void notify_pattern_end(const RewriteSource& who, InstId root, bool success) override {
     if (depth_ > 0) --depth_;
@@ -42,6 +44,7 @@ class RewriteRecorder final : public RewriteListener {
     const RewriteKey k = key(who);
     ++applied[k];
     if (reassoc_) ++under_reassoc[k];
+    if (contract_) ++under_contract[k];
   }
   void notify_inserted(InstId) override { outside(); }
   void notify_modified(InstId) override { outside(); }
@@ -56,6 +59,8 @@ class RewriteRecorder final : public RewriteListener {
   std::map<RewriteKey, int64_t> applied;  ///< provenance -> successful applications
   /// provenance -> applications in functions carrying reassoc (outside an all-shape proof unless assumed)
   std::map<RewriteKey, int64_t> under_reassoc;
+  /// provenance -> applications in functions carrying contract (the same)
+  std::map<RewriteKey, int64_t> under_contract;
   int64_t unattributed = 0;               ///< changes made outside any bracketed rewrite
 
  private:
@@ -65,6 +70,7 @@ class RewriteRecorder final : public RewriteListener {
   int depth_ = 0;
   const Program* p_ = nullptr;
   bool reassoc_ = false;
+  bool contract_ = false;
 };
 
 struct CertifiedPattern {

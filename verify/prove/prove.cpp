@@ -13,6 +13,7 @@
 #include "rewriter/rules/rules.h"
 #include "verify/prove/coverage.h"
 #include "verify/prove/instance.h"
+#include "verify/prove/licence.h"
 #include "verify/fastmath.h"
 #include "verify/refine.h"
 #include "verify/report.h"
@@ -340,6 +341,8 @@ const char* status_word(Status s) {
     case Status::Error: return "ERROR";
     case Status::Unknown: return "UNKNOWN";
     case Status::Partial: return "PARTIAL";
+    case Status::LicensedAFn: return "LICENSED (afn)";
+    case Status::LicensedReassoc: return "LICENSED (reassoc)";
   }
   return "?";
 }
@@ -382,7 +385,32 @@ std::string Report::scope() const {
          std::to_string(classes_fired()) + " of " + std::to_string(classes_reachable()) + " reachable coverage classes fired)";
 }
 
+namespace {
+Report prove_exactly(const Subject& s, const Populate& populate, const ProveOptions& o);
+}  // namespace
+
 Report prove_pattern(const Subject& s, const Populate& populate, const ProveOptions& o) {
+  Report rep = prove_exactly(s, populate, o);
+  // A rule the exact check does not prove may still be licensed by afn or reassoc over the reals.
+  const bool open = rep.status == Status::Refuted || rep.status == Status::Unknown || rep.status == Status::Tested ||
+                    rep.status == Status::Partial;
+  // A rewrite that breaks the program (its contract, the verifier) or cannot be compared is never licensed.
+  const bool broken = rep.detail.find("the pattern broke the program") != std::string::npos ||
+                      rep.detail.find("cannot be compared with the instance") != std::string::npos;
+  if (!open || broken || !s.rule) return rep;
+  std::string why;
+  const auto t0 = clock::now();
+  if (const std::optional<Status> l = licence_of(*s.rule, o.timeout_ms, &why)) {
+    rep.detail = std::string(status_word(*l)) + ": " + why + "; the exact verdict is " + status_word(rep.status) +
+                 ":\n" + rep.detail;
+    rep.status = *l;
+  }
+  rep.ms += ms_since(t0);
+  return rep;
+}
+
+namespace {
+Report prove_exactly(const Subject& s, const Populate& populate, const ProveOptions& o) {
   const auto start = clock::now();
   Report rep;
   rep.name = s.name;
@@ -645,6 +673,8 @@ Report prove_pattern(const Subject& s, const Populate& populate, const ProveOpti
   }
   return rep;
 }
+
+}  // namespace
 
 allshape::Result prove_pattern_all_shapes(const Subject& s, const Populate& populate, const ProveOptions& o,
                                           const allshape::Options& ao) {

@@ -22,7 +22,9 @@ namespace ptir::prove {
 /// source's association orders were too many to enumerate): never a pass.
 /// PARTIAL: every instance it fired on was proved (or TESTED), but some reachable coverage class
 /// (docs/verification.md "Coverage") never fired: the classes are listed; never called PROVED.
-enum class Status : uint8_t { Proved, Tested, Refuted, NotExercised, Error, Unknown, Partial };
+/// LicensedAFn / LicensedReassoc: not proved exactly, but the rule holds over the real numbers and its
+/// flags license that (verify/prove/licence.h); never counted as PROVED, an error for --require-proof.
+enum class Status : uint8_t { Proved, Tested, Refuted, NotExercised, Error, Unknown, Partial, LicensedAFn, LicensedReassoc };
 const char* status_word(Status s);
 
 /// What the prover is given about one pattern.

@@ -464,6 +464,9 @@ Expr Expr::isZero() const {
 }
 Expr Expr::isNeg() const { return folded(wrap(Z3_mk_fpa_is_negative(C(), a_)), {a_}); }
 Expr Expr::abs() const { return folded(wrap(Z3_mk_fpa_abs(C(), a_)), {a_}); }
+Expr Expr::fma(const Expr& b, const Expr& c) const {
+  return folded(wrap(Z3_mk_fpa_fma(C(), rne(), a_, b.a_, c.a_)), {a_, b.a_, c.a_});
+}
 Expr Expr::sqrt() const { return folded(wrap(Z3_mk_fpa_sqrt(C(), rne(), a_)), {a_}); }
 Expr Expr::feq(const Expr& b) const {
   auto [x, y] = ordered(*this, b);

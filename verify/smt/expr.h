@@ -187,6 +187,8 @@ class Expr {
   Expr isNeg() const;  ///< sign bit set and not NaN
   Expr abs() const;
   Expr sqrt() const;
+  /// fp.fma(RNE, this, b, c): this * b + c rounded once.
+  Expr fma(const Expr& b, const Expr& c) const;
   /// IEEE comparisons: false when either side is NaN; -0 == +0.
   Expr feq(const Expr& b) const;
   Expr flt(const Expr& b) const;
