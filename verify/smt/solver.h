@@ -107,6 +107,13 @@ void set_memory_limit_mb(uint64_t mb);
 /// std::_Exit instead, which runs no static destructors and so cannot race with them.
 int abandoned_checks_running();
 
+/// Waits until every abandoned check has stopped and deleted its Z3 context, and joins its thread;
+/// returns how many there were. A fuzz target calls it at the end of each input: otherwise a context
+/// still running or half deleted when LeakSanitizer looks (libFuzzer checks after an input that
+/// allocated more than it freed) shows its memory as leaked, and a context still alive when the
+/// process exits is left to the operating system, which LeakSanitizer reports at exit.
+int reap_abandoned_checks();
+
 /// Outcomes that something other than a deterministic budget may have decided: a wall-clock safety net
 /// that fired (a check abandoned or stopped by Z3's own wall timeout, a UnitBudget past its net, a
 /// refinement check past its deadline, a fast pass cut short by its time) or a memory cap that was hit.
