@@ -108,10 +108,10 @@ void set_memory_limit_mb(uint64_t mb);
 int abandoned_checks_running();
 
 /// Waits until every abandoned check has stopped and deleted its Z3 context, and joins its thread;
-/// returns how many there were. A fuzz target calls it at the end of each input: otherwise a context
-/// still running or half deleted when LeakSanitizer looks (libFuzzer checks after an input that
-/// allocated more than it freed) shows its memory as leaked, and a context still alive when the
-/// process exits is left to the operating system, which LeakSanitizer reports at exit.
+/// returns how many there were. The fuzz targets call it at the end of each input, so that no Z3
+/// context outlives the input: one still being checked or deleted while LeakSanitizer looks (libFuzzer
+/// runs it after an input that allocated more than it freed), or left to the operating system at exit,
+/// is memory LeakSanitizer may report as leaked.
 int reap_abandoned_checks();
 
 /// Outcomes that something other than a deterministic budget may have decided: a wall-clock safety net
