@@ -7,9 +7,11 @@
 #include "ir/text.h"
 #include "ir/verifier.h"
 #include "patterns/passes.h"
+#include "rewriter/canonicalize.h"
 #include "rewriter/checks.h"
 #include "verify/refine.h"
 #include "verify/report.h"
+#include "verify/smt/solver.h"
 
 namespace ptir::fuzz {
 namespace {
@@ -63,6 +65,35 @@ std::string compare(const RunResult& s, const RunResult& t, const std::vector<Te
   return "";
 }
 
+/// The canonicalization patterns (built-in rules, C++ patterns; no filter, plugins or rule files, as
+/// run_pipeline asks for), compiled and frozen once per process: the rule library's compilation cost
+/// more than the rest of a fuzz_pipeline case. A FrozenPatternSet is immutable and its copies share the
+/// patterns; each CanonicalizePass keeps its own failure cache, so sharing changes nothing a run does.
+const FrozenPatternSet& canonicalization_patterns() {
+  static const FrozenPatternSet frozen = [] {
+    PatternSet set;
+    populate_canonicalization_patterns(set);
+    return std::move(set).freeze();
+  }();
+  return frozen;
+}
+
+/// default_pass_registry(canon) with its canonicalize factory taking the shared frozen patterns
+/// instead of compiling them again; every other pass and named pipeline is default_pass_registry's.
+PassRegistry fuzz_pass_registry(const CanonicalizeOptions& canon) {
+  const PassRegistry base = default_pass_registry(canon);
+  PassRegistry r;
+  for (const PassRegistry::Entry& e : base.entries()) {
+    if (e.name == "canonicalize")
+      r.add(e.name, e.summary,
+            [greedy = canon.greedy] { return std::make_unique<CanonicalizePass>(canonicalization_patterns(), greedy); });
+    else
+      r.add(e.name, e.summary, e.factory);
+  }
+  for (const PassRegistry::NamedPipeline& n : base.pipelines()) r.add_pipeline(n.name, n.summary, n.text);
+  return r;
+}
+
 }  // namespace
 
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o) {
@@ -85,7 +116,7 @@ PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t work
                                                                   .edge_trials = checks.edge_trials,
                                                                   .seed = worklist_seed ? worklist_seed : 1,
                                                                   .interp = interp_options()}});
-  PassRegistry registry = default_pass_registry(canon);
+  PassRegistry registry = fuzz_pass_registry(canon);
   std::string err = parse_pipeline(pipeline.empty() ? kDefaultPipeline : pipeline, registry, pm.top());
   if (!err.empty()) {
     out.result.ok = false;
@@ -176,6 +207,10 @@ std::string fuzz_equiv_case(const uint8_t* data, size_t size) {
   std::optional<Mutant> m = mutate(*g.program, c);
   if (!m) return "";
   std::string f = check_pair(*g.program, *m->program, 1000, 256);
+  // A check that overran its budget left its Z3 context to a solver host that is still stopping it:
+  // wait for it here, so that no context is alive or half deleted when libFuzzer's leak check looks
+  // (after an input that allocated more than it freed) and none is left behind at exit.
+  smt::reap_abandoned_checks();
   return f.empty() ? "" : "mutation: " + m->description + "\n" + f;
 }
 

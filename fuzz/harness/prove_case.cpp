@@ -17,6 +17,7 @@
 #include "verify/fastmath.h"
 #include "verify/prove/instance.h"
 #include "verify/prove/prove.h"
+#include "verify/smt/solver.h"
 
 namespace ptir::fuzz {
 namespace {
@@ -262,7 +263,9 @@ std::string fuzz_prove_case(const uint8_t* data, size_t size) {
   o.check_runs = 8;
   o.max_elements = 2000;
   o.max_rule_ms = 120000;
-  return check_rule_text(g.text, g.role_conflict, o);
+  std::string finding = check_rule_text(g.text, g.role_conflict, o);
+  smt::reap_abandoned_checks();  // as fuzz_equiv_case: no Z3 context outlives the input (leak checks)
+  return finding;
 }
 
 }  // namespace ptir::fuzz

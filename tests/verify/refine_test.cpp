@@ -16,6 +16,7 @@
 #include "verify/precondition.h"
 #include "verify/refine.h"
 #include "verify/smt/expr.h"
+#include "verify/smt/solver.h"
 
 namespace ptir::verify {
 namespace {
@@ -113,6 +114,28 @@ TEST(Refine, BudgetHoldsForTheWholeCheck) {
     EXPECT_LT(wall, budget * 1.1 + 100 + 200);
     EXPECT_LE(v.ms, wall);
   }
+}
+
+TEST(Refine, ReapingWaitsForEveryAbandonedCheck) {
+  // A 200 ms budget on formulas Z3 bit-blasts for seconds: the watchdog interrupts the running check,
+  // which abandons its context to the solver host. reap_abandoned_checks() must return only when every
+  // such host has stopped, deleted its context and been joined (what the fuzz targets rely on so that
+  // no Z3 context outlives an input when LeakSanitizer looks).
+  auto src = parse(fake_quant(8, false));
+  auto tgt = parse(fake_quant(8, true));
+  int abandoned = 0;
+  for (int k = 0; k < 3; ++k) {
+    const Verdict v = check_refinement(*src, *tgt, CheckOptions{.timeout_ms = 200});
+    ASSERT_TRUE(v.unknown()) << verdict_word(v);
+    const int running = abandoned_checks_running();
+    const int reaped = ptir::smt::reap_abandoned_checks();
+    EXPECT_GE(reaped, running);
+    EXPECT_EQ(abandoned_checks_running(), 0);
+    abandoned += reaped;
+  }
+  std::printf("[ reaped   ] %d abandoned checks over 3 overrun checks\n", abandoned);
+  EXPECT_GT(abandoned, 0) << "no check was abandoned: the test did not exercise reaping";
+  EXPECT_EQ(ptir::smt::reap_abandoned_checks(), 0);
 }
 
 /// (f64: no fact says tanh is odd there, docs/verification.md "Transcendentals"; in f32 it is PROVED.)

@@ -85,6 +85,7 @@ struct Context::Host {
       lk.lock();
     }
     finished = true;
+    cv.notify_all();  // reap_abandoned_checks may be waiting
   }
 };
 
@@ -115,6 +116,23 @@ class Reaper {
       zombies_.push_back(std::move(h));
     }
     for (auto& z : done) z->thread.join();
+  }
+  /// Waits for every abandoned host to finish its check and delete its context, and joins it.
+  int reap_all() {
+    std::vector<std::shared_ptr<Context::Host>> all;
+    {
+      std::lock_guard<std::mutex> g(m_);
+      all.swap(zombies_);
+    }
+    for (auto& z : all) {
+      {
+        std::unique_lock<std::mutex> hg(z->m);
+        if (!z->ctx_gone && !z->finished) Z3_interrupt(z->ctx);  // it was interrupted already; harmless
+        z->cv.wait(hg, [&] { return z->finished; });
+      }
+      z->thread.join();
+    }
+    return static_cast<int>(all.size());
   }
   int running() {
     std::lock_guard<std::mutex> g(m_);
@@ -149,6 +167,7 @@ Reaper& reaper() {
 }  // namespace
 
 int abandoned_checks_running() { return reaper().running(); }
+int reap_abandoned_checks() { return reaper().reap_all(); }
 
 namespace {
 std::atomic<uint64_t> g_nondeterministic{0};

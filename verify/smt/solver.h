@@ -107,6 +107,13 @@ void set_memory_limit_mb(uint64_t mb);
 /// std::_Exit instead, which runs no static destructors and so cannot race with them.
 int abandoned_checks_running();
 
+/// Waits until every abandoned check has stopped and deleted its Z3 context, and joins its thread;
+/// returns how many there were. The fuzz targets call it at the end of each input, so that no Z3
+/// context outlives the input: one still being checked or deleted while LeakSanitizer looks (libFuzzer
+/// runs it after an input that allocated more than it freed), or left to the operating system at exit,
+/// is memory LeakSanitizer may report as leaked.
+int reap_abandoned_checks();
+
 /// Outcomes that something other than a deterministic budget may have decided: a wall-clock safety net
 /// that fired (a check abandoned or stopped by Z3's own wall timeout, a UnitBudget past its net, a
 /// refinement check past its deadline, a fast pass cut short by its time) or a memory cap that was hit.
