@@ -348,10 +348,11 @@ std::vector<Expr> Checker::refuting_stages(const Job& j, const Encoded& e) const
   auto add = [&](const Expr& f) {
     if (stages.empty() || !stages.back().same(f)) stages.push_back(f);
   };
-  // The whole-result query of a contract root usually holds by the case split on the target's choices
-  // alone (its fused and unfused values are the source's terms): with the float arithmetic abstracted
-  // (more models, so unsat carries over) Z3 sees that without bit-blasting fma.
-  if (j.q == Q::Values && j.element < 0) add((e.defined && bad).abstractArithmetic());
+  // The queries of a contract root usually hold by the case split on the target's choices alone (its
+  // fused and unfused values are the source's terms): with the float arithmetic abstracted (more models,
+  // so unsat carries over) Z3 sees that without bit-blasting fma.
+  if (j.q == Q::Values && fm_.contract_root[static_cast<size_t>(j.result)] != kNone)
+    add((e.defined && bad).abstractArithmetic());
   add((e.pre->for_formula(bad) && bad).abstractFunctions());
   add(e.defined && bad);
   return stages;
