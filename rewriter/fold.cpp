@@ -2,10 +2,13 @@
 #include "rewriter/fold.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/interp.h"
 #include "ir/text.h"
+#include "rewriter/rewriter.h"
 
 namespace ptir {
 namespace {
@@ -144,7 +147,196 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
   return FoldResult::materialize(std::move(t));
 }
 
+/// The length of a value's name as printed: unnamed values print as `%tN` (counted low, as 2).
+size_t printed_name_len(const Program& p, ValueId v) {
+  const std::string_view name = p.name(v);
+  return 1 + (name.empty() ? 2 : name.size());
+}
+
+/// The printed length of `d`'s line, counted low as `shrinks` counts it: without attributes, an operand
+/// name as 2 characters, inline literal operands written out; a `constant` with its literal.
+size_t line_chars_low(const Program& p, InstId d) {
+  const ValueId r = p.result(d);
+  const size_t type_len = to_string(p.type_of(r)).size();
+  if (p.op(d) == OpCode::Constant)
+    return 2 + printed_name_len(p, r) + 12 + print_literal(*p.constant_of(r)).size() + 4 + type_len;
+  size_t n = 2 + printed_name_len(p, r) + 3 + mnemonic(p.op(d)).size() + 1 + 4 + type_len;
+  for (uint32_t k = 0; k < p.num_operands(d); ++k) {
+    const ValueId v = p.operand(d, k);
+    if (k) n += 2;
+    n += p.value(v).kind == ValueKind::Literal ? print_literal(p.literal(p.value(v).def)).size() : 2;
+  }
+  return n;
+}
+
+/// Whether a cone may contain an instruction of this op: the ops the fold hook evaluates, `iota`, and
+/// `constant` (a leaf).
+bool cone_op(OpCode op) {
+  return op == OpCode::Iota || op == OpCode::Constant || fold_kind(op) != FoldKind::Never;
+}
+
 }  // namespace
+
+int64_t fold_constant_cones(ProgramRewriter& rw, const FoldOptions& opts) {
+  if (!opts.constant_fold) return 0;
+  const Program& p = rw.program();
+  // Constant-computable instructions, in one forward sweep of each body.
+  std::vector<uint8_t> cc(p.num_inst_slots(), 0);
+  auto is_cc = [&](InstId d) { return d != kNone && d < cc.size() && cc[d]; };
+  std::vector<InstId> candidates;
+  for (BodyId b = 0; b < p.num_bodies(); ++b) {
+    for (InstId i = p.body(b).first; i != kNone; i = p.inst(i).next) {
+      const OpCode op = p.op(i);
+      if (!cone_op(op) || p.num_results(i) != 1) continue;
+      if (p.type_of(p.result(i)).num_elements() > opts.max_elements) continue;
+      bool ok = true;
+      for (uint32_t k = 0; k < p.num_operands(i) && ok; ++k) {
+        const ValueId v = p.operand(i, k);
+        if (const Tensor* c = p.constant_of(v)) {
+          ok = c->size() <= opts.max_elements;
+          continue;
+        }
+        const InstId d = p.def_inst(v);
+        ok = is_cc(d) && p.inst(d).body == b;
+      }
+      if (!ok) continue;
+      cc[i] = 1;
+      if (op != OpCode::Constant) candidates.push_back(i);
+    }
+  }
+  if (candidates.empty()) return 0;
+
+  std::unordered_map<ValueId, Tensor> value_of;  // evaluated cone values, kept across roots
+  auto operand_tensor = [&](ValueId v) -> const Tensor* {
+    if (const Tensor* c = p.constant_of(v)) return c;
+    auto it = value_of.find(v);
+    return it == value_of.end() ? nullptr : &it->second;
+  };
+  int64_t folded = 0;
+  std::vector<InstId> cone;  // post-order: producers first, the root last
+  std::unordered_set<InstId> seen, dying;
+  std::vector<InstId> dying_order;
+  for (InstId root : candidates) {
+    if (rw.is_erased(root)) continue;
+    const ValueId rv = p.result(root);
+    const BodyId body = p.inst(root).body;
+    bool is_root = false;
+    size_t uses = 0;
+    p.for_each_use(rv, [&](InstId u, uint32_t) {
+      ++uses;
+      if (!is_cc(u) || p.inst(u).body != body) is_root = true;
+    });
+    if (!is_root) continue;
+    // The cone, by an explicit-stack depth-first walk (post-order).
+    cone.clear();
+    seen.clear();
+    bool too_big = false;
+    std::vector<std::pair<InstId, uint32_t>> stack{{root, 0}};
+    seen.insert(root);
+    while (!stack.empty() && !too_big) {
+      auto& [i, k] = stack.back();
+      if (k < p.num_operands(i)) {
+        const InstId d = p.def_inst(p.operand(i, k++));
+        if (d != kNone && is_cc(d) && !seen.count(d)) {
+          seen.insert(d);
+          if (seen.size() > static_cast<size_t>(kMaxConeInsts)) too_big = true;
+          stack.push_back({d, 0});
+        }
+        continue;
+      }
+      cone.push_back(i);
+      stack.pop_back();
+    }
+    if (too_big) continue;
+    // A cone of the root alone over constants is the fold hook's case, which it has judged already.
+    if (std::count_if(cone.begin(), cone.end(), [&](InstId d) { return p.op(d) != OpCode::Constant; }) < 2)
+      continue;
+    // Evaluate (constants are read, not evaluated).
+    bool ok = true;
+    std::vector<Tensor> args;
+    for (InstId i : cone) {
+      if (p.op(i) == OpCode::Constant || value_of.count(p.result(i))) continue;
+      args.clear();
+      for (uint32_t k = 0; k < p.num_operands(i); ++k) args.push_back(*operand_tensor(p.operand(i, k)));
+      RunResult r = eval_inst(p, i, args);
+      if (r.status != RunStatus::Ok || r.results.size() != 1) {  // UB stays where it is
+        ok = false;
+        break;
+      }
+      r.results[0].compact();
+      value_of.emplace(p.result(i), std::move(r.results[0]));
+    }
+    if (!ok) continue;
+    // What dies with the root: every cone instruction is replaced (by the literal, or by a constant),
+    // so one whose every use is in the cone is unused afterwards.
+    dying.clear();
+    dying_order.clear();
+    for (InstId d : cone) {
+      if (d == root) continue;
+      bool all = p.has_uses(p.result(d));
+      p.for_each_use(p.result(d), [&](InstId u, uint32_t) { all = all && seen.count(u); });
+      if (all) {
+        dying.insert(d);
+        dying_order.push_back(d);
+      }
+    }
+    // The text: the root's line and uses, and each dying line, go; the literal comes (inline at the
+    // uses or as a constant line). A cone instruction that does not die is replaced by a named constant
+    // too (the root's fold reads it as one): its line is traded for the constant's line.
+    const Tensor& lit = value_of.at(rv);
+    const size_t name_len = printed_name_len(p, rv);
+    const size_t type_len = to_string(p.type_of(rv)).size();
+    size_t removed = line_chars_low(p, root) + uses * name_len;
+    for (InstId d : dying_order) removed += line_chars_low(p, d);
+    const size_t text = print_literal(lit).size();
+    const bool inl = inline_folded(lit, uses == 1, opts.inline_literal_max_elements);
+    size_t added = inl ? uses * text : 2 + name_len + 12 + text + 4 + type_len + uses * name_len;
+    for (InstId n : cone) {
+      if (n == root || p.op(n) == OpCode::Constant || dying.count(n)) continue;
+      const ValueId nv = p.result(n);
+      removed += line_chars_low(p, n);
+      added += 2 + printed_name_len(p, nv) + 12 + print_literal(value_of.at(nv)).size() + 4 +
+               to_string(p.type_of(nv)).size();
+    }
+    if (added > removed) continue;
+
+    // Applied as one ordinary fold per cone instruction, producers first: each replaces an instruction
+    // whose operands are all constants by its value, so the expensive checks replay every step as they
+    // replay the fold hook's. Then the dying constants are erased.
+    const bool log = rw.has_listeners();
+    std::vector<InstId> dead_constants;
+    for (InstId n : cone) {
+      if (p.op(n) == OpCode::Constant) {
+        if (dying.count(n)) dead_constants.push_back(n);
+        continue;
+      }
+      const ValueId nv = p.result(n);
+      const Tensor& t = value_of.at(nv);
+      const bool inline_here =
+          n == root ? inl : dying.count(n) && inline_folded(t, p.has_one_use(nv), opts.inline_literal_max_elements);
+      if (log) rw.notify_pattern_begin(RewriteSource::fold(), n);
+      ValueId v;
+      if (inline_here) {
+        v = rw.literal_value(t);
+      } else {
+        v = rw.materialize_constant(p.body(body).first, t);
+        if (std::string_view nm = p.name(nv); !nm.empty()) rw.set_name(v, nm);
+        if (n != root && dying.count(n)) dead_constants.push_back(p.def_inst(v));
+      }
+      rw.replace_op(n, v);
+      if (log) rw.notify_pattern_end(RewriteSource::fold(), n, true);
+    }
+    for (auto it = dead_constants.rbegin(); it != dead_constants.rend(); ++it) {
+      const InstId d = *it;
+      if (rw.is_erased(d) || !rw.results_unused(d)) continue;
+      if (log) rw.notify_pattern_begin(RewriteSource::dce(), d);
+      rw.erase_inst(d);
+      if (log) rw.notify_pattern_end(RewriteSource::dce(), d, true);
+    }
+    ++folded;
+  }
+  return folded;
+}
 
 FoldResult fold_inst(const Program& p, InstId i, const FoldOptions& opts) {
   FoldKind k = fold_kind(p.op(i));

@@ -43,4 +43,26 @@ inline bool inline_folded(const Tensor& lit, bool one_use, int64_t max) {
 /// Tries the fold hook of `i`'s op. Effectful ops (rng), region ops and opaque ops never fold.
 FoldResult fold_inst(const Program& p, InstId i, const FoldOptions& opts = {});
 
+class ProgramRewriter;
+
+/// Constant-cone folding, the policy of XLA's HloConstantFolding (fold through broadcasts of constants)
+/// and StableHLO's aggressive folder (fold small iotas) under ptir's rule that folding never grows the
+/// printed program. A value is constant-computable when its instruction is pure, single-result, one
+/// the fold hook may evaluate (or `iota`), at most `opts.max_elements` elements, and every operand is
+/// a literal, a `constant`, or constant-computable in the same body. A root is a constant-computable
+/// instruction (not a `constant`) with a use that is not; its cone is the constant-computable
+/// instructions it reads, transitively (at most `kMaxConeInsts`, else no fold). The cone is evaluated
+/// with the interpreter (any UB: no fold). Every instruction of the cone is replaced, so one every use
+/// of which is in the cone dies. The root is folded when the printed text this adds is at most
+/// the text it removes, counted as `fold_inst` counts it: removed, the root's line and uses and each
+/// dying line; added, the literal (inline at the root's uses, or a constant line), and for each cone
+/// instruction that does not die, a named `constant` line in place of its line. The fold is applied as
+/// one ordinary fold per cone instruction, producers first (each replaces an instruction whose operands
+/// are all constants by its value, so expensive checks replay each step), then the dying constants are
+/// erased. Roots go in program order, each judged on the program as the earlier ones left it. Returns
+/// the number of roots folded; listeners see `fold` rewrites and `dce` erasures.
+int64_t fold_constant_cones(ProgramRewriter& rw, const FoldOptions& opts = {});
+
+inline constexpr int kMaxConeInsts = 64;
+
 }  // namespace ptir
