@@ -2,6 +2,7 @@
 #include "rewriter/greedy.h"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <unordered_map>
 
@@ -123,8 +124,19 @@ class GreedyDriver {
     }
     auto list = patterns_.patterns_for(p_.op(i));
     if (list.empty()) return false;
-    if (cfg_.cost_model && list.size() > 1) return try_patterns_costed(i, list, outcome);
-    for (size_t j = 0; j < list.size(); ++j)
+    // The index drops the patterns whose root shape the instruction's operands rule out.
+    const uint64_t cand = patterns_.candidates(p_, i);
+    if (cfg_.cost_model && list.size() > 1) return try_patterns_costed(i, list, cand, outcome);
+    const size_t indexed = std::min(list.size(), FrozenPatternSet::kIndexedPatterns);
+    const uint64_t in_list = indexed == 64 ? ~uint64_t{0} : (uint64_t{1} << indexed) - 1;
+    for (uint64_t m = cand & in_list; m; m &= m - 1)
+      if (try_pattern(i, list, static_cast<size_t>(std::countr_zero(m)))) {
+        outcome = "pattern matched";
+        return true;
+      } else if (rw_.has_error()) {
+        return false;
+      }
+    for (size_t j = indexed; j < list.size(); ++j)
       if (try_pattern(i, list, j)) {
         outcome = "pattern matched";
         return true;
@@ -134,10 +146,13 @@ class GreedyDriver {
     return false;
   }
 
-  bool try_patterns_costed(InstId i, std::span<const Pattern* const> list, std::string_view& outcome) {
+  bool try_patterns_costed(InstId i, std::span<const Pattern* const> list, uint64_t cand,
+                           std::string_view& outcome) {
     std::vector<std::pair<int, size_t>> order;
     order.reserve(list.size());
-    for (size_t j = 0; j < list.size(); ++j) order.emplace_back(cfg_.cost_model(*list[j], i, rw_), j);
+    for (size_t j = 0; j < list.size(); ++j)
+      if (j >= FrozenPatternSet::kIndexedPatterns || (cand >> j & 1u))
+        order.emplace_back(cfg_.cost_model(*list[j], i, rw_), j);
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [benefit, j] : order)
       if (try_pattern(i, list, j)) {

@@ -20,6 +20,22 @@ namespace ptir {
 /// Expected benefit of a pattern: higher is tried first.
 using PatternBenefit = uint16_t;
 
+/// What a pattern needs of one operand of its root: a cheap necessary condition the frozen set's index
+/// keys on (the pattern still checks everything itself when tried).
+struct OperandNeed {
+  enum class Kind : uint8_t { Any, Constant, Op };
+  Kind kind = Kind::Any;
+  OpCode op{};  ///< Kind::Op: the operand is the result of an instruction of this op
+};
+
+/// Necessary conditions on a root for the index: its operand count (-1: any) and what operands 0 and 1
+/// must be (for a commutative match, in one order or the other).
+struct RootShape {
+  int32_t num_operands = -1;
+  std::array<OperandNeed, 2> operand{};
+  bool either_order = false;
+};
+
 /// A rewrite anchored at a root instruction.
 class Pattern {
  public:
@@ -47,6 +63,11 @@ class Pattern {
   /// (rewriter/rules/termination.h). Rules derive it from their result DAG; a C++ pattern that creates
   /// instructions should override this, since the default (nothing) keeps it out of every cycle.
   virtual std::span<const OpCode> produces() const { return {}; }
+  /// What the root must look like for the pattern to match (a necessary condition, never sufficient).
+  /// The frozen set skips the pattern on roots that fail it, without calling match_and_rewrite. The
+  /// default (anything) keeps the pattern a candidate everywhere: a C++ pattern that overrides it must
+  /// never reject a root its match_and_rewrite would rewrite.
+  virtual RootShape root_shape() const { return {}; }
   /// Where the pattern comes from, for listings: "C++" (the default) or "FILE:LINE" of a rule.
   std::string_view origin() const { return origin_.empty() ? std::string_view("C++") : std::string_view(origin_); }
   void set_origin(std::string o) { origin_ = std::move(o); }
@@ -114,6 +135,11 @@ class FrozenPatternSet {
   FrozenPatternSet() = default;
   /// Patterns that may match an instruction of `op`, best first (root-specific and match-any merged).
   std::span<const Pattern* const> patterns_for(OpCode op) const { return by_root_[static_cast<size_t>(op)]; }
+  /// Of `patterns_for(p.op(i))`, the ones whose root_shape() admits `i`: bit j set for list entry j
+  /// (entries from kIndexedPatterns on are always candidates and have no bit). One lookup per operand
+  /// class: the class of operand 0 and of operand 1 (its defining op, constant, parameter, or absent).
+  uint64_t candidates(const Program& p, InstId i) const;
+  static constexpr size_t kIndexedPatterns = 64;
   /// All kept patterns in insertion order.
   std::span<const Pattern* const> all() const { return all_; }
   /// Names of patterns the filter removed (reported by `ptir opt --stats`).
@@ -127,6 +153,14 @@ class FrozenPatternSet {
   std::shared_ptr<const std::vector<std::unique_ptr<Pattern>>> owner_;
   std::vector<const Pattern*> all_;
   std::array<std::vector<const Pattern*>, kNumOps> by_root_;
+  /// Per root op: for operand position k and operand class c, the bits of the patterns admitting c at k;
+  /// and the bits of the patterns that match their two operands in either order.
+  struct RootIndex {
+    static constexpr int kClasses = kNumOps + 3;  ///< defining ops, then constant, parameter, absent
+    std::array<std::array<uint64_t, kClasses>, 2> admits{};
+    uint64_t either_order = 0;
+  };
+  std::shared_ptr<const std::array<std::unique_ptr<RootIndex>, kNumOps>> index_;
   std::vector<std::string> filtered_out_;
 };
 

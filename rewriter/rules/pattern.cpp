@@ -383,6 +383,28 @@ RulePattern::~RulePattern() = default;
 const Rule& RulePattern::rule() const { return *rule_->rule; }
 std::shared_ptr<const RuleFile> RulePattern::file() const { return rule_->file; }
 
+RootShape RulePattern::root_shape() const {
+  // What root_may_match checks first: the operand count and each direct operand's kind.
+  const MNode& m = rule_->source;
+  RootShape s;
+  if (m.kind != Node::Kind::Op) return s;
+  s.num_operands = static_cast<int32_t>(m.operands.size());
+  for (size_t k = 0; k < m.operands.size() && k < s.operand.size(); ++k) {
+    const MNode& o = m.operands[k];
+    switch (o.kind) {
+      case Node::Kind::Value: break;
+      case Node::Kind::Splat:
+      case Node::Kind::Const: s.operand[k].kind = OperandNeed::Kind::Constant; break;
+      case Node::Kind::Op:
+        s.operand[k].kind = OperandNeed::Kind::Op;
+        s.operand[k].op = o.op;
+        break;
+    }
+  }
+  s.either_order = m.commutative;
+  return s;
+}
+
 bool RulePattern::matches(const Program& p, InstId root) const {
   if (p.op(root) != rule_->source.op) return false;
   const uint8_t need = assumes_;

@@ -39,6 +39,8 @@ class RulePattern final : public Pattern {
   explicit RulePattern(std::shared_ptr<const CompiledRule> rule);
   ~RulePattern() override;
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override;
+  /// The source root's operand count and the kind of each direct operand (root_may_match's first look).
+  RootShape root_shape() const override;
   /// True when the rule's source DAG and constraints match at `root` (no IR change).
   bool matches(const Program& p, InstId root) const;
   const Rule& rule() const;
