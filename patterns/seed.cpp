@@ -30,6 +30,13 @@ class RemoveNoopCast final : public OpRewritePattern<CastView> {
 class FuseUnaryThroughBroadcast final : public OpRewritePattern<ElementwiseUnaryView> {
  public:
   FuseUnaryThroughBroadcast() : OpRewritePattern("fuse_unary_through_broadcast", 3) {}
+  /// The operand index's first look: one operand, a broadcast_to's result (checked again below).
+  RootShape root_shape() const override {
+    RootShape s;
+    s.num_operands = 1;
+    s.operand[0] = {OperandNeed::Kind::Op, OpCode::BroadcastTo};
+    return s;
+  }
   bool match_and_rewrite(const ElementwiseUnaryView& op, ProgramRewriter& rw) const override {
     InstId b = rw.inst_of(op.x);
     if (b == kNone || rw.op(b) != OpCode::BroadcastTo) return rw.notify_match_failure("operand is not a broadcast_to");
@@ -58,6 +65,13 @@ class FuseUnaryThroughBroadcast final : public OpRewritePattern<ElementwiseUnary
 class FoldTransposePair final : public OpRewritePattern<TransposeView> {
  public:
   FoldTransposePair() : OpRewritePattern("fold_transpose_pair", 2) { set_has_bounded_recursion(); }
+  /// The operand index's first look: a transpose's result (checked again below).
+  RootShape root_shape() const override {
+    RootShape s;
+    s.num_operands = 1;
+    s.operand[0] = {OperandNeed::Kind::Op, OpCode::Transpose};
+    return s;
+  }
   bool match_and_rewrite(const TransposeView& op, ProgramRewriter& rw) const override {
     InstId inner = rw.inst_of(op.x);
     if (inner == kNone || rw.op(inner) != OpCode::Transpose)

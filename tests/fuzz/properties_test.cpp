@@ -14,6 +14,7 @@
 #include "ir/interp.h"
 #include "ir/text.h"
 #include "ir/verifier.h"
+#include "patterns/passes.h"
 #include "rewriter/cse.h"
 #include "rewriter/dce.h"
 #include "rewriter/rewriter.h"
@@ -72,6 +73,33 @@ RC_GTEST_PROP(FuzzProperty, PipelineKeepsResultsVerifiesAndIsIdempotent, ()) {
   const std::string finding = check_pipeline(*p, ChecksLevel{}, {.runs = 24, .seed = 3});
   RC_LOG() << finding;
   RC_ASSERT(finding.empty());
+}
+
+/// The frozen set's operand index (FrozenPatternSet::candidates) only drops patterns that would not
+/// rewrite: every library pattern the index leaves out at an instruction, run there on a copy, fails.
+RC_GTEST_PROP(FuzzProperty, OperandIndexNeverHidesAMatch, ()) {
+  static const FrozenPatternSet library = [] {
+    PatternSet set;
+    populate_canonicalization_patterns(set);
+    return std::move(set).freeze();
+  }();
+  RcChoices c;
+  GenOptions o = small_options(c, 16, 32);
+  o.seeded_patterns = true;
+  auto p = gen_program(c, o);
+  for (BodyId b = 0; b < p->num_bodies(); ++b)
+    p->for_each_inst(b, [&](InstId i) {
+      const auto list = library.patterns_for(p->op(i));
+      const uint64_t cand = library.candidates(*p, i);
+      for (size_t j = 0; j < list.size() && j < FrozenPatternSet::kIndexedPatterns; ++j) {
+        if (cand >> j & 1u) continue;
+        Program copy(*p);
+        ProgramRewriter rw(copy);
+        const bool rewrote = list[j]->match_and_rewrite(i, rw);
+        RC_LOG() << "pattern " << list[j]->debug_name() << " at instruction " << i << "\n";
+        RC_ASSERT(!rewrote);
+      }
+    });
 }
 
 RC_GTEST_PROP(FuzzProperty, CseNeverMergesEffectfulOps, ()) {
