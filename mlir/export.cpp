@@ -81,7 +81,7 @@ struct Refused {
 
 class Exporter {
  public:
-  Exporter(const Program& p, ExportDialect d) : p_(p), d_(d) {}
+  Exporter(const Program& p, ExportDialect d) : p_(p), d_(d), caps_(export_caps(d)) {}
 
   std::string function(BodyId b) {
     const Body& body = p_.body(b);
@@ -111,8 +111,8 @@ class Exporter {
 
  private:
   void check_type(const TensorType& t) {
-    if (!is_float(t.dtype) && t.dtype != DType::I1 && !is_signed_int(t.dtype))
-      throw Refused{"unsigned dtype " + std::string(dtype_name(t.dtype)) +
+    if (std::find(caps_.dtypes.begin(), caps_.dtypes.end(), t.dtype) == caps_.dtypes.end())
+      throw Refused{"dtype " + std::string(dtype_name(t.dtype)) +
                     " (MLIR's arith has signless integers; ptir imports them as signed)"};
   }
   std::string fresh() {
@@ -180,6 +180,9 @@ class Exporter {
       out_ << "\n";
       return;
     }
+    if (!caps_.ops[static_cast<size_t>(opc)])
+      throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
+                    (d_ == ExportDialect::Tosa ? "" : " in --to=arith")};
     if (p_.num_results(i) != 1) throw Refused{std::string(mnemonic(opc)) + " has more than one result"};
     const ValueId res = p_.result(i);
     check_type(p_.type_of(res));
@@ -261,6 +264,7 @@ class Exporter {
         return op("tensor.reshape", {arg(0), s}, {aty(0), mlir_type(shape.type)}, "", rty);
       }
       case OpCode::Transpose: {
+        if (rt.num_elements() == 0) return constant(Tensor(rt));  // one value: TOSA refuses zero dims
         if (!tosa) throw Refused{"transpose (arith/tensor have no transpose; --to=tosa has one, for dims >= 1)"};
         const auto& perm = at.ints("perm");
         Tensor pt(TensorType{DType::SI32, {static_cast<int64_t>(perm.size())}});
@@ -355,9 +359,8 @@ class Exporter {
         if (r.status != RunStatus::Ok || r.results.size() != 1) throw Refused{"iota did not evaluate: " + r.message};
         return constant(r.results[0]);
       }
-      default:
-        throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
-                      (tosa ? "" : " in --to=arith")};
+      default:  // export_caps lists the op, but no case spells it: the table and the code disagree
+        throw Refused{"export table lists '" + std::string(mnemonic(opc)) + "', export has no case for it"};
     }
   }
 
@@ -874,6 +877,7 @@ class Exporter {
 
   const Program& p_;
   ExportDialect d_;
+  const ExportCaps& caps_;
   std::ostringstream out_;
   std::map<ValueId, std::string> names_;
   int next_ = 0;

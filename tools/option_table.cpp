@@ -340,6 +340,12 @@ std::vector<OptionSpec> make_options() {
       {.name = "seeded-patterns", .scope = kSynth,
        .help = "also plant the source DAGs of known rewrites and their near misses (x*1, x+(-0.0), transpose "
                "pairs, cast round trips, slice of concat, ...)"},
+#if PTIR_HAVE_MLIR
+      {.name = "exportable", .kind = K::Enum, .meta = "D", .scope = kSynth,
+       .help = "only programs 'ptir export --to=D' writes exactly (docs/mlir.md \"Export\": its ops, dtypes and "
+               "forms, read from export's table; no regions, effects or opaque ops; --dtypes narrows further)",
+       .choices = {"tosa", "arith"}},
+#endif
       {.name = "opaque", .scope = kSynth,
        .help = "also generate custom_call/quantize/dequantize/requantize; 'ptir run' has no kernels for them "
                "(the fuzz harness registers its own), so off by default"},

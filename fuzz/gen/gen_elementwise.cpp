@@ -67,6 +67,7 @@ bool gen_elementwise(Gen& g, BodyCtx& b, OpCode op) {
     auto x = g.input(b, Cls::Any, any_type);
     auto d = g.pick_dtype(Cls::Any);
     if (!x || !d) return false;
+    if (!g.opts().float_to_int_cast && is_float(x->type.dtype) && !is_float(*d) && *d != DType::I1) return false;
     g.emit(b, "cast " + x->name, with_dtype(x->type, *d));
     return true;
   }
