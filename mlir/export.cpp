@@ -570,11 +570,19 @@ class Exporter {
     };
     std::string best = elem(0);
     std::string idx = constant(Tensor::filled(ki, 0));
+    // The sign of a zero is read as 1/z in bf16: the zero cast exactly to bf16 (a zero stays the same
+    // zero), so Z3 meets an 8-bit division instead of one in the element type (f32 argmax timed out).
+    TensorType st{xt.dtype == DType::F16 ? DType::F16 : DType::BF16, kt.dims};
+    const std::string sty = mlir_type(st);
     std::string zero, one;
     if (fl) {
       zero = splat_const(kt, 0);
-      one = splat_const(kt, double_to_float(kt.dtype, 1.0));
+      one = splat_const(st, double_to_float(st.dtype, 1.0));
     }
+    auto inverse = [&](const std::string& z) {
+      std::string small = cast(kt, st, z, kty);
+      return op("arith.divf", {one, small}, {sty, sty}, "", sty);
+    };
     for (int64_t k = 1; k < xt.dims[axis]; ++k) {
       std::string e = elem(k);
       std::string gt;
@@ -582,9 +590,8 @@ class Exporter {
         std::string t1 = bool_op("arith.andi", cmpf(14, e, e), cmpf(7, best, best));  // e NaN, best not
         std::string t2 = cmpf(2, e, best);                                              // e > best (ordered)
         std::string zeros = bool_op("arith.andi", cmpf(1, e, best), cmpf(1, e, zero));  // both zero
-        std::string inv_e = op("arith.divf", {one, e}, {kty, kty}, "", kty);
-        std::string inv_b = op("arith.divf", {one, best}, {kty, kty}, "", kty);
-        std::string t3 = bool_op("arith.andi", zeros, cmpf(2, inv_e, inv_b));         // +0.0 after -0.0
+        std::string gt_inv = op("arith.cmpf", {inverse(e), inverse(best)}, {sty, sty}, "predicate = 2 : i64", bty);
+        std::string t3 = bool_op("arith.andi", zeros, gt_inv);                          // +0.0 after -0.0
         gt = bool_op("arith.ori", bool_op("arith.ori", t1, t2), t3);
       } else {
         const int pred = xt.dtype == DType::I1 ? 8 : 4;  // ugt on i1 (false < true), sgt otherwise

@@ -86,6 +86,9 @@ void round_trip(ExportDialect d, const char* dname) {
                                                    << g.text << "\n" << text;
       EXPECT_FALSE(bwd.refuted() || bwd.invalid()) << "seed " << seed << " " << verify::verdict_word(bwd) << "\n"
                                                    << g.text << "\n" << text;
+      if (verbose)
+        std::printf("%s: seed %d: %s %.0f ms, %s %.0f ms\n", dname, seed, verify::verdict_word(fwd), fwd.ms,
+                    verify::verdict_word(bwd), bwd.ms);
       if (fwd.refuted() || bwd.refuted()) ++t.refuted;
       if (fwd.proved() && bwd.proved()) {
         ++t.proved;
