@@ -568,21 +568,24 @@ class Exporter {
     auto bool_op = [&](const char* name, const std::string& a, const std::string& b) {
       return op(name, {a, b}, {bty, bty}, "", bty);
     };
-    std::string best = elem(0);
-    std::string idx = constant(Tensor::filled(ki, 0));
-    // The sign of a zero is read as 1/z in bf16: the zero cast exactly to bf16 (a zero stays the same
-    // zero), so Z3 meets an 8-bit division instead of one in the element type (f32 argmax timed out).
+    // A zero's sign is read once per element as `1/z < 0` in bf16 (the element cast to bf16 first: a
+    // zero stays the same zero) and carried beside the running best, so Z3 meets one 8-bit division
+    // per element instead of two in the element type per step (f32 argmaxes timed out).
     TensorType st{xt.dtype == DType::F16 ? DType::F16 : DType::BF16, kt.dims};
     const std::string sty = mlir_type(st);
-    std::string zero, one;
+    std::string zero, one, szero;
     if (fl) {
       zero = splat_const(kt, 0);
       one = splat_const(st, double_to_float(st.dtype, 1.0));
+      szero = splat_const(st, 0);
     }
-    auto inverse = [&](const std::string& z) {
-      std::string small = cast(kt, st, z, kty);
-      return op("arith.divf", {one, small}, {sty, sty}, "", sty);
+    auto negative = [&](const std::string& z) {  // for a zero z: z is -0.0
+      std::string inv = op("arith.divf", {one, cast(kt, st, z, kty)}, {sty, sty}, "", sty);
+      return op("arith.cmpf", {inv, szero}, {sty, sty}, "predicate = 4 : i64", bty);
     };
+    std::string best = elem(0);
+    std::string best_neg = fl ? negative(best) : "";
+    std::string idx = constant(Tensor::filled(ki, 0));
     for (int64_t k = 1; k < xt.dims[axis]; ++k) {
       std::string e = elem(k);
       std::string gt;
@@ -590,9 +593,10 @@ class Exporter {
         std::string t1 = bool_op("arith.andi", cmpf(14, e, e), cmpf(7, best, best));  // e NaN, best not
         std::string t2 = cmpf(2, e, best);                                              // e > best (ordered)
         std::string zeros = bool_op("arith.andi", cmpf(1, e, best), cmpf(1, e, zero));  // both zero
-        std::string gt_inv = op("arith.cmpf", {inverse(e), inverse(best)}, {sty, sty}, "predicate = 2 : i64", bty);
-        std::string t3 = bool_op("arith.andi", zeros, gt_inv);                          // +0.0 after -0.0
+        std::string e_neg = negative(e);
+        std::string t3 = bool_op("arith.andi", zeros, bool_op("arith.andi", best_neg, bool_op("arith.xori", e_neg, best_neg)));  // +0.0 after -0.0
         gt = bool_op("arith.ori", bool_op("arith.ori", t1, t2), t3);
+        best_neg = op("arith.select", {gt, e_neg, best_neg}, {bty, bty, bty}, "", bty);
       } else {
         const int pred = xt.dtype == DType::I1 ? 8 : 4;  // ugt on i1 (false < true), sgt otherwise
         gt = op("arith.cmpi", {e, best}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
