@@ -183,10 +183,18 @@ class Exporter {
     if (!caps_.ops[static_cast<size_t>(opc)])
       throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
                     (d_ == ExportDialect::Tosa ? "" : " in --to=arith")};
+    for (uint32_t k = 0; k < p_.num_operands(i); ++k) check_type(p_.type_of(p_.operand(i, k)));
+    if (opc == OpCode::TopK) {  // the one op with two results
+      check_type(p_.type_of(p_.result(i, 0)));
+      check_type(p_.type_of(p_.result(i, 1)));
+      auto [values, indices] = top_k(i);
+      names_[p_.result(i, 0)] = values;
+      names_[p_.result(i, 1)] = indices;
+      return;
+    }
     if (p_.num_results(i) != 1) throw Refused{std::string(mnemonic(opc)) + " has more than one result"};
     const ValueId res = p_.result(i);
     check_type(p_.type_of(res));
-    for (uint32_t k = 0; k < p_.num_operands(i); ++k) check_type(p_.type_of(p_.operand(i, k)));
     names_[res] = translate(i, opc, res);
   }
 
@@ -362,6 +370,100 @@ class Exporter {
       default:  // export_caps lists the op, but no case spells it: the table and the code disagree
         throw Refused{"export table lists '" + std::string(mnemonic(opc)) + "', export has no case for it"};
     }
+  }
+
+  /// top_k as a selection network (docs/semantics.md: descending with largest[true], else ascending, in
+  /// the order NaN > +inf > ... > +0.0 > -0.0 > ... > -inf, ties to the lower index, all NaNs tie). One
+  /// slice per position along the axis; round r scans the positions not yet taken in increasing order and
+  /// keeps the first that is strictly better than the best so far (floats: argmax's comparison, with each
+  /// element's zero sign read once as `1/z < 0` in bf16; integers cmpi sgt/slt); the winner's index is
+  /// tracked as an si32 constant and marks its position taken (cmpi eq). The k winners (their values are
+  /// the slices themselves, bits kept) and their indices (cast from si32 to the index dtype, as PTIR
+  /// casts from si64: the same values for indices < 2^31) are concatenated along the axis.
+  std::pair<std::string, std::string> top_k(InstId i) {
+    const bool tosa = d_ == ExportDialect::Tosa;
+    const TensorType& xt = p_.type_of(p_.operand(i, 0));
+    const TensorType& vt = p_.type_of(p_.result(i, 0));
+    const TensorType& it = p_.type_of(p_.result(i, 1));
+    const AttrSet& at = p_.attrs_of(i);
+    const int64_t axis = at.int_or("axis", xt.rank() - 1);
+    const bool largest = at.bool_or("largest", true);
+    if (vt.num_elements() == 0) return {constant(Tensor(vt)), constant(Tensor(it))};
+    const bool fl = is_float(xt.dtype);
+    if (fl && !fm_.empty()) throw Refused{"top_k of floats in a function with fast-math flags"};
+    const int64_t n = xt.dims[axis], k = vt.dims[axis];
+    TensorType kt = xt;
+    kt.dims[axis] = 1;
+    const std::string kty = mlir_type(kt);
+    const TensorType kb{DType::I1, kt.dims}, ki{DType::SI32, kt.dims};
+    const std::string bty = mlir_type(kb), ity = mlir_type(ki);
+    const std::string x = use(p_.operand(i, 0));
+    auto bool_op = [&](const char* name, const std::string& a, const std::string& b) {
+      return op(name, {a, b}, {bty, bty}, "", bty);
+    };
+    auto cmpf = [&](int pred, const std::string& a, const std::string& b) {
+      return op("arith.cmpf", {a, b}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
+    };
+    const TensorType st{xt.dtype == DType::F16 ? DType::F16 : DType::BF16, kt.dims};
+    const std::string sty = mlir_type(st);
+    std::string zero, one, szero;
+    if (fl) {
+      zero = splat_const(kt, 0);
+      one = splat_const(st, double_to_float(st.dtype, 1.0));
+      szero = splat_const(st, 0);
+    }
+    std::vector<std::string> e(static_cast<size_t>(n)), neg(static_cast<size_t>(n)), taken(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) {
+      std::vector<int64_t> starts(xt.rank(), 0);
+      starts[axis] = j;
+      e[j] = slice_of(x, xt, starts, kt, tosa);
+      if (fl) {
+        std::string inv = op("arith.divf", {one, cast(kt, st, e[j], kty)}, {sty, sty}, "", sty);
+        neg[j] = op("arith.cmpf", {inv, szero}, {sty, sty}, "predicate = 4 : i64", bty);
+      }
+    }
+    // a above b in PTIR's order (floats: NaN highest, +0.0 above -0.0)
+    auto above = [&](const std::string& a, const std::string& a_neg, const std::string& b, const std::string& b_neg) {
+      if (!fl) {
+        const int pred = xt.dtype == DType::I1 ? 8 : 4;  // ugt on i1, sgt otherwise
+        return op("arith.cmpi", {a, b}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
+      }
+      std::string t1 = bool_op("arith.andi", cmpf(14, a, a), cmpf(7, b, b));  // a NaN, b not
+      std::string t2 = cmpf(2, a, b);                                          // a > b (ordered)
+      std::string zeros = bool_op("arith.andi", cmpf(1, a, b), cmpf(1, a, zero));
+      std::string t3 = bool_op("arith.andi", zeros, bool_op("arith.andi", b_neg, bool_op("arith.xori", a_neg, b_neg)));
+      return bool_op("arith.ori", bool_op("arith.ori", t1, t2), t3);
+    };
+    const std::string no = splat_const(kb, 0), yes = splat_const(kb, 1);
+    for (int64_t j = 0; j < n; ++j) taken[j] = no;
+    std::vector<std::string> vals, idxs;
+    for (int64_t r = 0; r < k; ++r) {
+      std::string have = no, best = e[0], best_neg = fl ? neg[0] : "", idx = splat_const(ki, 0);
+      for (int64_t j = 0; j < n; ++j) {
+        std::string better = largest ? above(e[j], neg[j], best, best_neg) : above(best, best_neg, e[j], neg[j]);
+        std::string free = bool_op("arith.xori", taken[j], yes);
+        std::string pick = bool_op("arith.andi", free, bool_op("arith.ori", bool_op("arith.xori", have, yes), better));
+        best = op("arith.select", {pick, e[j], best}, {bty, kty, kty}, "", kty);
+        if (fl) best_neg = op("arith.select", {pick, neg[j], best_neg}, {bty, bty, bty}, "", bty);
+        idx = op("arith.select", {pick, splat_const(ki, static_cast<uint64_t>(j)), idx}, {bty, ity, ity}, "", ity);
+        have = bool_op("arith.ori", have, free);
+      }
+      for (int64_t j = 0; j < n; ++j) {
+        std::string hit = op("arith.cmpi", {idx, splat_const(ki, static_cast<uint64_t>(j))}, {ity, ity},
+                             "predicate = 0 : i64", bty);
+        taken[j] = bool_op("arith.ori", taken[j], hit);
+      }
+      vals.push_back(best);
+      idxs.push_back(cast(ki, TensorType{it.dtype, kt.dims}, idx, ity));
+    }
+    auto join = [&](const std::vector<std::string>& parts, const TensorType& part, const TensorType& whole) {
+      if (parts.size() == 1) return parts[0];
+      std::vector<std::string> types(parts.size(), mlir_type(part));
+      return op(tosa ? "tosa.concat" : "tensor.concat", parts, types,
+                tosa ? "axis = " + std::to_string(axis) + " : i32" : "dim = " + std::to_string(axis) + " : i64",
+                mlir_type(whole));
+    };
+    return {join(vals, kt, vt), join(idxs, TensorType{it.dtype, kt.dims}, it)};
   }
 
   /// PTIR's pad with interior 0. --to=tosa with low/high >= 0 and no empty dim: tosa.pad with a

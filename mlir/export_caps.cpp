@@ -20,7 +20,7 @@ bool spelled(OpCode op, ExportDialect d) {
       return true;
     case OpCode::Transpose:  // arith and tensor have no transpose (linalg.transpose is not imported)
       return d == ExportDialect::Tosa;
-    // No exact counterpart: scatters, windows, top_k (two results), control flow, effects, opaque ops.
+    // No exact counterpart: scatters, windows, control flow, effects, opaque ops.
     case OpCode::ScatterReduce: case OpCode::ScatterAdd: case OpCode::ExtractPatches: case OpCode::ReduceWindow:
     case OpCode::TopK: case OpCode::Cond: case OpCode::While: case OpCode::Scan: case OpCode::RngUniform:
     case OpCode::RngNormal: case OpCode::Quantize: case OpCode::Dequantize: case OpCode::Requantize:

@@ -30,7 +30,6 @@ struct ExportCaps {
   bool int_accum_change = false;    ///< an integer reduce_* naming an accumulation dtype other than its own
   bool transposing_dot = false;     ///< dot_general whose operands are not already [batch, free, contract]
   bool bool_reductions = false;     ///< reduce_*, segment_reduce, dot_general of i1
-  bool multi_result = false;        ///< top_k
   bool regions = false;             ///< cond / while / scan
 };
 
