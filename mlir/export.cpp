@@ -372,14 +372,13 @@ class Exporter {
     }
   }
 
-  /// top_k as a selection network (docs/semantics.md: descending with largest[true], else ascending, in
-  /// the order NaN > +inf > ... > +0.0 > -0.0 > ... > -inf, ties to the lower index, all NaNs tie). One
-  /// slice per position along the axis; round r scans the positions not yet taken in increasing order and
-  /// keeps the first that is strictly better than the best so far (floats: argmax's comparison, with each
-  /// element's zero sign read once as `1/z < 0` in bf16; integers cmpi sgt/slt); the winner's index is
-  /// tracked as an si32 constant and marks its position taken (cmpi eq). The k winners (their values are
-  /// the slices themselves, bits kept) and their indices (cast from si32 to the index dtype, as PTIR
-  /// casts from si64: the same values for indices < 2^31) are concatenated along the axis.
+  /// top_k by ranks, as the SMT encoding states it (docs/semantics.md: descending with largest[true],
+  /// else ascending, in the order NaN > +inf > ... > +0.0 > -0.0 > ... > -inf, ties to the lower index,
+  /// all NaNs tie). One slice per position along the axis; position i's rank (si64) is the number of
+  /// positions j that come before it: j better than i, or j < i and tied. Output j is the slice whose
+  /// rank is j (a select chain from the last position down) and its index (a constant: i as PTIR's cast
+  /// from si64 gives it). Float comparisons as argmax's, each element's zero sign read once as `1/z < 0`
+  /// in bf16. The k outputs are concatenated along the axis.
   std::pair<std::string, std::string> top_k(InstId i) {
     const bool tosa = d_ == ExportDialect::Tosa;
     const TensorType& xt = p_.type_of(p_.operand(i, 0));
@@ -395,8 +394,8 @@ class Exporter {
     TensorType kt = xt;
     kt.dims[axis] = 1;
     const std::string kty = mlir_type(kt);
-    const TensorType kb{DType::I1, kt.dims}, ki{DType::SI32, kt.dims};
-    const std::string bty = mlir_type(kb), ity = mlir_type(ki);
+    const TensorType kb{DType::I1, kt.dims}, kr{DType::SI64, kt.dims}, kix{it.dtype, kt.dims};
+    const std::string bty = mlir_type(kb), rty = mlir_type(kr), ixty = mlir_type(kix);
     const std::string x = use(p_.operand(i, 0));
     auto bool_op = [&](const char* name, const std::string& a, const std::string& b) {
       return op(name, {a, b}, {bty, bty}, "", bty);
@@ -412,7 +411,7 @@ class Exporter {
       one = splat_const(st, double_to_float(st.dtype, 1.0));
       szero = splat_const(st, 0);
     }
-    std::vector<std::string> e(static_cast<size_t>(n)), neg(static_cast<size_t>(n)), taken(static_cast<size_t>(n));
+    std::vector<std::string> e(static_cast<size_t>(n)), neg(static_cast<size_t>(n)), nan(static_cast<size_t>(n));
     for (int64_t j = 0; j < n; ++j) {
       std::vector<int64_t> starts(xt.rank(), 0);
       starts[axis] = j;
@@ -420,41 +419,55 @@ class Exporter {
       if (fl) {
         std::string inv = op("arith.divf", {one, cast(kt, st, e[j], kty)}, {sty, sty}, "", sty);
         neg[j] = op("arith.cmpf", {inv, szero}, {sty, sty}, "predicate = 4 : i64", bty);
+        nan[j] = cmpf(14, e[j], e[j]);
       }
     }
     // a above b in PTIR's order (floats: NaN highest, +0.0 above -0.0)
-    auto above = [&](const std::string& a, const std::string& a_neg, const std::string& b, const std::string& b_neg) {
+    auto above = [&](int64_t a, int64_t b) {
       if (!fl) {
         const int pred = xt.dtype == DType::I1 ? 8 : 4;  // ugt on i1, sgt otherwise
-        return op("arith.cmpi", {a, b}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
+        return op("arith.cmpi", {e[a], e[b]}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
       }
-      std::string t1 = bool_op("arith.andi", cmpf(14, a, a), cmpf(7, b, b));  // a NaN, b not
-      std::string t2 = cmpf(2, a, b);                                          // a > b (ordered)
-      std::string zeros = bool_op("arith.andi", cmpf(1, a, b), cmpf(1, a, zero));
-      std::string t3 = bool_op("arith.andi", zeros, bool_op("arith.andi", b_neg, bool_op("arith.xori", a_neg, b_neg)));
+      std::string t1 = bool_op("arith.andi", nan[a], bool_op("arith.xori", nan[b], splat_const(kb, 1)));
+      std::string t2 = cmpf(2, e[a], e[b]);
+      std::string zeros = bool_op("arith.andi", cmpf(1, e[a], e[b]), cmpf(1, e[a], zero));
+      std::string t3 = bool_op("arith.andi", zeros, bool_op("arith.andi", neg[b], bool_op("arith.xori", neg[a], neg[b])));
       return bool_op("arith.ori", bool_op("arith.ori", t1, t2), t3);
     };
-    const std::string no = splat_const(kb, 0), yes = splat_const(kb, 1);
-    for (int64_t j = 0; j < n; ++j) taken[j] = no;
+    // a tied with b: both NaN, or equal and (floats) the same zero sign
+    auto tied = [&](int64_t a, int64_t b) {
+      if (!fl) return op("arith.cmpi", {e[a], e[b]}, {kty, kty}, "predicate = 0 : i64", bty);
+      std::string same_sign = bool_op("arith.xori", bool_op("arith.xori", neg[a], neg[b]), splat_const(kb, 1));
+      std::string zero_ok = bool_op("arith.ori", bool_op("arith.xori", cmpf(1, e[a], zero), splat_const(kb, 1)), same_sign);
+      std::string eq = bool_op("arith.andi", cmpf(1, e[a], e[b]), zero_ok);
+      return bool_op("arith.ori", bool_op("arith.andi", nan[a], nan[b]), eq);
+    };
+    const std::string r0 = splat_const(kr, 0), r1 = splat_const(kr, 1);
+    std::vector<std::string> rank(static_cast<size_t>(n));
+    for (int64_t a = 0; a < n; ++a) {
+      std::string count = r0;
+      for (int64_t b = 0; b < n; ++b) {
+        if (b == a) continue;
+        std::string better = largest ? above(b, a) : above(a, b);
+        std::string before = b < a ? bool_op("arith.ori", better, tied(b, a)) : better;
+        std::string one_or_zero = op("arith.select", {before, r1, r0}, {bty, rty, rty}, "", rty);
+        count = op("arith.addi", {count, one_or_zero}, {rty, rty}, "", rty);
+      }
+      rank[a] = count;
+    }
+    auto index_const = [&](int64_t v) {  // v as PTIR's cast from si64 gives it (v < 2^7 here, or i1: v != 0)
+      return splat_const(kix, it.dtype == DType::I1 ? uint64_t{v != 0} : static_cast<uint64_t>(v));
+    };
     std::vector<std::string> vals, idxs;
-    for (int64_t r = 0; r < k; ++r) {
-      std::string have = no, best = e[0], best_neg = fl ? neg[0] : "", idx = splat_const(ki, 0);
-      for (int64_t j = 0; j < n; ++j) {
-        std::string better = largest ? above(e[j], neg[j], best, best_neg) : above(best, best_neg, e[j], neg[j]);
-        std::string free = bool_op("arith.xori", taken[j], yes);
-        std::string pick = bool_op("arith.andi", free, bool_op("arith.ori", bool_op("arith.xori", have, yes), better));
-        best = op("arith.select", {pick, e[j], best}, {bty, kty, kty}, "", kty);
-        if (fl) best_neg = op("arith.select", {pick, neg[j], best_neg}, {bty, bty, bty}, "", bty);
-        idx = op("arith.select", {pick, splat_const(ki, static_cast<uint64_t>(j)), idx}, {bty, ity, ity}, "", ity);
-        have = bool_op("arith.ori", have, free);
+    for (int64_t j = 0; j < k; ++j) {
+      std::string v = e[n - 1], ix = index_const(n - 1), jc = splat_const(kr, static_cast<uint64_t>(j));
+      for (int64_t a = n - 2; a >= 0; --a) {
+        std::string is = op("arith.cmpi", {rank[a], jc}, {rty, rty}, "predicate = 0 : i64", bty);
+        v = op("arith.select", {is, e[a], v}, {bty, kty, kty}, "", kty);
+        ix = op("arith.select", {is, index_const(a), ix}, {bty, ixty, ixty}, "", ixty);
       }
-      for (int64_t j = 0; j < n; ++j) {
-        std::string hit = op("arith.cmpi", {idx, splat_const(ki, static_cast<uint64_t>(j))}, {ity, ity},
-                             "predicate = 0 : i64", bty);
-        taken[j] = bool_op("arith.ori", taken[j], hit);
-      }
-      vals.push_back(best);
-      idxs.push_back(cast(ki, TensorType{it.dtype, kt.dims}, idx, ity));
+      vals.push_back(v);
+      idxs.push_back(ix);
     }
     auto join = [&](const std::vector<std::string>& parts, const TensorType& part, const TensorType& whole) {
       if (parts.size() == 1) return parts[0];
@@ -463,7 +476,7 @@ class Exporter {
                 tosa ? "axis = " + std::to_string(axis) + " : i32" : "dim = " + std::to_string(axis) + " : i64",
                 mlir_type(whole));
     };
-    return {join(vals, kt, vt), join(idxs, TensorType{it.dtype, kt.dims}, it)};
+    return {join(vals, kt, vt), join(idxs, kix, it)};
   }
 
   /// PTIR's pad with interior 0. --to=tosa with low/high >= 0 and no empty dim: tosa.pad with a

@@ -16,13 +16,13 @@ bool spelled(OpCode op, ExportDialect d) {
     case OpCode::Concat: case OpCode::Pad: case OpCode::Tile: case OpCode::Iota: case OpCode::DotGeneral:
     case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin: case OpCode::Argmax:
     case OpCode::Take: case OpCode::Gather: case OpCode::DynamicSlice: case OpCode::DynamicUpdateSlice:
-    case OpCode::SegmentReduce: case OpCode::Return:
+    case OpCode::SegmentReduce: case OpCode::TopK: case OpCode::Return:
       return true;
     case OpCode::Transpose:  // arith and tensor have no transpose (linalg.transpose is not imported)
       return d == ExportDialect::Tosa;
     // No exact counterpart: scatters, windows, control flow, effects, opaque ops.
     case OpCode::ScatterReduce: case OpCode::ScatterAdd: case OpCode::ExtractPatches: case OpCode::ReduceWindow:
-    case OpCode::TopK: case OpCode::Cond: case OpCode::While: case OpCode::Scan: case OpCode::RngUniform:
+    case OpCode::Cond: case OpCode::While: case OpCode::Scan: case OpCode::RngUniform:
     case OpCode::RngNormal: case OpCode::Quantize: case OpCode::Dequantize: case OpCode::Requantize:
     case OpCode::CustomCall:
       return false;

@@ -21,7 +21,7 @@ GenOptions exportable_options(mlirfe::ExportDialect d, GenOptions base) {
   o.int_accum_change = caps.int_accum_change;
   o.transposing_dot = caps.transposing_dot;
   // The generator draws no reductions of i1 (they take numbers), and ops with regions, effects, opaque
-  // ops and top_k are outside only_ops; these switches keep the generator from trying them at all.
+  // ops are outside only_ops; these switches keep the generator from trying them at all.
   o.regions = caps.regions;
   o.effects = false;
   o.opaque_ops = false;
