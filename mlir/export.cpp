@@ -182,7 +182,10 @@ class Exporter {
     }
     if (!caps_.ops[static_cast<size_t>(opc)])
       throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
-                    (d_ == ExportDialect::Tosa ? "" : " in --to=arith")};
+                    (d_ == ExportDialect::Tosa ? ""
+                     : export_caps(ExportDialect::Tosa).ops[static_cast<size_t>(opc)]
+                         ? " in --to=arith (--to=tosa has one)"
+                         : " in --to=arith")};
     for (uint32_t k = 0; k < p_.num_operands(i); ++k) check_type(p_.type_of(p_.operand(i, k)));
     if (opc == OpCode::TopK) {  // the one op with two results
       check_type(p_.type_of(p_.result(i, 0)));
