@@ -458,9 +458,8 @@ class Exporter {
       }
       rank[a] = count;
     }
-    auto index_const = [&](int64_t v) {  // v as PTIR's cast from si64 gives it (v < 2^7 here, or i1: v != 0)
-      return splat_const(kix, it.dtype == DType::I1 ? uint64_t{v != 0} : static_cast<uint64_t>(v));
-    };
+    // index v in the index dtype (the verifier requires a dtype that holds every index exactly)
+    auto index_const = [&](int64_t v) { return splat_const(kix, static_cast<uint64_t>(v)); };
     std::vector<std::string> vals, idxs;
     for (int64_t j = 0; j < k; ++j) {
       std::string v = e[n - 1], ix = index_const(n - 1), jc = splat_const(kr, static_cast<uint64_t>(j));
