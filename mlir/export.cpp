@@ -81,7 +81,7 @@ struct Refused {
 
 class Exporter {
  public:
-  Exporter(const Program& p, ExportDialect d) : p_(p), d_(d) {}
+  Exporter(const Program& p, ExportDialect d) : p_(p), d_(d), caps_(export_caps(d)) {}
 
   std::string function(BodyId b) {
     const Body& body = p_.body(b);
@@ -111,8 +111,8 @@ class Exporter {
 
  private:
   void check_type(const TensorType& t) {
-    if (!is_float(t.dtype) && t.dtype != DType::I1 && !is_signed_int(t.dtype))
-      throw Refused{"unsigned dtype " + std::string(dtype_name(t.dtype)) +
+    if (std::find(caps_.dtypes.begin(), caps_.dtypes.end(), t.dtype) == caps_.dtypes.end())
+      throw Refused{"dtype " + std::string(dtype_name(t.dtype)) +
                     " (MLIR's arith has signless integers; ptir imports them as signed)"};
   }
   std::string fresh() {
@@ -180,10 +180,24 @@ class Exporter {
       out_ << "\n";
       return;
     }
+    if (!caps_.ops[static_cast<size_t>(opc)])
+      throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
+                    (d_ == ExportDialect::Tosa ? ""
+                     : export_caps(ExportDialect::Tosa).ops[static_cast<size_t>(opc)]
+                         ? " in --to=arith (--to=tosa has one)"
+                         : " in --to=arith")};
+    for (uint32_t k = 0; k < p_.num_operands(i); ++k) check_type(p_.type_of(p_.operand(i, k)));
+    if (opc == OpCode::TopK) {  // the one op with two results
+      check_type(p_.type_of(p_.result(i, 0)));
+      check_type(p_.type_of(p_.result(i, 1)));
+      auto [values, indices] = top_k(i);
+      names_[p_.result(i, 0)] = values;
+      names_[p_.result(i, 1)] = indices;
+      return;
+    }
     if (p_.num_results(i) != 1) throw Refused{std::string(mnemonic(opc)) + " has more than one result"};
     const ValueId res = p_.result(i);
     check_type(p_.type_of(res));
-    for (uint32_t k = 0; k < p_.num_operands(i); ++k) check_type(p_.type_of(p_.operand(i, k)));
     names_[res] = translate(i, opc, res);
   }
 
@@ -261,6 +275,7 @@ class Exporter {
         return op("tensor.reshape", {arg(0), s}, {aty(0), mlir_type(shape.type)}, "", rty);
       }
       case OpCode::Transpose: {
+        if (rt.num_elements() == 0) return constant(Tensor(rt));  // one value: TOSA refuses zero dims
         if (!tosa) throw Refused{"transpose (arith/tensor have no transpose; --to=tosa has one, for dims >= 1)"};
         const auto& perm = at.ints("perm");
         Tensor pt(TensorType{DType::SI32, {static_cast<int64_t>(perm.size())}});
@@ -355,10 +370,115 @@ class Exporter {
         if (r.status != RunStatus::Ok || r.results.size() != 1) throw Refused{"iota did not evaluate: " + r.message};
         return constant(r.results[0]);
       }
-      default:
-        throw Refused{"no exact MLIR spelling for PTIR op '" + std::string(mnemonic(opc)) + "'" +
-                      (tosa ? "" : " in --to=arith")};
+      default:  // export_caps lists the op, but no case spells it: the table and the code disagree
+        throw Refused{"export table lists '" + std::string(mnemonic(opc)) + "', export has no case for it"};
     }
+  }
+
+  /// top_k by ranks, as the SMT encoding states it (docs/semantics.md: descending with largest[true],
+  /// else ascending, in the order NaN > +inf > ... > +0.0 > -0.0 > ... > -inf, ties to the lower index,
+  /// all NaNs tie). One slice per position along the axis; position i's rank (si64) is the number of
+  /// positions j that come before it: j better than i, or j < i and tied. Output j is the slice whose
+  /// rank is j (a select chain from the last position down) and its index (a constant: i as PTIR's cast
+  /// from si64 gives it). Float comparisons as argmax's, each element's zero sign read once as `1/z < 0`
+  /// in bf16. The k outputs are concatenated along the axis.
+  std::pair<std::string, std::string> top_k(InstId i) {
+    const bool tosa = d_ == ExportDialect::Tosa;
+    const TensorType& xt = p_.type_of(p_.operand(i, 0));
+    const TensorType& vt = p_.type_of(p_.result(i, 0));
+    const TensorType& it = p_.type_of(p_.result(i, 1));
+    const AttrSet& at = p_.attrs_of(i);
+    const int64_t axis = at.int_or("axis", xt.rank() - 1);
+    const bool largest = at.bool_or("largest", true);
+    if (vt.num_elements() == 0) return {constant(Tensor(vt)), constant(Tensor(it))};
+    const bool fl = is_float(xt.dtype);
+    if (fl && !fm_.empty()) throw Refused{"top_k of floats in a function with fast-math flags"};
+    const int64_t n = xt.dims[axis], k = vt.dims[axis];
+    TensorType kt = xt;
+    kt.dims[axis] = 1;
+    const std::string kty = mlir_type(kt);
+    const TensorType kb{DType::I1, kt.dims}, kr{DType::SI64, kt.dims}, kix{it.dtype, kt.dims};
+    const std::string bty = mlir_type(kb), rty = mlir_type(kr), ixty = mlir_type(kix);
+    const std::string x = use(p_.operand(i, 0));
+    auto bool_op = [&](const char* name, const std::string& a, const std::string& b) {
+      return op(name, {a, b}, {bty, bty}, "", bty);
+    };
+    auto cmpf = [&](int pred, const std::string& a, const std::string& b) {
+      return op("arith.cmpf", {a, b}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
+    };
+    const TensorType st{xt.dtype == DType::F16 ? DType::F16 : DType::BF16, kt.dims};
+    const std::string sty = mlir_type(st);
+    std::string zero, one, szero;
+    if (fl) {
+      zero = splat_const(kt, 0);
+      one = splat_const(st, double_to_float(st.dtype, 1.0));
+      szero = splat_const(st, 0);
+    }
+    std::vector<std::string> e(static_cast<size_t>(n)), neg(static_cast<size_t>(n)), nan(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) {
+      std::vector<int64_t> starts(xt.rank(), 0);
+      starts[axis] = j;
+      e[j] = slice_of(x, xt, starts, kt, tosa);
+      if (fl) {
+        std::string inv = op("arith.divf", {one, cast(kt, st, e[j], kty)}, {sty, sty}, "", sty);
+        neg[j] = op("arith.cmpf", {inv, szero}, {sty, sty}, "predicate = 4 : i64", bty);
+        nan[j] = cmpf(14, e[j], e[j]);
+      }
+    }
+    // a above b in PTIR's order (floats: NaN highest, +0.0 above -0.0)
+    auto above = [&](int64_t a, int64_t b) {
+      if (!fl) {
+        const int pred = xt.dtype == DType::I1 ? 8 : 4;  // ugt on i1, sgt otherwise
+        return op("arith.cmpi", {e[a], e[b]}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
+      }
+      std::string t1 = bool_op("arith.andi", nan[a], bool_op("arith.xori", nan[b], splat_const(kb, 1)));
+      std::string t2 = cmpf(2, e[a], e[b]);
+      std::string zeros = bool_op("arith.andi", cmpf(1, e[a], e[b]), cmpf(1, e[a], zero));
+      std::string t3 = bool_op("arith.andi", zeros, bool_op("arith.andi", neg[b], bool_op("arith.xori", neg[a], neg[b])));
+      return bool_op("arith.ori", bool_op("arith.ori", t1, t2), t3);
+    };
+    // a tied with b: both NaN, or equal and (floats) the same zero sign
+    auto tied = [&](int64_t a, int64_t b) {
+      if (!fl) return op("arith.cmpi", {e[a], e[b]}, {kty, kty}, "predicate = 0 : i64", bty);
+      std::string same_sign = bool_op("arith.xori", bool_op("arith.xori", neg[a], neg[b]), splat_const(kb, 1));
+      std::string zero_ok = bool_op("arith.ori", bool_op("arith.xori", cmpf(1, e[a], zero), splat_const(kb, 1)), same_sign);
+      std::string eq = bool_op("arith.andi", cmpf(1, e[a], e[b]), zero_ok);
+      return bool_op("arith.ori", bool_op("arith.andi", nan[a], nan[b]), eq);
+    };
+    const std::string r0 = splat_const(kr, 0), r1 = splat_const(kr, 1);
+    std::vector<std::string> rank(static_cast<size_t>(n));
+    for (int64_t a = 0; a < n; ++a) {
+      std::string count = r0;
+      for (int64_t b = 0; b < n; ++b) {
+        if (b == a) continue;
+        std::string better = largest ? above(b, a) : above(a, b);
+        std::string before = b < a ? bool_op("arith.ori", better, tied(b, a)) : better;
+        std::string one_or_zero = op("arith.select", {before, r1, r0}, {bty, rty, rty}, "", rty);
+        count = op("arith.addi", {count, one_or_zero}, {rty, rty}, "", rty);
+      }
+      rank[a] = count;
+    }
+    // index v in the index dtype (the verifier requires a dtype that holds every index exactly)
+    auto index_const = [&](int64_t v) { return splat_const(kix, static_cast<uint64_t>(v)); };
+    std::vector<std::string> vals, idxs;
+    for (int64_t j = 0; j < k; ++j) {
+      std::string v = e[n - 1], ix = index_const(n - 1), jc = splat_const(kr, static_cast<uint64_t>(j));
+      for (int64_t a = n - 2; a >= 0; --a) {
+        std::string is = op("arith.cmpi", {rank[a], jc}, {rty, rty}, "predicate = 0 : i64", bty);
+        v = op("arith.select", {is, e[a], v}, {bty, kty, kty}, "", kty);
+        ix = op("arith.select", {is, index_const(a), ix}, {bty, ixty, ixty}, "", ixty);
+      }
+      vals.push_back(v);
+      idxs.push_back(ix);
+    }
+    auto join = [&](const std::vector<std::string>& parts, const TensorType& part, const TensorType& whole) {
+      if (parts.size() == 1) return parts[0];
+      std::vector<std::string> types(parts.size(), mlir_type(part));
+      return op(tosa ? "tosa.concat" : "tensor.concat", parts, types,
+                tosa ? "axis = " + std::to_string(axis) + " : i32" : "dim = " + std::to_string(axis) + " : i64",
+                mlir_type(whole));
+    };
+    return {join(vals, kt, vt), join(idxs, kix, it)};
   }
 
   /// PTIR's pad with interior 0. --to=tosa with low/high >= 0 and no empty dim: tosa.pad with a
@@ -565,13 +685,24 @@ class Exporter {
     auto bool_op = [&](const char* name, const std::string& a, const std::string& b) {
       return op(name, {a, b}, {bty, bty}, "", bty);
     };
-    std::string best = elem(0);
-    std::string idx = constant(Tensor::filled(ki, 0));
-    std::string zero, one;
+    // A zero's sign is read once per element as `1/z < 0` in bf16 (the element cast to bf16 first: a
+    // zero stays the same zero) and carried beside the running best, so Z3 meets one 8-bit division
+    // per element instead of two in the element type per step (f32 argmaxes timed out).
+    TensorType st{xt.dtype == DType::F16 ? DType::F16 : DType::BF16, kt.dims};
+    const std::string sty = mlir_type(st);
+    std::string zero, one, szero;
     if (fl) {
       zero = splat_const(kt, 0);
-      one = splat_const(kt, double_to_float(kt.dtype, 1.0));
+      one = splat_const(st, double_to_float(st.dtype, 1.0));
+      szero = splat_const(st, 0);
     }
+    auto negative = [&](const std::string& z) {  // for a zero z: z is -0.0
+      std::string inv = op("arith.divf", {one, cast(kt, st, z, kty)}, {sty, sty}, "", sty);
+      return op("arith.cmpf", {inv, szero}, {sty, sty}, "predicate = 4 : i64", bty);
+    };
+    std::string best = elem(0);
+    std::string best_neg = fl ? negative(best) : "";
+    std::string idx = constant(Tensor::filled(ki, 0));
     for (int64_t k = 1; k < xt.dims[axis]; ++k) {
       std::string e = elem(k);
       std::string gt;
@@ -579,10 +710,10 @@ class Exporter {
         std::string t1 = bool_op("arith.andi", cmpf(14, e, e), cmpf(7, best, best));  // e NaN, best not
         std::string t2 = cmpf(2, e, best);                                              // e > best (ordered)
         std::string zeros = bool_op("arith.andi", cmpf(1, e, best), cmpf(1, e, zero));  // both zero
-        std::string inv_e = op("arith.divf", {one, e}, {kty, kty}, "", kty);
-        std::string inv_b = op("arith.divf", {one, best}, {kty, kty}, "", kty);
-        std::string t3 = bool_op("arith.andi", zeros, cmpf(2, inv_e, inv_b));         // +0.0 after -0.0
+        std::string e_neg = negative(e);
+        std::string t3 = bool_op("arith.andi", zeros, bool_op("arith.andi", best_neg, bool_op("arith.xori", e_neg, best_neg)));  // +0.0 after -0.0
         gt = bool_op("arith.ori", bool_op("arith.ori", t1, t2), t3);
+        best_neg = op("arith.select", {gt, e_neg, best_neg}, {bty, bty, bty}, "", bty);
       } else {
         const int pred = xt.dtype == DType::I1 ? 8 : 4;  // ugt on i1 (false < true), sgt otherwise
         gt = op("arith.cmpi", {e, best}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
@@ -874,6 +1005,7 @@ class Exporter {
 
   const Program& p_;
   ExportDialect d_;
+  const ExportCaps& caps_;
   std::ostringstream out_;
   std::map<ValueId, std::string> names_;
   int next_ = 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/program.h"
+#include "mlir/export_caps.h"
 
 namespace ptir::mlirfe {
 
@@ -42,9 +43,6 @@ enum class Side {
 
 /// Parses `text` (named `filename` in diagnostics) and imports every func.func.
 ImportResult import_mlir(std::string_view text, std::string_view filename, Side side = Side::Source);
-
-/// The MLIR dialects export can write.
-enum class ExportDialect { Tosa, Arith };
 
 /// Writes program `p` as MLIR (func + tosa or func + arith/math/tensor) that mlir-opt-19 parses and that
 /// import_mlir reads back to a program with the same meaning. An instruction with no exact spelling in

@@ -4,6 +4,9 @@
 #include <vector>
 
 #include "fuzz/gen/generator.h"
+#if PTIR_HAVE_MLIR
+#include "fuzz/mlir/export_profile.h"
+#endif
 #include "ir/text.h"
 #include "ir/verifier.h"
 #include "tools/commands.h"
@@ -32,6 +35,21 @@ int cmd_synth(const Args& a) {
                  a.get("profile")->c_str());
     return kExitBadInput;
   }
+#if PTIR_HAVE_MLIR
+  if (const auto d = a.get("exportable")) {
+    if (a.has("opaque") || a.has("seeded-patterns")) {
+      std::fprintf(stderr, "ptir synth: --exportable cannot be combined with --opaque or --seeded-patterns "
+                           "(export spells neither opaque ops nor every seeded template)\n");
+      return kExitUsage;
+    }
+    o = fuzz::exportable_options(*d == "tosa" ? mlirfe::ExportDialect::Tosa : mlirfe::ExportDialect::Arith, o);
+    if (o.dtypes.empty()) {
+      std::fprintf(stderr, "ptir synth: --dtypes: none of them can be exported (export writes i1, si8..si64, "
+                           "bf16, f16, f32, f64)\n");
+      return kExitUsage;
+    }
+  }
+#endif
   fuzz::PrngChoices c(seed);
   fuzz::Generated g = fuzz::generate(c, o);
   if (!g.program) {

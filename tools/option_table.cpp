@@ -345,6 +345,12 @@ std::vector<OptionSpec> make_options() {
                "(the fuzz harness registers its own), so off by default"},
       {.name = "max-elements", .kind = K::UInt, .meta = "N", .scope = kSynth,
        .help = "largest element count of any tensor", .dflt = "48", .min = 1, .max = 1000000},
+#if PTIR_HAVE_MLIR
+      {.name = "exportable", .kind = K::Enum, .meta = "D", .scope = kSynth,
+       .help = "only programs 'ptir export --to=D' writes exactly (docs/mlir.md \"Export\": its ops, dtypes and "
+               "forms, read from export's table; no regions, effects or opaque ops; --dtypes narrows further)",
+       .choices = {"tosa", "arith"}},
+#endif
       // ---- convert ----
       {.name = "target", .kind = K::String, .meta = "NAME", .scope = kConvert,
        .help = "the conversion target: a shipped one (f32-compute, no-f64, gpt-rs-cpu: patterns/targets/NAME.target) "

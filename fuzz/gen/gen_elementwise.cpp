@@ -8,7 +8,7 @@ bool any_type(const TensorType&) { return true; }
 
 /// An operand of type t, sometimes written as a broadcast_to of a smaller value (numpy-style broadcasts).
 std::string maybe_broadcast(Gen& g, BodyCtx& b, const TensorType& t) {
-  if (t.rank() == 0 || !g.c().chance(1, 4)) return g.operand(b, t);
+  if (t.rank() == 0 || !g.c().chance(1, 4) || !g.allowed(OpCode::BroadcastTo)) return g.operand(b, t);
   const int drop = static_cast<int>(g.c().range(0, t.rank()));
   std::vector<int64_t> dims(t.dims.begin() + drop, t.dims.end());
   for (int64_t& d : dims)
@@ -67,6 +67,7 @@ bool gen_elementwise(Gen& g, BodyCtx& b, OpCode op) {
     auto x = g.input(b, Cls::Any, any_type);
     auto d = g.pick_dtype(Cls::Any);
     if (!x || !d) return false;
+    if (!g.opts().float_to_int_cast && is_float(x->type.dtype) && !is_float(*d) && *d != DType::I1) return false;
     g.emit(b, "cast " + x->name, with_dtype(x->type, *d));
     return true;
   }

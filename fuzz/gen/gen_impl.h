@@ -43,6 +43,7 @@ class Gen {
   Choices& c() { return c_; }
   const GenOptions& opts() const { return o_; }
   bool allowed(DType t) const;
+  bool allowed(OpCode op) const;  ///< not excluded by GenOptions::only_ops
   std::optional<DType> pick_dtype(Cls cls);
   DType index_dtype();  ///< an integer dtype for indices (allowed one or si32/si64)
   std::vector<int64_t> random_dims(int rank);

@@ -12,7 +12,8 @@ namespace {
 bool any_type(const TensorType&) { return true; }
 
 std::string index_operand(Gen& g, BodyCtx& b, const TensorType& t, int64_t bound) {
-  if (bound > 0 && g.c().chance(3, 4)) return g.int_literal(t, 0, bound - 1);
+  if (bound > 0 && (g.opts().literal_indices || g.c().chance(3, 4))) return g.int_literal(t, 0, bound - 1);
+  if (g.opts().literal_indices) return g.int_literal(t, 0, 0);  // bound 0: t has no elements
   return g.operand(b, t, bound <= 0);
 }
 
@@ -92,7 +93,7 @@ bool dynamic(Gen& g, BodyCtx& b, OpCode op) {
   std::vector<int64_t> sizes;
   for (int64_t d : x->type.dims) sizes.push_back(g.c().range(0, d));
   TensorType st{g.c().chance(1, 2) ? DType::SI32 : DType::SI64, {x->type.rank()}};
-  std::string start = g.c().chance(1, 2) ? g.int_literal(st, -2, 5) : g.operand(b, st);
+  std::string start = g.opts().literal_indices || g.c().chance(1, 2) ? g.int_literal(st, -2, 5) : g.operand(b, st);
   if (op == OpCode::DynamicSlice) {
     g.emit(b, "dynamic_slice " + x->name + ", " + start, with_dims(x->type, sizes));
     return true;

@@ -26,7 +26,8 @@ bool reduce(Gen& g, BodyCtx& b, OpCode op) {
   if (keep || g.c().chance(1, 4)) text += keep ? " keepdims[true]" : " keepdims[false]";
   if (g.c().chance(1, 4))
     if (auto acc = g.pick_dtype(is_float(x->type.dtype) ? Cls::Float : Cls::Int))
-      text += std::string(" accum[") + dtype_name(*acc) + "]";
+      if (is_float(x->type.dtype) || g.opts().int_accum_change || *acc == x->type.dtype)
+        text += std::string(" accum[") + dtype_name(*acc) + "]";
   g.emit(b, text, with_dims(x->type, dims));
   return true;
 }
@@ -66,7 +67,8 @@ bool segment(Gen& g, BodyCtx& b) {
   const int64_t n = g.c().range(rows > 0 ? 1 : 0, 4);
   TensorType ids{g.index_dtype(), {rows}};
   // In-range literal ids, or a parameter: random_inputs_avoiding_ub draws in-range ids for it.
-  std::string id = g.c().chance(3, 4) ? g.int_literal(ids, 0, std::max<int64_t>(n - 1, 0)) : g.operand(b, ids, false);
+  std::string id = g.opts().literal_indices || g.c().chance(3, 4) ? g.int_literal(ids, 0, std::max<int64_t>(n - 1, 0))
+                                                                   : g.operand(b, ids, false);
   std::vector<int64_t> dims = x->type.dims;
   dims[0] = n;
   TensorType t = with_dims(x->type, dims);

@@ -106,7 +106,7 @@ bool pad(Gen& g, BodyCtx& b) {
   TensorType t = with_dims(x->type, dims);
   if (!g.fits(t)) return false;
   std::string text = "pad " + x->name + " low" + list(lo) + " high" + list(hi);
-  if (g.c().chance(1, 2))
+  if (g.c().chance(1, 2) && g.opts().interior_pad)
     text += " interior" + list(in);
   else if (std::any_of(in.begin(), in.end(), [](int64_t v) { return v != 0; }))
     return false;
@@ -148,6 +148,9 @@ bool dot(Gen& g, BodyCtx& b) {
   const TensorType& lt = x->type;
   std::vector<Role> role;
   for (int i = 0; i < lt.rank(); ++i) role.push_back(static_cast<Role>(g.c().weighted({1, 3, 2})));
+  auto place = [](Role r) { return r == Batch ? 0 : r == Free ? 1 : 2; };  // [batch, free, contract]
+  const bool ordered = !g.opts().transposing_dot;  // operands already in that order: no transpose needed
+  if (ordered) std::stable_sort(role.begin(), role.end(), [&](Role a, Role b) { return place(a) < place(b); });
   struct RDim {
     Role role;
     int64_t size;
@@ -158,7 +161,10 @@ bool dot(Gen& g, BodyCtx& b) {
     if (role[i] != Free) rdims.push_back({role[i], lt.dims[i], i});
   for (int k = static_cast<int>(g.c().range(0, 1)); k > 0 && static_cast<int>(rdims.size()) < g.opts().max_rank; --k)
     rdims.push_back({Free, g.c().range(0, 4), -1});
-  for (size_t i = rdims.size(); i > 1; --i) std::swap(rdims[i - 1], rdims[g.c().index(i)]);
+  if (ordered)  // rhs [batch, free, contract] too, each pair in lhs order
+    std::stable_sort(rdims.begin(), rdims.end(), [&](const RDim& a, const RDim& b) { return place(a.role) < place(b.role); });
+  else
+    for (size_t i = rdims.size(); i > 1; --i) std::swap(rdims[i - 1], rdims[g.c().index(i)]);
   std::vector<int64_t> bl, br, cl, cr, rd, out;
   for (int i = 0; i < lt.rank(); ++i)
     for (size_t j = 0; j < rdims.size(); ++j)

@@ -43,6 +43,10 @@ bool Gen::allowed(DType t) const {
   return o_.dtypes.empty() || std::find(o_.dtypes.begin(), o_.dtypes.end(), t) != o_.dtypes.end();
 }
 
+bool Gen::allowed(OpCode op) const {
+  return o_.only_ops.empty() || std::find(o_.only_ops.begin(), o_.only_ops.end(), op) != o_.only_ops.end();
+}
+
 std::optional<DType> Gen::pick_dtype(Cls cls) {
   std::vector<DType> ok;
   for (int i = 0; i < kNumDTypes; ++i) {
@@ -390,7 +394,7 @@ bool Gen::gen_op(BodyCtx& b, OpCode op) {
 }
 
 void Gen::gen_one(BodyCtx& b) {
-  if (o_.seeded_patterns && c_.chance(2, 5) && gen_seeded(*this, b)) return;
+  if (o_.seeded_patterns && o_.only_ops.empty() && c_.chance(2, 5) && gen_seeded(*this, b)) return;
   // Now and then an exact copy of an earlier statement: work for CSE (which must still keep rng copies).
   if (!b.stmts.empty() && c_.chance(1, 12)) {
     const auto s = b.stmts[c_.index(b.stmts.size())];
@@ -401,6 +405,8 @@ void Gen::gen_one(BodyCtx& b) {
   if (!o_.transcendentals)
     for (OpCode op : {OpCode::Exp, OpCode::Log, OpCode::Tanh, OpCode::Erf, OpCode::Rsqrt})
       w[static_cast<size_t>(op)] = 0;
+  for (int k = 0; k < kNumOps; ++k)
+    if (!allowed(static_cast<OpCode>(k))) w[static_cast<size_t>(k)] = 0;
   std::vector<int> wv(w.begin(), w.end());
   for (int attempt = 0; attempt < 6; ++attempt)
     if (gen_op(b, static_cast<OpCode>(c_.weighted(wv)))) return;

@@ -10,6 +10,7 @@
 #include "fuzz/gen/choices.h"
 #include "ir/dtype.h"
 #include "ir/interp.h"
+#include "ir/ops.h"
 #include "ir/program.h"
 
 namespace ptir::fuzz {
@@ -43,6 +44,16 @@ struct GenOptions {
   int max_params = 6;
   int max_region_depth = 2;
   int max_results = 4;
+  // A target's restrictions (fuzz/mlir/export_profile.h sets them from MLIR export's table; the defaults
+  // restrict nothing).
+  std::vector<OpCode> only_ops = {};  ///< non-empty: draw only these ops (seeded templates are not drawn)
+  bool literal_indices = false;       ///< take/gather indices, dynamic-slice starts and segment ids are
+                                      ///< in-range literals, never parameters or computed values
+  bool interior_pad = true;           ///< pad may have interior padding
+  bool float_to_int_cast = true;      ///< cast may go from a float to a number dtype (to i1 stays)
+  bool int_accum_change = true;       ///< an integer reduce_* may name another accumulation dtype
+  bool transposing_dot = true;        ///< dot_general dims in any order; false: lhs [batch, free, contract],
+                                      ///< rhs [batch, free, contract], batch and contract pairs in order
 };
 
 /// A generated program: its text (what the generator wrote) and the parsed program.

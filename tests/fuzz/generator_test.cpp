@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -112,6 +113,52 @@ TEST(Generator, OptionsSwitchOffOpFamilies) {
           << mnemonic(op);
     }
   }
+}
+
+/// The target restrictions (GenOptions::only_ops and the form switches, which the MLIR round-trip profile
+/// sets): only the listed ops appear, index operands are literals, no interior padding, no float->number
+/// cast, integer reductions keep their dtype, dot_general operands come as [batch, free, contract].
+TEST(Generator, RestrictionsAreHonoured) {
+  const std::vector<OpCode> only = {OpCode::Add, OpCode::Cast, OpCode::Pad, OpCode::DotGeneral, OpCode::ReduceSum,
+                                    OpCode::Take, OpCode::DynamicSlice, OpCode::SegmentReduce, OpCode::Return};
+  std::set<OpCode> seen;
+  for (uint64_t seed = 1; seed <= 150; ++seed) {
+    Generated g = gen_ok(seed, {.num_ops = 8, .opaque_ops = false, .effects = false, .regions = false,
+                                .only_ops = only, .literal_indices = true, .interior_pad = false,
+                                .float_to_int_cast = false, .int_accum_change = false, .transposing_dot = false});
+    if (!g.program) continue;
+    const Program& p = *g.program;
+    p.for_each_inst(p.entry(), [&](InstId i) {
+      const OpCode op = p.op(i);
+      seen.insert(op);
+      EXPECT_NE(std::find(only.begin(), only.end(), op), only.end()) << mnemonic(op) << "\n" << g.text;
+      const AttrSet& at = p.attrs_of(i);
+      if (op == OpCode::Take || op == OpCode::SegmentReduce || op == OpCode::DynamicSlice)
+        EXPECT_NE(p.constant_of(p.operand(i, 1)), nullptr) << g.text;
+      if (op == OpCode::Pad)
+        for (int64_t v : at.ints("interior")) EXPECT_EQ(v, 0) << g.text;
+      if (op == OpCode::Cast && is_float(p.type_of(p.operand(i, 0)).dtype)) {
+        const DType to = p.type_of(p.result(i)).dtype;
+        EXPECT_TRUE(is_float(to) || to == DType::I1) << g.text;
+      }
+      if (op == OpCode::ReduceSum && !is_float(p.type_of(p.operand(i, 0)).dtype))
+        if (const AttrValue* a = at.find("accum"); a && !a->ints.empty())
+          EXPECT_EQ(static_cast<DType>(a->ints[0]), p.type_of(p.operand(i, 0)).dtype) << g.text;
+      if (op == OpCode::DotGeneral) {  // lhs [batch, free, contract]: batch dims 0.., contract dims last
+        const auto& bl = at.ints("batch_lhs");
+        const auto& cl = at.ints("contract_lhs");
+        const auto& br = at.ints("batch_rhs");
+        const auto& cr = at.ints("contract_rhs");
+        const int lr = p.type_of(p.operand(i, 0)).rank(), rr = p.type_of(p.operand(i, 1)).rank();
+        for (size_t k = 0; k < bl.size(); ++k) EXPECT_EQ(bl[k], static_cast<int64_t>(k)) << g.text;
+        for (size_t k = 0; k < br.size(); ++k) EXPECT_EQ(br[k], static_cast<int64_t>(k)) << g.text;
+        for (size_t k = 0; k < cl.size(); ++k) EXPECT_EQ(cl[k], lr - static_cast<int64_t>(cl.size() - k)) << g.text;
+        for (size_t k = 0; k < cr.size(); ++k) EXPECT_EQ(cr[k], rr - static_cast<int64_t>(cr.size() - k)) << g.text;
+      }
+    });
+  }
+  for (OpCode op : {OpCode::Pad, OpCode::DotGeneral, OpCode::Take, OpCode::DynamicSlice, OpCode::SegmentReduce})
+    EXPECT_TRUE(seen.count(op)) << mnemonic(op) << " never generated";
 }
 
 TEST(Generator, BytesThatRunOutStillGiveAValidProgram) {

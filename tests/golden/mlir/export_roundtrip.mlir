@@ -17,4 +17,4 @@
 // TOSA: "arith.cmpi"({{.*}}) {predicate = 2 : i64}
 // TOSA: "arith.sitofp"
 // EQ: PROVED
-// ARITH: ptir export: error: cannot export: transpose (arith/tensor have no transpose; --to=tosa has one, for dims >= 1)
+// ARITH: ptir export: error: cannot export: no exact MLIR spelling for PTIR op 'transpose' in --to=arith (--to=tosa has one)
