@@ -80,28 +80,36 @@ SVal Enc::src_dot(const Node& n, int rank, CNode& cn) {
   const bool written = named || nb > 0 || ch_.choose(2) == 1;
   // accum: captured (every dtype), a word, or not named (absent, or any dtype).
   const rules::AttrExpr* acc_a = node_attr(n, "accum");
+  if (acc_a && acc_a->kind != rules::AttrExpr::Kind::Word && acc_a->kind != rules::AttrExpr::Kind::Capture)
+    throw Outside{"dot_general accum given by a helper"};
+  SVal l = src(*n.operands[0], lr, std::nullopt);
+  SVal r = src(*n.operands[1], rr, TypeV{l.dtype, fresh_dims(rr, "dot.rhs")});
+  const DType t = l.dtype;
+  if (r.dtype != t || !dtype_valid(OpCode::DotGeneral, t)) throw Infeasible{"dtype"};
+  // The accum is chosen once the element dtype is known, among the dtypes the verifier accepts for it
+  // (choose_accum): the same configurations as every dtype followed by the check, without encoding
+  // both operands for each of the invalid ones.
   int acc_choice = 0;  // 0: no accum attribute
   if (acc_a && acc_a->kind == rules::AttrExpr::Kind::Word) {
     const std::optional<DType> d = parse_dtype(acc_a->word);
     if (!d) throw Infeasible{"accum word"};
     acc_choice = static_cast<int>(*d) + 1;
-  } else if (acc_a && acc_a->kind == rules::AttrExpr::Kind::Capture) {
-    acc_choice = ch_.choose(kNumDTypes) + 1;
-    auto it = attrs_.find(acc_a->capture);
-    const std::string w = dtype_name(static_cast<DType>(acc_choice - 1));
-    if (it != attrs_.end() && (!it->second.is_word || it->second.word != w)) throw Infeasible{"accum bound twice"};
-    attrs_[acc_a->capture] = AttrB{true, {}, {}, w, true};
   } else if (acc_a) {
-    throw Outside{"dot_general accum given by a helper"};
+    auto it = attrs_.find(acc_a->capture);
+    if (it == attrs_.end()) {
+      acc_choice = choose_accum(t, /*absent=*/false);
+      attrs_[acc_a->capture] = AttrB{true, {}, {}, dtype_name(static_cast<DType>(acc_choice - 1)), true};
+    } else {
+      // Bound by an operand: that dtype, if it is one.
+      const std::optional<DType> d = it->second.is_word ? parse_dtype(it->second.word) : std::nullopt;
+      if (!d) throw Infeasible{"accum bound twice"};
+      acc_choice = static_cast<int>(*d) + 1;
+    }
   } else {
-    acc_choice = ch_.choose(kNumDTypes + 1);
+    acc_choice = choose_accum(t, /*absent=*/true);
   }
-  SVal l = src(*n.operands[0], lr, std::nullopt);
-  SVal r = src(*n.operands[1], rr, TypeV{l.dtype, fresh_dims(rr, "dot.rhs")});
-  const DType t = l.dtype;
   const DType acc = acc_choice == 0 ? verify::sem::default_accum(t) : static_cast<DType>(acc_choice - 1);
-  if (r.dtype != t || !dtype_valid(OpCode::DotGeneral, t) || (acc_choice != 0 && !accum_valid(t, acc)))
-    throw Infeasible{"dtype"};
+  if (acc_choice != 0 && !accum_valid(t, acc)) throw Infeasible{"dtype"};
   for (int m = 0; m < nb; ++m) assume.push_back(l.dims[bl[m]] == r.dims[br[m]]);
   for (int m = 0; m < nc; ++m) assume.push_back(l.dims[cl[m]] == r.dims[cr[m]]);
   SVal out;

@@ -292,11 +292,11 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
           throw Outside{"reduction axes given as a literal"};
         }
         if (node_attr(n, "accum")) throw Outside{"a reduction whose accum is matched"};
-        const int acc_choice = ch_.choose(kNumDTypes + 1);  // 0: no accum attribute
         SVal x = src(*n.operands[0], xr, std::nullopt);
         const DType dt = x.dtype;
+        if (!dtype_valid(op, dt)) throw Infeasible{"dtype"};
+        const int acc_choice = choose_accum(dt, /*absent=*/true);  // 0: no accum attribute
         const DType acc = acc_choice == 0 ? verify::sem::default_accum(dt) : static_cast<DType>(acc_choice - 1);
-        if (!dtype_valid(op, dt) || (acc_choice != 0 && !accum_valid(dt, acc))) throw Infeasible{"dtype"};
         if (!n.as_name.empty()) {
           reduce_accum_[n.as_name] = {dt, acc_choice != 0, acc};
           present_[n.as_name] = {{"axes", true}, {"accum", acc_choice != 0}};

@@ -61,6 +61,16 @@ void Enc::run() {
   differ = !eq;
 }
 
+int Enc::choose_accum(DType elem, bool absent) {
+  int valid[kNumDTypes], n = 0;
+  for (int d = 0; d < kNumDTypes; ++d)
+    if (accum_valid(elem, static_cast<DType>(d))) valid[n++] = d;
+  if (n == 0 && !absent) throw Infeasible{"no accumulation dtype"};
+  const int k = ch_.choose(n + (absent ? 1 : 0));
+  if (absent) return k == 0 ? 0 : valid[k - 1] + 1;
+  return valid[k] + 1;
+}
+
 Expr Enc::fresh_int(const std::string& what) {
   return Expr::var(what + "!" + std::to_string(fresh_++), Sort::integer());
 }

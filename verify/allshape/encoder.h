@@ -74,6 +74,10 @@ class Enc : public NativeEnv {
   smt::Expr fresh_int(const std::string& what);
   std::vector<smt::Expr> fresh_dims(int rank, const std::string& what);
   DType choose_dtype() { return static_cast<DType>(ch_.choose(kNumDTypes)); }
+  /// An accumulation dtype for elements of `elem`: 0 for none (only when `absent`), else the dtype + 1,
+  /// enumerated over the dtypes accum_valid accepts, in dtype order. The same configurations as a choice
+  /// among every dtype with the invalid ones skipped as Infeasible (which cost a whole encoding each).
+  int choose_accum(DType elem, bool absent);
   /// Records a read of capture `cap` at `idx` and checks the rank argument's premise on it.
   void read(const std::string& cap, const std::vector<smt::Expr>& idx);
   static bool mentions(const smt::Expr& e, const smt::Expr& var);
