@@ -61,6 +61,26 @@ void Enc::run() {
   differ = !eq;
 }
 
+DType Enc::choose_dtype_of(const std::string& key) {
+  // The constraints tie slots transitively (same_type(%a, $T), same_type(%b, $T): %a and %b too).
+  std::vector<std::string> todo{key};
+  std::set<std::string> seen{key};
+  while (!todo.empty()) {
+    const std::string k = todo.back();
+    todo.pop_back();
+    for (auto it = f_.same_dtype.lower_bound({k, ""}); it != f_.same_dtype.end() && it->first == k; ++it) {
+      const std::string& o = it->second;
+      if (o[0] == '%') {
+        if (auto v = vals_.find(o.substr(1)); v != vals_.end()) return v->second.dtype;
+      } else if (auto t = types_.find(o.substr(1)); t != types_.end()) {
+        return t->second.first;
+      }
+      if (seen.insert(o).second) todo.push_back(o);
+    }
+  }
+  return choose_dtype();
+}
+
 int Enc::choose_accum(DType elem, bool absent) {
   int valid[kNumDTypes], n = 0;
   for (int d = 0; d < kNumDTypes; ++d)

@@ -74,6 +74,10 @@ class Enc : public NativeEnv {
   smt::Expr fresh_int(const std::string& what);
   std::vector<smt::Expr> fresh_dims(int rank, const std::string& what);
   DType choose_dtype() { return static_cast<DType>(ch_.choose(kNumDTypes)); }
+  /// The dtype of a free slot named `key` ("%x" a value capture, "$T" a captured type): the dtype of a
+  /// capture already bound that a positive same_type/same_dtype ties it to (every other choice makes
+  /// that constraint false: not an instance), else a choice among every dtype.
+  DType choose_dtype_of(const std::string& key);
   /// An accumulation dtype for elements of `elem`: 0 for none (only when `absent`), else the dtype + 1,
   /// enumerated over the dtypes accum_valid accepts, in dtype order. The same configurations as a choice
   /// among every dtype with the invalid ones skipped as Infeasible (which cost a whole encoding each).
