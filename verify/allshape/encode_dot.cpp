@@ -219,9 +219,11 @@ SVal Enc::tgt_dot(const Node& n, const std::optional<TypeV>& given) {
   // same terms), cannot differ; the rest is ill-formed where they do.
   auto must_equal = [&](const Expr& a, const Expr& b) {
     if (a.same(b)) return;
+    // Built once (== orders its operands: a == b and b == a are one term).
+    const Expr eq = a == b;
     for (const Expr& x : assume)
-      if (x.same(a == b) || x.same(b == a)) return;
-    tgt_ill = tgt_ill || a != b;
+      if (x.same(eq)) return;
+    tgt_ill = tgt_ill || !eq;
   };
   for (size_t m = 0; m < bl.size(); ++m) must_equal(l.dims[bl[m]], r.dims[br[m]]);
   for (size_t m = 0; m < cl.size(); ++m) must_equal(l.dims[cl[m]], r.dims[cr[m]]);

@@ -121,8 +121,9 @@ void Enc::read(const std::string& cap, const std::vector<Expr>& idx) {
   for (size_t k = 0; k < idx.size(); ++k) {
     const Expr s = idx[k].simplifyMemo();
     key += std::to_string(s.id()) + ";";  // Z3 terms are hash-consed: one id per simplified term
+    const std::vector<unsigned> consts = s.constants();  // sorted
     for (size_t j = 0; j < axes.size(); ++j) {
-      if (!mentions(s, axes[j])) continue;
+      if (!std::binary_search(consts.begin(), consts.end(), axes[j].id())) continue;
       if (map[k] != -1)
         premise.push_back("a read of " + what + " takes its axis " + std::to_string(k) + " from two output axes");
       map[k] = static_cast<int>(j);
@@ -146,11 +147,6 @@ uint8_t Enc::flags_in(const smt::Model& m) const {
   if (m.eval(ninf_).isTrue()) b |= rules::kNInf;
   if (m.eval(nsz_).isTrue()) b |= rules::kNSZ;
   return static_cast<uint8_t>(b | (r_.assumes & (rules::kReassoc | rules::kContract | rules::kAFn)));
-}
-
-bool Enc::mentions(const Expr& e, const Expr& var) {
-  const std::vector<unsigned> c = e.constants();
-  return std::binary_search(c.begin(), c.end(), var.id());
 }
 
 void Enc::bind_type(const std::string& name, DType d, const std::vector<Expr>& dims) {

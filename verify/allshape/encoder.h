@@ -84,7 +84,6 @@ class Enc : public NativeEnv {
   int choose_accum(DType elem, bool absent);
   /// Records a read of capture `cap` at `idx` and checks the rank argument's premise on it.
   void read(const std::string& cap, const std::vector<smt::Expr>& idx);
-  static bool mentions(const smt::Expr& e, const smt::Expr& var);
   void bind_type(const std::string& name, DType d, const std::vector<smt::Expr>& dims);
   /// nnan/ninf UB of a governed op on its operand and result elements (docs/semantics.md).
   smt::Expr fm_ub(OpCode op, std::span<const Elem> args, std::span<const DType> arg_dtypes, const smt::Expr& res,
