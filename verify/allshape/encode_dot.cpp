@@ -77,7 +77,11 @@ SVal Enc::src_dot(const Node& n, int rank, CNode& cn) {
   // Batch lists written or not (absent is none): a choice where there are no batch dims and the rule
   // does not name them.
   const bool named = node_attr(n, kBatch[0]) || node_attr(n, kBatch[1]);
-  const bool written = named || nb > 0 || ch_.choose(2) == 1;
+  // A `has_attr(%d, batch_lhs/batch_rhs)` or its negation decides the choice; a configuration it rejects
+  // is not an instance (the constraint is still checked in run()).
+  const std::optional<bool> want_batch = attr_required(n.as_name, {kBatch[0], kBatch[1]});
+  if (want_batch == false && (named || nb > 0)) throw Infeasible{"constraint has_attr false"};
+  const bool written = named || nb > 0 || (want_batch ? *want_batch : ch_.choose(2) == 1);
   // accum: captured (every dtype), a word, or not named (absent, or any dtype).
   const rules::AttrExpr* acc_a = node_attr(n, "accum");
   if (acc_a && acc_a->kind != rules::AttrExpr::Kind::Word && acc_a->kind != rules::AttrExpr::Kind::Capture)
@@ -90,6 +94,7 @@ SVal Enc::src_dot(const Node& n, int rank, CNode& cn) {
   // (choose_accum): the same configurations as every dtype followed by the check, without encoding
   // both operands for each of the invalid ones.
   int acc_choice = 0;  // 0: no accum attribute
+  if (acc_a && attr_required(n.as_name, {"accum"}) == false) throw Infeasible{"constraint has_attr false"};
   if (acc_a && acc_a->kind == rules::AttrExpr::Kind::Word) {
     const std::optional<DType> d = parse_dtype(acc_a->word);
     if (!d) throw Infeasible{"accum word"};
@@ -106,7 +111,9 @@ SVal Enc::src_dot(const Node& n, int rank, CNode& cn) {
       acc_choice = static_cast<int>(*d) + 1;
     }
   } else {
-    acc_choice = choose_accum(t, /*absent=*/true);
+    // `has_attr(%d, accum)` or its negation decides whether there is one.
+    const std::optional<bool> want = attr_required(n.as_name, {"accum"});
+    acc_choice = want == false ? 0 : choose_accum(t, /*absent=*/!want);
   }
   const DType acc = acc_choice == 0 ? verify::sem::default_accum(t) : static_cast<DType>(acc_choice - 1);
   if (acc_choice != 0 && !accum_valid(t, acc)) throw Infeasible{"dtype"};

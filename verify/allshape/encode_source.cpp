@@ -299,7 +299,9 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
         SVal x = src(*n.operands[0], xr, std::nullopt);
         const DType dt = x.dtype;
         if (!dtype_valid(op, dt)) throw Infeasible{"dtype"};
-        const int acc_choice = choose_accum(dt, /*absent=*/true);  // 0: no accum attribute
+        // 0: no accum attribute; `has_attr(%r, accum)` or its negation decides whether there is one.
+        const std::optional<bool> want = attr_required(n.as_name, {"accum"});
+        const int acc_choice = want == false ? 0 : choose_accum(dt, /*absent=*/!want);
         const DType acc = acc_choice == 0 ? verify::sem::default_accum(dt) : static_cast<DType>(acc_choice - 1);
         if (!n.as_name.empty()) {
           reduce_accum_[n.as_name] = {dt, acc_choice != 0, acc};

@@ -81,6 +81,18 @@ DType Enc::choose_dtype_of(const std::string& key) {
   return choose_dtype();
 }
 
+std::optional<bool> Enc::attr_required(const std::string& value, std::initializer_list<const char*> attrs) const {
+  if (value.empty()) return std::nullopt;
+  std::optional<bool> want;
+  for (const rules::Constraint& c : r_.where) {
+    if (c.cond || c.pred != "has_attr" || c.args.size() != 2 || c.args[0].name != value) continue;
+    if (std::find(attrs.begin(), attrs.end(), c.args[1].name) == attrs.end()) continue;
+    if (want && *want != !c.negated) return std::nullopt;
+    want = !c.negated;
+  }
+  return want;
+}
+
 int Enc::choose_accum(DType elem, bool absent) {
   int valid[kNumDTypes], n = 0;
   for (int d = 0; d < kNumDTypes; ++d)

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -82,6 +83,10 @@ class Enc : public NativeEnv {
   /// enumerated over the dtypes accum_valid accepts, in dtype order. The same configurations as a choice
   /// among every dtype with the invalid ones skipped as Infeasible (which cost a whole encoding each).
   int choose_accum(DType elem, bool absent);
+  /// What the rule's has_attr constraints on `as %<value>` require of attributes `attrs` (which the
+  /// configuration chooses together): present (true), absent (false), or nothing (nullopt, also when
+  /// they disagree). Choices they reject are not made; the constraints are still checked.
+  std::optional<bool> attr_required(const std::string& value, std::initializer_list<const char*> attrs) const;
   /// Records a read of capture `cap` at `idx` and checks the rank argument's premise on it.
   void read(const std::string& cap, const std::vector<smt::Expr>& idx);
   void bind_type(const std::string& name, DType d, const std::vector<smt::Expr>& dims);
