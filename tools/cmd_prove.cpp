@@ -571,20 +571,21 @@ int cmd_prove(const Args& a) {
       if (auto c = cache->cost(keys[i])) cost[i] = *c;
     }
     if (cost[i] == 0) {
-      // No earlier time: all-shape proofs of rules cost most (reductions and casts most of all).
-      cost[i] = 1;
-      if (all_shapes && sj.rule) {
-        cost[i] = 1000;
-        for (const auto& t : sj.templates) {
-          std::function<void(const rules::Node&)> walk = [&](const rules::Node& n) {
-            if (n.kind == rules::Node::Kind::Op && (n.op == OpCode::ReduceSum || n.op == OpCode::ReduceMax ||
-                                                    n.op == OpCode::ReduceMin || n.op == OpCode::Cast))
-              cost[i] = 20000;
-            for (const auto& c : n.operands) walk(*c);
-          };
-          walk(*t);
-        }
-      }
+      // No earlier time: without --all-shapes, name order. With it, an estimate: every reduction, cast
+      // and dot_general in the templates adds the most (they multiply the configurations of an
+      // all-shape proof, and the bounded proof of a C++ pattern over chains of them runs Z3 to its
+      // budget: merge_reduce_chain, 20 s, used to start last in a cold run and leave the other job
+      // idle); then all-shape proofs of rules; then the rest.
+      cost[i] = all_shapes && sj.rule ? 1000 : 1;
+      std::function<void(const rules::Node&)> walk = [&](const rules::Node& n) {
+        if (n.kind == rules::Node::Kind::Op &&
+            (n.op == OpCode::ReduceSum || n.op == OpCode::ReduceMax || n.op == OpCode::ReduceMin ||
+             n.op == OpCode::Cast || n.op == OpCode::DotGeneral))
+          cost[i] += 20000;
+        for (const auto& c : n.operands) walk(*c);
+      };
+      if (all_shapes)
+        for (const auto& t : sj.templates) walk(*t);
     }
     order.push_back(i);
   }

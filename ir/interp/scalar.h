@@ -80,8 +80,8 @@ inline double float_binary(Binary kind, double a, double b) {
 }
 
 /// Integer binary ops on raw bits; false on UB (div by zero, MIN / -1) with `why` set.
-inline bool int_binary(Binary kind, DType t, uint64_t a, uint64_t b, uint64_t& r, const char*& why) {
-  const uint64_t m = bits_mask(t);
+/// `m` is bits_mask(t), passed by loops that hoist it (verify/exhaustive/).
+inline bool int_binary(Binary kind, DType t, uint64_t m, uint64_t a, uint64_t b, uint64_t& r, const char*& why) {
   switch (kind) {
     case Binary::Add: r = (a + b) & m; return true;
     case Binary::Sub: r = (a - b) & m; return true;
@@ -96,6 +96,9 @@ inline bool int_binary(Binary kind, DType t, uint64_t a, uint64_t b, uint64_t& r
   if (x == int_min(t) && y == -1) { why = "integer overflow (MIN / -1)"; return false; }
   r = static_cast<uint64_t>(x / y) & m;
   return true;
+}
+inline bool int_binary(Binary kind, DType t, uint64_t a, uint64_t b, uint64_t& r, const char*& why) {
+  return int_binary(kind, t, bits_mask(t), a, b, r, why);
 }
 
 

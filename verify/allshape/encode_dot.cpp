@@ -77,31 +77,46 @@ SVal Enc::src_dot(const Node& n, int rank, CNode& cn) {
   // Batch lists written or not (absent is none): a choice where there are no batch dims and the rule
   // does not name them.
   const bool named = node_attr(n, kBatch[0]) || node_attr(n, kBatch[1]);
-  const bool written = named || nb > 0 || ch_.choose(2) == 1;
+  // A `has_attr(%d, batch_lhs/batch_rhs)` or its negation decides the choice; a configuration it rejects
+  // is not an instance (the constraint is still checked in run()).
+  const std::optional<bool> want_batch = attr_required(n.as_name, {kBatch[0], kBatch[1]});
+  if (want_batch == false && (named || nb > 0)) throw Infeasible{"constraint has_attr false"};
+  const bool written = named || nb > 0 || (want_batch ? *want_batch : ch_.choose(2) == 1);
   // accum: captured (every dtype), a word, or not named (absent, or any dtype).
   const rules::AttrExpr* acc_a = node_attr(n, "accum");
+  if (acc_a && acc_a->kind != rules::AttrExpr::Kind::Word && acc_a->kind != rules::AttrExpr::Kind::Capture)
+    throw Outside{"dot_general accum given by a helper"};
+  SVal l = src(*n.operands[0], lr, std::nullopt);
+  SVal r = src(*n.operands[1], rr, TypeV{l.dtype, fresh_dims(rr, "dot.rhs")});
+  const DType t = l.dtype;
+  if (r.dtype != t || !dtype_valid(OpCode::DotGeneral, t)) throw Infeasible{"dtype"};
+  // The accum is chosen once the element dtype is known, among the dtypes the verifier accepts for it
+  // (choose_accum): the same configurations as every dtype followed by the check, without encoding
+  // both operands for each of the invalid ones.
   int acc_choice = 0;  // 0: no accum attribute
+  if (acc_a && attr_required(n.as_name, {"accum"}) == false) throw Infeasible{"constraint has_attr false"};
   if (acc_a && acc_a->kind == rules::AttrExpr::Kind::Word) {
     const std::optional<DType> d = parse_dtype(acc_a->word);
     if (!d) throw Infeasible{"accum word"};
     acc_choice = static_cast<int>(*d) + 1;
-  } else if (acc_a && acc_a->kind == rules::AttrExpr::Kind::Capture) {
-    acc_choice = ch_.choose(kNumDTypes) + 1;
-    auto it = attrs_.find(acc_a->capture);
-    const std::string w = dtype_name(static_cast<DType>(acc_choice - 1));
-    if (it != attrs_.end() && (!it->second.is_word || it->second.word != w)) throw Infeasible{"accum bound twice"};
-    attrs_[acc_a->capture] = AttrB{true, {}, {}, w, true};
   } else if (acc_a) {
-    throw Outside{"dot_general accum given by a helper"};
+    auto it = attrs_.find(acc_a->capture);
+    if (it == attrs_.end()) {
+      acc_choice = choose_accum(t, /*absent=*/false);
+      attrs_[acc_a->capture] = AttrB{true, {}, {}, dtype_name(static_cast<DType>(acc_choice - 1)), true};
+    } else {
+      // Bound by an operand: that dtype, if it is one.
+      const std::optional<DType> d = it->second.is_word ? parse_dtype(it->second.word) : std::nullopt;
+      if (!d) throw Infeasible{"accum bound twice"};
+      acc_choice = static_cast<int>(*d) + 1;
+    }
   } else {
-    acc_choice = ch_.choose(kNumDTypes + 1);
+    // `has_attr(%d, accum)` or its negation decides whether there is one.
+    const std::optional<bool> want = attr_required(n.as_name, {"accum"});
+    acc_choice = want == false ? 0 : choose_accum(t, /*absent=*/!want);
   }
-  SVal l = src(*n.operands[0], lr, std::nullopt);
-  SVal r = src(*n.operands[1], rr, TypeV{l.dtype, fresh_dims(rr, "dot.rhs")});
-  const DType t = l.dtype;
   const DType acc = acc_choice == 0 ? verify::sem::default_accum(t) : static_cast<DType>(acc_choice - 1);
-  if (r.dtype != t || !dtype_valid(OpCode::DotGeneral, t) || (acc_choice != 0 && !accum_valid(t, acc)))
-    throw Infeasible{"dtype"};
+  if (acc_choice != 0 && !accum_valid(t, acc)) throw Infeasible{"dtype"};
   for (int m = 0; m < nb; ++m) assume.push_back(l.dims[bl[m]] == r.dims[br[m]]);
   for (int m = 0; m < nc; ++m) assume.push_back(l.dims[cl[m]] == r.dims[cr[m]]);
   SVal out;
@@ -211,9 +226,11 @@ SVal Enc::tgt_dot(const Node& n, const std::optional<TypeV>& given) {
   // same terms), cannot differ; the rest is ill-formed where they do.
   auto must_equal = [&](const Expr& a, const Expr& b) {
     if (a.same(b)) return;
+    // Built once (== orders its operands: a == b and b == a are one term).
+    const Expr eq = a == b;
     for (const Expr& x : assume)
-      if (x.same(a == b) || x.same(b == a)) return;
-    tgt_ill = tgt_ill || a != b;
+      if (x.same(eq)) return;
+    tgt_ill = tgt_ill || !eq;
   };
   for (size_t m = 0; m < bl.size(); ++m) must_equal(l.dims[bl[m]], r.dims[br[m]]);
   for (size_t m = 0; m < cl.size(); ++m) must_equal(l.dims[cl[m]], r.dims[cr[m]]);

@@ -81,7 +81,7 @@ SVal Enc::src_value(const Node& n, int rank, const std::optional<TypeV>& ctx) {
   if (f_.scalar_caps.count(n.name) && rank != 0) throw Infeasible{"rank_is 0"};
   if (auto rk = f_.rank_of.find(n.name); rk != f_.rank_of.end() && rk->second != rank) throw Infeasible{"rank_is"};
   SVal s;
-  s.dtype = ctx ? ctx->first : choose_dtype();
+  s.dtype = ctx ? ctx->first : choose_dtype_of("%" + n.name);
   s.dims = fresh_dims(rank, n.name);
   CNode c;
   c.kind = CNode::Param, c.dtype = s.dtype, c.dims = s.dims, c.capture = n.name;
@@ -160,7 +160,11 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
     DType to = t;
     std::string dir;
     if (op == OpCode::Cast) {
-      to = choose_dtype();
+      // A cast to a captured type already bound takes it (any other dtype fails bind_type: not an
+      // instance); else a dtype a positive same_type/same_dtype ties it to, else any.
+      auto bound = n.type_capture.empty() ? types_.end() : types_.find(n.type_capture);
+      to = bound != types_.end() ? bound->second.first
+                                 : n.type_capture.empty() ? choose_dtype() : choose_dtype_of("$" + n.type_capture);
       cn.dtype = to;
     }
     if (op == OpCode::Compare) {
@@ -292,11 +296,13 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
           throw Outside{"reduction axes given as a literal"};
         }
         if (node_attr(n, "accum")) throw Outside{"a reduction whose accum is matched"};
-        const int acc_choice = ch_.choose(kNumDTypes + 1);  // 0: no accum attribute
         SVal x = src(*n.operands[0], xr, std::nullopt);
         const DType dt = x.dtype;
+        if (!dtype_valid(op, dt)) throw Infeasible{"dtype"};
+        // 0: no accum attribute; `has_attr(%r, accum)` or its negation decides whether there is one.
+        const std::optional<bool> want = attr_required(n.as_name, {"accum"});
+        const int acc_choice = want == false ? 0 : choose_accum(dt, /*absent=*/!want);
         const DType acc = acc_choice == 0 ? verify::sem::default_accum(dt) : static_cast<DType>(acc_choice - 1);
-        if (!dtype_valid(op, dt) || (acc_choice != 0 && !accum_valid(dt, acc))) throw Infeasible{"dtype"};
         if (!n.as_name.empty()) {
           reduce_accum_[n.as_name] = {dt, acc_choice != 0, acc};
           present_[n.as_name] = {{"axes", true}, {"accum", acc_choice != 0}};

@@ -61,6 +61,48 @@ void Enc::run() {
   differ = !eq;
 }
 
+DType Enc::choose_dtype_of(const std::string& key) {
+  // The constraints tie slots transitively (same_type(%a, $T), same_type(%b, $T): %a and %b too).
+  std::vector<std::string> todo{key};
+  std::set<std::string> seen{key};
+  while (!todo.empty()) {
+    const std::string k = todo.back();
+    todo.pop_back();
+    for (auto it = f_.same_dtype.lower_bound({k, ""}); it != f_.same_dtype.end() && it->first == k; ++it) {
+      const std::string& o = it->second;
+      if (o[0] == '%') {
+        if (auto v = vals_.find(o.substr(1)); v != vals_.end()) return v->second.dtype;
+      } else if (auto t = types_.find(o.substr(1)); t != types_.end()) {
+        return t->second.first;
+      }
+      if (seen.insert(o).second) todo.push_back(o);
+    }
+  }
+  return choose_dtype();
+}
+
+std::optional<bool> Enc::attr_required(const std::string& value, std::initializer_list<const char*> attrs) const {
+  if (value.empty()) return std::nullopt;
+  std::optional<bool> want;
+  for (const rules::Constraint& c : r_.where) {
+    if (c.cond || c.pred != "has_attr" || c.args.size() != 2 || c.args[0].name != value) continue;
+    if (std::find(attrs.begin(), attrs.end(), c.args[1].name) == attrs.end()) continue;
+    if (want && *want != !c.negated) return std::nullopt;
+    want = !c.negated;
+  }
+  return want;
+}
+
+int Enc::choose_accum(DType elem, bool absent) {
+  int valid[kNumDTypes], n = 0;
+  for (int d = 0; d < kNumDTypes; ++d)
+    if (accum_valid(elem, static_cast<DType>(d))) valid[n++] = d;
+  if (n == 0 && !absent) throw Infeasible{"no accumulation dtype"};
+  const int k = ch_.choose(n + (absent ? 1 : 0));
+  if (absent) return k == 0 ? 0 : valid[k - 1] + 1;
+  return valid[k] + 1;
+}
+
 Expr Enc::fresh_int(const std::string& what) {
   return Expr::var(what + "!" + std::to_string(fresh_++), Sort::integer());
 }
@@ -91,8 +133,9 @@ void Enc::read(const std::string& cap, const std::vector<Expr>& idx) {
   for (size_t k = 0; k < idx.size(); ++k) {
     const Expr s = idx[k].simplifyMemo();
     key += std::to_string(s.id()) + ";";  // Z3 terms are hash-consed: one id per simplified term
+    const std::vector<unsigned> consts = s.constants();  // sorted
     for (size_t j = 0; j < axes.size(); ++j) {
-      if (!mentions(s, axes[j])) continue;
+      if (!std::binary_search(consts.begin(), consts.end(), axes[j].id())) continue;
       if (map[k] != -1)
         premise.push_back("a read of " + what + " takes its axis " + std::to_string(k) + " from two output axes");
       map[k] = static_cast<int>(j);
@@ -116,11 +159,6 @@ uint8_t Enc::flags_in(const smt::Model& m) const {
   if (m.eval(ninf_).isTrue()) b |= rules::kNInf;
   if (m.eval(nsz_).isTrue()) b |= rules::kNSZ;
   return static_cast<uint8_t>(b | (r_.assumes & (rules::kReassoc | rules::kContract | rules::kAFn)));
-}
-
-bool Enc::mentions(const Expr& e, const Expr& var) {
-  const std::vector<unsigned> c = e.constants();
-  return std::binary_search(c.begin(), c.end(), var.id());
 }
 
 void Enc::bind_type(const std::string& name, DType d, const std::vector<Expr>& dims) {

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -74,9 +75,20 @@ class Enc : public NativeEnv {
   smt::Expr fresh_int(const std::string& what);
   std::vector<smt::Expr> fresh_dims(int rank, const std::string& what);
   DType choose_dtype() { return static_cast<DType>(ch_.choose(kNumDTypes)); }
+  /// The dtype of a free slot named `key` ("%x" a value capture, "$T" a captured type): the dtype of a
+  /// capture already bound that a positive same_type/same_dtype ties it to (every other choice makes
+  /// that constraint false: not an instance), else a choice among every dtype.
+  DType choose_dtype_of(const std::string& key);
+  /// An accumulation dtype for elements of `elem`: 0 for none (only when `absent`), else the dtype + 1,
+  /// enumerated over the dtypes accum_valid accepts, in dtype order. The same configurations as a choice
+  /// among every dtype with the invalid ones skipped as Infeasible (which cost a whole encoding each).
+  int choose_accum(DType elem, bool absent);
+  /// What the rule's has_attr constraints on `as %<value>` require of attributes `attrs` (which the
+  /// configuration chooses together): present (true), absent (false), or nothing (nullopt, also when
+  /// they disagree). Choices they reject are not made; the constraints are still checked.
+  std::optional<bool> attr_required(const std::string& value, std::initializer_list<const char*> attrs) const;
   /// Records a read of capture `cap` at `idx` and checks the rank argument's premise on it.
   void read(const std::string& cap, const std::vector<smt::Expr>& idx);
-  static bool mentions(const smt::Expr& e, const smt::Expr& var);
   void bind_type(const std::string& name, DType d, const std::vector<smt::Expr>& dims);
   /// nnan/ninf UB of a governed op on its operand and result elements (docs/semantics.md).
   smt::Expr fm_ub(OpCode op, std::span<const Elem> args, std::span<const DType> arg_dtypes, const smt::Expr& res,

@@ -42,6 +42,15 @@ RuleFacts facts_of(const rules::Rule& r) {
       f.same_shape.insert({c.args[0].name, c.args[1].name});
       f.same_shape.insert({c.args[1].name, c.args[0].name});
     }
+    if ((c.pred == "same_type" || c.pred == "same_dtype") && c.args.size() == 2) {
+      auto key = [](const rules::Constraint::Arg& a) -> std::string {
+        if (a.kind == rules::Constraint::Arg::Kind::Value) return "%" + a.name;
+        if (a.kind == rules::Constraint::Arg::Kind::Capture) return "$" + a.name;
+        return "";
+      };
+      const std::string a = key(c.args[0]), b = key(c.args[1]);
+      if (!a.empty() && !b.empty()) f.same_dtype.insert({a, b}), f.same_dtype.insert({b, a});
+    }
   }
   return f;
 }

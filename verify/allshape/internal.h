@@ -108,6 +108,9 @@ struct RuleFacts {
   std::map<std::string, int> rank_of;     ///< rank_is(%x, N), N > 0
   std::set<std::string> splat_lits;       ///< is_splat($c) / is_pow2($c)
   std::set<std::pair<std::string, std::string>> same_shape;  ///< same_type / same_shape (a, b)
+  /// same_type / same_dtype (a, b), both orders: "%x" for a value capture, "$T" for a captured type. A
+  /// configuration where the two dtypes differ is not an instance (the constraint is false).
+  std::set<std::pair<std::string, std::string>> same_dtype;
 };
 
 // ---- the fragment (fragment.cpp), decided on the rule's text ----

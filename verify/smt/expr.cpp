@@ -356,6 +356,29 @@ Z3_ast negated_operand(Z3_ast a) {
   return Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_FPA_NEG ? Z3_get_app_arg(C(), app, 0) : nullptr;
 }
 
+/// The operand of an fp.abs application, or null.
+Z3_ast abs_operand(Z3_ast a) {
+  if (Z3_get_ast_kind(C(), a) != Z3_APP_AST) return nullptr;
+  Z3_app app = Z3_to_app(C(), a);
+  return Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) == Z3_OP_FPA_ABS ? Z3_get_app_arg(C(), app, 0) : nullptr;
+}
+
+/// y when `a` is a bit-vector ite(c, -y, y) or ite(c, y, -y) (a value that is y or its negation), else null.
+Z3_ast negation_choice_operand(Z3_ast a) {
+  if (Z3_get_ast_kind(C(), a) != Z3_APP_AST) return nullptr;
+  Z3_app app = Z3_to_app(C(), a);
+  if (Z3_get_decl_kind(C(), Z3_get_app_decl(C(), app)) != Z3_OP_ITE) return nullptr;
+  const Z3_ast t = Z3_get_app_arg(C(), app, 1), e = Z3_get_app_arg(C(), app, 2);
+  auto negation_of = [](Z3_ast n, Z3_ast x) {
+    if (Z3_get_ast_kind(C(), n) != Z3_APP_AST) return false;
+    Z3_app na = Z3_to_app(C(), n);
+    return Z3_get_decl_kind(C(), Z3_get_app_decl(C(), na)) == Z3_OP_BNEG && Z3_get_app_arg(C(), na, 0) == x;
+  };
+  if (negation_of(t, e)) return e;
+  if (negation_of(e, t)) return t;
+  return nullptr;
+}
+
 Expr Expr::operator*(const Expr& b) const {
   if (isFP()) {
     // Negations move out of a product: (-a) * b = a * (-b) = -(a * b). The product's sign is the XOR of
@@ -363,12 +386,20 @@ Expr Expr::operator*(const Expr& b) const {
     // NaN); (-a) * (-b) becomes -(-(a * b)) = a * b.
     if (Z3_ast na = negated_operand(a_)) return -(wrap(na) * b);
     if (Z3_ast nb = negated_operand(b.a_)) return -(*this * wrap(nb));
+    // |a| * |a| = a * a: both products have the sign XOR of two equal signs (+) and the same
+    // magnitude, rounded the same way; NaN stays NaN.
+    if (a_ == b.a_)
+      if (Z3_ast x = abs_operand(a_)) return wrap(x) * wrap(x);
     const FPConst cb = fp_const(b), ca = fp_const(*this);
     if (cb == FPConst::One) return *this;
     if (ca == FPConst::One) return b;
     if (cb == FPConst::MinusOne) return -*this;
     if (ca == FPConst::MinusOne) return -b;
   }
+  // The same for a square of a signed integer's abs (`ite(c, -y, y)`, sem::abs): (-y) * (-y) = y * y
+  // modulo 2^n, whichever branch c takes.
+  if (isBV() && a_ == b.a_)
+    if (Z3_ast y = negation_choice_operand(a_)) return wrap(y) * wrap(y);
   auto [x, y] = ordered(*this, b);
   if (isFP()) return folded(wrap(Z3_mk_fpa_mul(C(), rne(), x, y)), {x, y});
   return wrap(Z3_mk_bvmul(C(), x, y));
@@ -463,7 +494,12 @@ Expr Expr::isZero() const {
   return folded(wrap(Z3_mk_fpa_is_zero(C(), a_)), {a_});
 }
 Expr Expr::isNeg() const { return folded(wrap(Z3_mk_fpa_is_negative(C(), a_)), {a_}); }
-Expr Expr::abs() const { return folded(wrap(Z3_mk_fpa_abs(C(), a_)), {a_}); }
+Expr Expr::abs() const {
+  // |-a| = |a| and ||a|| = |a|: abs clears the sign bit whatever it was.
+  if (Z3_ast x = negated_operand(a_)) return wrap(x).abs();
+  if (abs_operand(a_)) return *this;
+  return folded(wrap(Z3_mk_fpa_abs(C(), a_)), {a_});
+}
 Expr Expr::fma(const Expr& b, const Expr& c) const {
   return folded(wrap(Z3_mk_fpa_fma(C(), rne(), a_, b.a_, c.a_)), {a_, b.a_, c.a_});
 }
