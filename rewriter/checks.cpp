@@ -214,11 +214,12 @@ void ExpensiveChecks::notify_pattern_end(const RewriteSource& who, InstId root, 
   bool changed = total_ != total_before_ || near_after != near_fp_;
   near_root_ = changed ? kNone : root;  // reusable by the next attempt on the same root
   near_total_ = total_;
-  std::string where = " on " + describe_inst(p, root) + " in " + body_label(p, p.inst(root).body);
+  // Built only for a failure message: most attempts end here without one.
+  auto where = [&] { return " on " + describe_inst(p, root) + " in " + body_label(p, p.inst(root).body); };
   if (opts_.fingerprints && success && !changed)
-    return fail("'" + pattern_ + "' reported success but did not change the IR" + where);
+    return fail("'" + pattern_ + "' reported success but did not change the IR" + where());
   if (opts_.fingerprints && !success && changed)
-    return fail("'" + pattern_ + "' reported failure but changed the IR" + where);
+    return fail("'" + pattern_ + "' reported failure but changed the IR" + where());
   if (!success) return;
   if (opts_.verify) {
     bool regions = false;
@@ -234,7 +235,7 @@ void ExpensiveChecks::notify_pattern_end(const RewriteSource& who, InstId root, 
     if (regions) {  // a new region reference may close a cycle: that needs the whole program
       auto diags = verify_program(p, 1);
       if (!diags.empty())
-        return fail("the IR does not verify after '" + pattern_ + "'" + where + ": " + diags[0].message);
+        return fail("the IR does not verify after '" + pattern_ + "'" + where() + ": " + diags[0].message);
     }
   }
   if (opts_.replay) {
