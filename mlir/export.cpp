@@ -375,6 +375,29 @@ class Exporter {
     }
   }
 
+  /// The constants that read a float zero's sign once per element, as `1/z < 0` in bf16 (f16 stays
+  /// f16; the element is cast first, and a zero stays the same zero): Z3 meets one 8-bit division per
+  /// element instead of two in the element type per comparison. Used by argmax and top_k.
+  struct ZeroSign {
+    TensorType st;                     ///< the type the sign is read in
+    std::string sty, zero, one, szero;  ///< zero: a zero of the element type; one, szero: in st
+  };
+  ZeroSign zero_sign(const TensorType& kt, DType elem) {
+    ZeroSign z;
+    z.st = TensorType{elem == DType::F16 ? DType::F16 : DType::BF16, kt.dims};
+    z.sty = mlir_type(z.st);
+    z.zero = splat_const(kt, 0);
+    z.one = splat_const(z.st, double_to_float(z.st.dtype, 1.0));
+    z.szero = splat_const(z.st, 0);
+    return z;
+  }
+  /// For a zero `z` of type `kt`: whether it is -0.0 (an i1 of type `bty`).
+  std::string zero_is_negative(const ZeroSign& zs, const TensorType& kt, const std::string& kty,
+                               const std::string& z, const std::string& bty) {
+    std::string inv = op("arith.divf", {zs.one, cast(kt, zs.st, z, kty)}, {zs.sty, zs.sty}, "", zs.sty);
+    return op("arith.cmpf", {inv, zs.szero}, {zs.sty, zs.sty}, "predicate = 4 : i64", bty);
+  }
+
   /// top_k by ranks, as the SMT encoding states it (docs/semantics.md: descending with largest[true],
   /// else ascending, in the order NaN > +inf > ... > +0.0 > -0.0 > ... > -inf, ties to the lower index,
   /// all NaNs tie). One slice per position along the axis; position i's rank (si64) is the number of
@@ -406,22 +429,15 @@ class Exporter {
     auto cmpf = [&](int pred, const std::string& a, const std::string& b) {
       return op("arith.cmpf", {a, b}, {kty, kty}, "predicate = " + std::to_string(pred) + " : i64", bty);
     };
-    const TensorType st{xt.dtype == DType::F16 ? DType::F16 : DType::BF16, kt.dims};
-    const std::string sty = mlir_type(st);
-    std::string zero, one, szero;
-    if (fl) {
-      zero = splat_const(kt, 0);
-      one = splat_const(st, double_to_float(st.dtype, 1.0));
-      szero = splat_const(st, 0);
-    }
+    const ZeroSign zs = fl ? zero_sign(kt, xt.dtype) : ZeroSign{};
+    const std::string& zero = zs.zero;
     std::vector<std::string> e(static_cast<size_t>(n)), neg(static_cast<size_t>(n)), nan(static_cast<size_t>(n));
     for (int64_t j = 0; j < n; ++j) {
       std::vector<int64_t> starts(xt.rank(), 0);
       starts[axis] = j;
       e[j] = slice_of(x, xt, starts, kt, tosa);
       if (fl) {
-        std::string inv = op("arith.divf", {one, cast(kt, st, e[j], kty)}, {sty, sty}, "", sty);
-        neg[j] = op("arith.cmpf", {inv, szero}, {sty, sty}, "predicate = 4 : i64", bty);
+        neg[j] = zero_is_negative(zs, kt, kty, e[j], bty);
         nan[j] = cmpf(14, e[j], e[j]);
       }
     }
@@ -688,18 +704,9 @@ class Exporter {
     // A zero's sign is read once per element as `1/z < 0` in bf16 (the element cast to bf16 first: a
     // zero stays the same zero) and carried beside the running best, so Z3 meets one 8-bit division
     // per element instead of two in the element type per step (f32 argmaxes timed out).
-    TensorType st{xt.dtype == DType::F16 ? DType::F16 : DType::BF16, kt.dims};
-    const std::string sty = mlir_type(st);
-    std::string zero, one, szero;
-    if (fl) {
-      zero = splat_const(kt, 0);
-      one = splat_const(st, double_to_float(st.dtype, 1.0));
-      szero = splat_const(st, 0);
-    }
-    auto negative = [&](const std::string& z) {  // for a zero z: z is -0.0
-      std::string inv = op("arith.divf", {one, cast(kt, st, z, kty)}, {sty, sty}, "", sty);
-      return op("arith.cmpf", {inv, szero}, {sty, sty}, "predicate = 4 : i64", bty);
-    };
+    const ZeroSign zs = fl ? zero_sign(kt, xt.dtype) : ZeroSign{};
+    const std::string& zero = zs.zero;
+    auto negative = [&](const std::string& z) { return zero_is_negative(zs, kt, kty, z, bty); };
     std::string best = elem(0);
     std::string best_neg = fl ? negative(best) : "";
     std::string idx = constant(Tensor::filled(ki, 0));
