@@ -279,7 +279,7 @@ std::string options_key(const ProveOptions& o, const allshape::Options* ao) {
                   std::to_string(o.instances) + "\nseed " + std::to_string(o.seed) + "\ntimeout_ms " +
                   std::to_string(o.timeout_ms) + "\ncampaign_runs " + std::to_string(o.campaign_runs) +
                   "\nsolver_threads " + std::to_string(o.solver_threads) + "\nclass_tries " +
-                  std::to_string(o.class_tries) + "\nshrink " + std::to_string(o.shrink) + "\nsweep_factor " +
+                  std::to_string(o.class_tries) + "\nshrink " + std::to_string(o.shrink) + " " + std::to_string(o.shrink_checks) + " " + std::to_string(o.shrink_timeout_ms) + "\nsweep_factor " +
                   std::to_string(o.sweep_factor) + "\nsweep_runs " + std::to_string(o.sweep_runs) + "\n";
   if (!ao) return k + "all_shapes no\n";
   return k + "all_shapes yes\nall_shapes.timeout_ms " + std::to_string(ao->timeout_ms) + "\nall_shapes.total_ms " +

@@ -269,6 +269,9 @@ int64_t elements(const Program& p) {
 std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const Subject& s, const Matchers& m, int tmpl,
                                                                          const FrozenPatternSet& one, const ProveOptions& o,
                                                                          int rank, Perturb pert, int64_t size) {
+  ProveOptions so = o;  // each candidate's check: a smaller Z3 budget (a shrink only picks what is shown)
+  so.timeout_ms = std::min(o.timeout_ms, o.shrink_timeout_ms);
+  int checks = 0;
   for (int d = 0; d <= o.max_dim; ++d)
     for (int r = 0; r <= rank; ++r)
       for (int t = 0; t < 12; ++t) {
@@ -276,7 +279,8 @@ std::optional<std::pair<std::pair<Attempt, Checked>, std::string>> shrink(const 
         const int i = 100000 + (d * 16 + r) * 64 + t;  // instance ids past the main loop's
         Attempt a = generate(s, m, o, i, tmpl, r, d, pert, &why);
         if (!a.inst.program || elements(*a.inst.program) >= size) continue;
-        Checked c = check_instance(*a.inst.program, one, o, mix(o.seed, i));
+        if (checks++ == o.shrink_checks) return std::nullopt;
+        Checked c = check_instance(*a.inst.program, one, so, mix(o.seed, i));
         if (c.outcome != Outcome::Refuted) continue;
         std::string how = "root rank " + std::to_string(r) + ", dims <= " + std::to_string(d) + ", " +
                           std::to_string(elements(*a.inst.program)) + " input elements instead of " + std::to_string(size);

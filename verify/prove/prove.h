@@ -59,9 +59,14 @@ struct ProveOptions {
   /// After the `instances` main loop: directed tries for each reachable coverage class that has not
   /// fired yet (each try generates an instance of that class and checks it).
   int class_tries = 12;
-  /// REFUTED: look for a smaller failing instance to show (up to (max_dim+1)*(max_rank+1)*12 more
-  /// checks). The prover fuzzer (fuzz/harness/prove_case.h) turns it off: it only needs the verdict.
+  /// REFUTED: look for a smaller failing instance to show: candidates from the smallest dims and ranks
+  /// up (12 seeds each), at most shrink_checks of them checked, each with a Z3 budget of
+  /// min(timeout_ms, shrink_timeout_ms) (then the interpreter campaign, as any instance). The verdict is
+  /// REFUTED either way; shrinking only chooses which counterexample is shown. The prover fuzzer
+  /// (fuzz/harness/prove_case.h) turns it off: it only needs the verdict.
   bool shrink = true;
+  int shrink_checks = 8;
+  unsigned shrink_timeout_ms = 1000;
   /// The sweep: once every fired instance is proved (or tested), sweep_factor * instances more
   /// instances (same ranks and dims, no near misses) run through the real pattern and are compared by
   /// the interpreter on sweep_runs edge-biased inputs each, no Z3: a pattern that breaks the program or
