@@ -95,15 +95,22 @@ FoldResult fold_identity(const Program& p, InstId i) {
 /// `%r = constant LIT -> T` and the names at the uses. So broadcast_to, tile or pad of a non-splat
 /// constant stay ops (they would write every element), and so does exp of short literals whose results
 /// print longer, while folds to splats, slices and arithmetic on dying constants happen.
-bool shrinks(const Program& p, InstId i, const Tensor& lit, const FoldOptions& opts) {
+struct FoldText {
+  size_t removed = 0;   ///< the text the fold removes, counted low
+  size_t uses = 0;
+  size_t name_len = 0;  ///< the result's name as printed
+  size_t type_len = 0;  ///< the result's type as printed
+};
+
+FoldText removed_text(const Program& p, InstId i) {
+  FoldText f;
   const ValueId res = p.result(i);
   const std::string_view name = p.name(res);
-  const size_t name_len = 1 + (name.empty() ? 2 : name.size());  // unnamed values print as %tN
-  const size_t type_len = to_string(p.type_of(res)).size();
-  size_t uses = 0;
-  p.for_each_use(res, [&](InstId, uint32_t) { ++uses; });
+  f.name_len = 1 + (name.empty() ? 2 : name.size());  // unnamed values print as %tN
+  f.type_len = to_string(p.type_of(res)).size();
+  p.for_each_use(res, [&](InstId, uint32_t) { ++f.uses; });
   // Lines are indented by two spaces; "%r = op " and " -> T".
-  size_t removed = 2 + name_len + 3 + mnemonic(p.op(i)).size() + 1 + 4 + type_len + uses * name_len;
+  size_t removed = 2 + f.name_len + 3 + mnemonic(p.op(i)).size() + 1 + 4 + f.type_len + f.uses * f.name_len;
   for (uint32_t k = 0; k < p.num_operands(i); ++k) {
     const ValueId v = p.operand(i, k);
     const ValueInfo& vi = p.value(v);
@@ -120,11 +127,45 @@ bool shrinks(const Program& p, InstId i, const Tensor& lit, const FoldOptions& o
                  to_string(p.type_of(v)).size();
     }
   }
-  const size_t text = print_literal(lit).size();
-  const size_t added = inline_folded(lit, uses == 1, opts.inline_literal_max_elements)
-                           ? uses * text
-                           : 2 + name_len + 12 + text + 4 + type_len + uses * name_len;
-  return added <= removed;
+  f.removed = removed;
+  return f;
+}
+
+/// The text a fold to a literal of `text` printed characters adds (counted high; monotone in `text`).
+size_t added_text(const FoldText& f, size_t text, bool inline_lit) {
+  return inline_lit ? f.uses * text : 2 + f.name_len + 12 + text + 4 + f.type_len + f.uses * f.name_len;
+}
+
+/// A lower bound of print_literal's length for a literal of `n` >= 2 elements that are not all equal
+/// (printed as a list): "dense<" ">" and at least one "[]", n elements of at least 1 character (an
+/// integer), 3 (a float: "1.0", "nan", "inf") or 4 (i1: "true"), and n - 1 separators ", ".
+size_t min_list_literal_text(DType t, int64_t n) {
+  const size_t elem = t == DType::I1 ? 4 : is_float(t) ? 3 : 1;
+  return 9 + static_cast<size_t>(n) * elem + 2 * static_cast<size_t>(n - 1);
+}
+
+/// Folding never makes the printed program larger. The text a fold removes, counted low: the
+/// instruction's line without its attributes (`%r = op a, b -> T`, inline literal operands written out),
+/// the name at each use, and the line of each `constant` operand whose one use this is (DCE drops it).
+/// The text it adds, counted high: the literal at each use when the driver inlines it, else the line
+/// `%r = constant LIT -> T` and the names at the uses. So broadcast_to, tile or pad of a non-splat
+/// constant stay ops (they would write every element), and so does exp of short literals whose results
+/// print longer, while folds to splats, slices and arithmetic on dying constants happen. A literal
+/// printed as a list is first bounded below (min_list_literal_text) and printed only when that bound
+/// does not already decide: the same answer, without formatting every element of a long literal.
+bool shrinks(const FoldText& f, const Tensor& lit, const FoldOptions& opts) {
+  const bool inl = inline_folded(lit, f.uses == 1, opts.inline_literal_max_elements);
+  const int64_t n = lit.size();
+  if (lit.type.rank() != 0 && n >= 2 && !lit.is_splat() &&
+      added_text(f, min_list_literal_text(lit.dtype(), n), inl) > f.removed)
+    return false;
+  return added_text(f, print_literal(lit).size(), inl) <= f.removed;
+}
+
+/// Ops whose result holds every element of their first operand (and only those), so a first operand
+/// that is not a splat gives a result that is not one either.
+bool keeps_every_element(OpCode op) {
+  return op == OpCode::BroadcastTo || op == OpCode::Transpose || op == OpCode::Reshape;
 }
 
 FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
@@ -135,7 +176,18 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
     if (!p.constant_of(p.operand(i, k))) return {};
   for (uint32_t k = 0; k < n; ++k)
     if (p.constant_of(p.operand(i, k))->size() > opts.max_elements) return {};
-  if (p.type_of(p.result(i)).num_elements() > opts.max_elements) return {};
+  const TensorType& rt = p.type_of(p.result(i));
+  if (rt.num_elements() > opts.max_elements) return {};
+  const FoldText f = removed_text(p, i);
+  // A broadcast (transpose, reshape) of a constant that is not a splat prints every element of the
+  // result: decided by the lower bound before evaluating.
+  if (keeps_every_element(p.op(i)) && rt.rank() != 0 && rt.num_elements() >= 2) {
+    const Tensor& x = *p.constant_of(p.operand(i, 0));
+    if (x.size() >= 2 && !x.is_splat() && rt.dtype == x.dtype()) {
+      const bool inl = rt.num_elements() <= opts.inline_literal_max_elements && f.uses == 1;
+      if (added_text(f, min_list_literal_text(rt.dtype, rt.num_elements()), inl) > f.removed) return {};
+    }
+  }
   std::vector<Tensor> args;
   args.reserve(n);
   for (uint32_t k = 0; k < n; ++k) args.push_back(*p.constant_of(p.operand(i, k)));
@@ -143,7 +195,7 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
   if (r.status != RunStatus::Ok || r.results.size() != 1) return {};  // UB stays where it is
   Tensor& t = r.results[0];
   t.compact();
-  if (!shrinks(p, i, t, opts)) return {};
+  if (!shrinks(f, t, opts)) return {};
   return FoldResult::materialize(std::move(t));
 }
 
