@@ -95,14 +95,68 @@ FoldResult fold_identity(const Program& p, InstId i) {
 /// `%r = constant LIT -> T` and the names at the uses. So broadcast_to, tile or pad of a non-splat
 /// constant stay ops (they would write every element), and so does exp of short literals whose results
 /// print longer, while folds to splats, slices and arithmetic on dying constants happen.
+/// The fewest and the most characters format_elem prints for one element of `t`: integers in decimal,
+/// i1 as true/false, floats as the shortest round-trip form with ".0" appended when it has neither '.'
+/// nor 'e' (at least 3: "1.0", "nan", "inf"), a NaN with a payload as 0x and its hex bits. f32 and f64
+/// are bounded by their longest scientific forms (to_chars never picks a longer fixed one) plus ".0";
+/// the bounds are tested against format_elem on every 16-bit float and on edge and random values of
+/// the other dtypes (tests/rewriter/fold_text_test.cpp).
+std::pair<size_t, size_t> elem_text_range(DType t) {
+  switch (t) {
+    case DType::I1: return {4, 5};
+    case DType::UI8: return {1, 3};
+    case DType::SI8: return {1, 4};
+    case DType::UI16: return {1, 5};
+    case DType::SI16: return {1, 6};
+    case DType::UI32: return {1, 10};
+    case DType::SI32: return {1, 11};
+    case DType::UI64: return {1, 20};
+    case DType::SI64: return {1, 20};
+    case DType::BF16: return {3, 12};
+    case DType::F16: return {3, 12};
+    case DType::F32: return {3, 17};  // "-d.dddddddde-dd" (9 digits), 2 more for ".0" after a fixed form
+    case DType::F64: return {3, 26};  // "-d.dddddddddddddddde-ddd" (17 digits), 2 more likewise
+  }
+  return {0, SIZE_MAX / 4};
+}
+
+}  // namespace
+
+TextBounds literal_list_text_bounds(const TensorType& type) {
+  // "dense<" + elements + "> : " + type; per level l, groups_l bracket pairs and groups_l * (d_l - 1)
+  // separators ", " (groups_0 = 1, groups_{l+1} = groups_l * d_l).
+  size_t fixed = 6 + 4 + to_string(type).size();
+  size_t groups = 1;
+  for (int64_t d : type.dims) {
+    fixed += 2 * groups + (d > 0 ? 2 * groups * static_cast<size_t>(d - 1) : 0);
+    groups *= static_cast<size_t>(d);
+  }
+  const size_t n = static_cast<size_t>(type.num_elements());
+  const auto [lo, hi] = elem_text_range(type.dtype);
+  return {fixed + n * lo, fixed + n * hi};
+}
+
+TextBounds literal_text_bounds(const Tensor& t) {
+  const int64_t n = t.size();
+  if (t.type.rank() == 0 || (n >= 2 && t.is_splat())) {
+    const size_t exact = 6 + format_elem(t.dtype(), t.bits(0)).size() + 4 + to_string(t.type).size();
+    return {exact, exact};
+  }
+  return literal_list_text_bounds(t.type);
+}
+
+namespace {
+
 struct FoldText {
-  size_t removed = 0;   ///< the text the fold removes, counted low
+  size_t lo = 0, hi = 0;  ///< bounds of the text the fold removes, counted low (exact: lo == hi)
   size_t uses = 0;
   size_t name_len = 0;  ///< the result's name as printed
   size_t type_len = 0;  ///< the result's type as printed
 };
 
-FoldText removed_text(const Program& p, InstId i) {
+/// The text the fold of `i` removes, counted low: exact with `exact`, else bounds that format at most
+/// one element of each literal operand (literal_text_bounds).
+FoldText removed_text(const Program& p, InstId i, bool exact) {
   FoldText f;
   const ValueId res = p.result(i);
   const std::string_view name = p.name(res);
@@ -111,23 +165,28 @@ FoldText removed_text(const Program& p, InstId i) {
   p.for_each_use(res, [&](InstId, uint32_t) { ++f.uses; });
   // Lines are indented by two spaces; "%r = op " and " -> T".
   size_t removed = 2 + f.name_len + 3 + mnemonic(p.op(i)).size() + 1 + 4 + f.type_len + f.uses * f.name_len;
+  size_t lo = 0, hi = 0;  // the literals' part
+  auto literal = [&](const Tensor& t) {
+    const TextBounds b = exact ? TextBounds{print_literal(t).size(), 0} : literal_text_bounds(t);
+    lo += b.lo, hi += exact ? b.lo : b.hi;
+  };
   for (uint32_t k = 0; k < p.num_operands(i); ++k) {
     const ValueId v = p.operand(i, k);
     const ValueInfo& vi = p.value(v);
     if (k) removed += 2;
     if (vi.kind == ValueKind::Literal) {
-      removed += print_literal(p.literal(vi.def)).size();
+      literal(p.literal(vi.def));
       continue;
     }
     removed += 2;  // "%x" at least
     const InstId d = p.def_inst(v);
     if (d != kNone && p.op(d) == OpCode::Constant && p.has_one_use(v)) {  // "  %c = constant LIT -> T"
       const std::string_view cn = p.name(v);
-      removed += 2 + 1 + (cn.empty() ? 2 : cn.size()) + 12 + print_literal(*p.constant_of(v)).size() + 4 +
-                 to_string(p.type_of(v)).size();
+      removed += 2 + 1 + (cn.empty() ? 2 : cn.size()) + 12 + 4 + to_string(p.type_of(v)).size();
+      literal(*p.constant_of(v));
     }
   }
-  f.removed = removed;
+  f.lo = removed + lo, f.hi = removed + hi;
   return f;
 }
 
@@ -136,30 +195,22 @@ size_t added_text(const FoldText& f, size_t text, bool inline_lit) {
   return inline_lit ? f.uses * text : 2 + f.name_len + 12 + text + 4 + f.type_len + f.uses * f.name_len;
 }
 
-/// A lower bound of print_literal's length for a literal of `n` >= 2 elements that are not all equal
-/// (printed as a list): "dense<" ">" and at least one "[]", n elements of at least 1 character (an
-/// integer), 3 (a float: "1.0", "nan", "inf") or 4 (i1: "true"), and n - 1 separators ", ".
-size_t min_list_literal_text(DType t, int64_t n) {
-  const size_t elem = t == DType::I1 ? 4 : is_float(t) ? 3 : 1;
-  return 9 + static_cast<size_t>(n) * elem + 2 * static_cast<size_t>(n - 1);
-}
-
 /// Folding never makes the printed program larger. The text a fold removes, counted low: the
 /// instruction's line without its attributes (`%r = op a, b -> T`, inline literal operands written out),
 /// the name at each use, and the line of each `constant` operand whose one use this is (DCE drops it).
 /// The text it adds, counted high: the literal at each use when the driver inlines it, else the line
 /// `%r = constant LIT -> T` and the names at the uses. So broadcast_to, tile or pad of a non-splat
 /// constant stay ops (they would write every element), and so does exp of short literals whose results
-/// print longer, while folds to splats, slices and arithmetic on dying constants happen. A literal
-/// printed as a list is first bounded below (min_list_literal_text) and printed only when that bound
-/// does not already decide: the same answer, without formatting every element of a long literal.
-bool shrinks(const FoldText& f, const Tensor& lit, const FoldOptions& opts) {
+/// print longer, while folds to splats, slices and arithmetic on dying constants happen. The literals
+/// are first bounded (literal_text_bounds, formatting one element at most) and printed only when the
+/// bounds do not decide: the same answer without formatting every element of a long literal.
+bool shrinks(const Program& p, InstId i, const FoldText& f, const Tensor& lit, const FoldOptions& opts) {
   const bool inl = inline_folded(lit, f.uses == 1, opts.inline_literal_max_elements);
-  const int64_t n = lit.size();
-  if (lit.type.rank() != 0 && n >= 2 && !lit.is_splat() &&
-      added_text(f, min_list_literal_text(lit.dtype(), n), inl) > f.removed)
-    return false;
-  return added_text(f, print_literal(lit).size(), inl) <= f.removed;
+  const TextBounds b = literal_text_bounds(lit);
+  if (added_text(f, b.lo, inl) > f.hi) return false;
+  if (b.lo == b.hi && f.lo == f.hi) return added_text(f, b.lo, inl) <= f.lo;
+  const FoldText e = f.lo == f.hi ? f : removed_text(p, i, true);
+  return added_text(f, b.lo == b.hi ? b.lo : print_literal(lit).size(), inl) <= e.lo;
 }
 
 /// Ops whose result holds every element of their first operand (and only those), so a first operand
@@ -178,14 +229,14 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
     if (p.constant_of(p.operand(i, k))->size() > opts.max_elements) return {};
   const TensorType& rt = p.type_of(p.result(i));
   if (rt.num_elements() > opts.max_elements) return {};
-  const FoldText f = removed_text(p, i);
+  const FoldText f = removed_text(p, i, false);
   // A broadcast (transpose, reshape) of a constant that is not a splat prints every element of the
-  // result: decided by the lower bound before evaluating.
+  // result as a list: decided by the bounds before evaluating.
   if (keeps_every_element(p.op(i)) && rt.rank() != 0 && rt.num_elements() >= 2) {
     const Tensor& x = *p.constant_of(p.operand(i, 0));
     if (x.size() >= 2 && !x.is_splat() && rt.dtype == x.dtype()) {
       const bool inl = rt.num_elements() <= opts.inline_literal_max_elements && f.uses == 1;
-      if (added_text(f, min_list_literal_text(rt.dtype, rt.num_elements()), inl) > f.removed) return {};
+      if (added_text(f, literal_list_text_bounds(rt).lo, inl) > f.hi) return {};
     }
   }
   std::vector<Tensor> args;
@@ -195,7 +246,7 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
   if (r.status != RunStatus::Ok || r.results.size() != 1) return {};  // UB stays where it is
   Tensor& t = r.results[0];
   t.compact();
-  if (!shrinks(f, t, opts)) return {};
+  if (!shrinks(p, i, f, t, opts)) return {};
   return FoldResult::materialize(std::move(t));
 }
 

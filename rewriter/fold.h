@@ -40,6 +40,17 @@ inline bool inline_folded(const Tensor& lit, bool one_use, int64_t max) {
   return lit.stored_elements() <= max && (lit.stored_elements() <= 1 || one_use);
 }
 
+/// Bounds of print_literal(t).size() (`dense<...> : tensor<...>`) that format at most one element:
+/// exact (lo == hi) for a literal printed as one element (rank 0, or a splat of >= 2 elements), else the
+/// exact brackets, separators and type with each element between the fewest and the most characters
+/// its dtype can print. The fold hook's size rule (docs/rewriter.md "Folding") decides with these first.
+struct TextBounds {
+  size_t lo = 0, hi = 0;
+};
+TextBounds literal_text_bounds(const Tensor& t);
+/// The same for any literal of `type` printed as a list (not a splat, or a single element of rank >= 1).
+TextBounds literal_list_text_bounds(const TensorType& type);
+
 /// Tries the fold hook of `i`'s op. Effectful ops (rng), region ops and opaque ops never fold.
 FoldResult fold_inst(const Program& p, InstId i, const FoldOptions& opts = {});
 
