@@ -88,13 +88,6 @@ FoldResult fold_identity(const Program& p, InstId i) {
   return {};
 }
 
-/// Folding never makes the printed program larger. The text a fold removes, counted low: the
-/// instruction's line without its attributes (`%r = op a, b -> T`, inline literal operands written out),
-/// the name at each use, and the line of each `constant` operand whose one use this is (DCE drops it).
-/// The text it adds, counted high: the literal at each use when the driver inlines it, else the line
-/// `%r = constant LIT -> T` and the names at the uses. So broadcast_to, tile or pad of a non-splat
-/// constant stay ops (they would write every element), and so does exp of short literals whose results
-/// print longer, while folds to splats, slices and arithmetic on dying constants happen.
 /// The fewest and the most characters format_elem prints for one element of `t`: integers in decimal,
 /// i1 as true/false, floats as the shortest round-trip form with ".0" appended when it has neither '.'
 /// nor 'e' (at least 3: "1.0", "nan", "inf"), a NaN with a payload as 0x and its hex bits. f32 and f64
@@ -195,6 +188,14 @@ size_t added_text(const FoldText& f, size_t text, bool inline_lit) {
   return inline_lit ? f.uses * text : 2 + f.name_len + 12 + text + 4 + f.type_len + f.uses * f.name_len;
 }
 
+/// Whether a fold that adds at least `added_lo` characters certainly removes less: first against the
+/// bound of the removed text, then against the exact count (computed once; `f` keeps it).
+bool grows(const Program& p, InstId i, FoldText& f, size_t added_lo) {
+  if (added_lo > f.hi) return true;
+  if (f.lo != f.hi) f = removed_text(p, i, true);
+  return added_lo > f.lo;
+}
+
 /// Folding never makes the printed program larger. The text a fold removes, counted low: the
 /// instruction's line without its attributes (`%r = op a, b -> T`, inline literal operands written out),
 /// the name at each use, and the line of each `constant` operand whose one use this is (DCE drops it).
@@ -203,14 +204,12 @@ size_t added_text(const FoldText& f, size_t text, bool inline_lit) {
 /// constant stay ops (they would write every element), and so does exp of short literals whose results
 /// print longer, while folds to splats, slices and arithmetic on dying constants happen. The literals
 /// are first bounded (literal_text_bounds, formatting one element at most) and printed only when the
-/// bounds do not decide: the same answer without formatting every element of a long literal.
-bool shrinks(const Program& p, InstId i, const FoldText& f, const Tensor& lit, const FoldOptions& opts) {
+/// bounds do not decide (the removed literals first, the added one last): the same answer without formatting every element of a long literal.
+bool shrinks(const Program& p, InstId i, FoldText& f, const Tensor& lit, const FoldOptions& opts) {
   const bool inl = inline_folded(lit, f.uses == 1, opts.inline_literal_max_elements);
   const TextBounds b = literal_text_bounds(lit);
-  if (added_text(f, b.lo, inl) > f.hi) return false;
-  if (b.lo == b.hi && f.lo == f.hi) return added_text(f, b.lo, inl) <= f.lo;
-  const FoldText e = f.lo == f.hi ? f : removed_text(p, i, true);
-  return added_text(f, b.lo == b.hi ? b.lo : print_literal(lit).size(), inl) <= e.lo;
+  if (grows(p, i, f, added_text(f, b.lo, inl))) return false;
+  return added_text(f, b.lo == b.hi ? b.lo : print_literal(lit).size(), inl) <= f.lo;
 }
 
 /// Ops whose result holds every element of their first operand (and only those), so a first operand
@@ -229,14 +228,14 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
     if (p.constant_of(p.operand(i, k))->size() > opts.max_elements) return {};
   const TensorType& rt = p.type_of(p.result(i));
   if (rt.num_elements() > opts.max_elements) return {};
-  const FoldText f = removed_text(p, i, false);
+  FoldText f = removed_text(p, i, false);
   // A broadcast (transpose, reshape) of a constant that is not a splat prints every element of the
   // result as a list: decided by the bounds before evaluating.
   if (keeps_every_element(p.op(i)) && rt.rank() != 0 && rt.num_elements() >= 2) {
     const Tensor& x = *p.constant_of(p.operand(i, 0));
     if (x.size() >= 2 && !x.is_splat() && rt.dtype == x.dtype()) {
       const bool inl = rt.num_elements() <= opts.inline_literal_max_elements && f.uses == 1;
-      if (added_text(f, literal_list_text_bounds(rt).lo, inl) > f.hi) return {};
+      if (grows(p, i, f, added_text(f, literal_list_text_bounds(rt).lo, inl))) return {};
     }
   }
   std::vector<Tensor> args;

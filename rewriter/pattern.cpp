@@ -2,6 +2,7 @@
 #include "rewriter/pattern.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace ptir {
 namespace {
@@ -54,7 +55,8 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
     const OperandNeed& n = s.operand[k];
     switch (n.kind) {
       case OperandNeed::Kind::Any: return true;
-      case OperandNeed::Kind::Constant: return c == kConst;
+      case OperandNeed::Kind::Constant:
+      case OperandNeed::Kind::Splat: return c == kConst;
       case OperandNeed::Kind::Op:
         // A `constant` op's result is classed as a constant: admit it there too.
         return c == static_cast<int>(n.op) || (n.op == OpCode::Constant && c == kConst);
@@ -72,6 +74,19 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
         for (int c = 0; c < Index::kClasses; ++c)
           if (admits(s, k, c)) ix->admits[k][c] |= bit;
       if (s.either_order) ix->either_order |= bit;
+      if (s.same_operands && s.num_operands != 0 && s.num_operands != 1) ix->same_operands |= bit;
+      for (int k = 0; k < 2; ++k) {
+        const OperandNeed& n = s.operand[k];
+        if (n.kind != OperandNeed::Kind::Splat || (s.num_operands >= 0 && s.num_operands <= k)) continue;
+        size_t d = 0;
+        while (d < ix->splats.size() && !(ix->splats[d].nan == n.nan && ix->splats[d].splat_bits == n.splat_bits)) ++d;
+        if (d == ix->splats.size()) {
+          if (d == Index::kMaxSplats) continue;  // indexed as a constant only
+          ix->splats.push_back(n);
+        }
+        ix->needs_splat[k] |= bit;
+        ix->splat_need[k][d] |= bit;
+      }
     }
     (*index)[op] = std::move(ix);
   }
@@ -92,7 +107,35 @@ uint64_t FrozenPatternSet::candidates(const Program& p, InstId i) const {
     return d == kNone ? kNumOps + 1 : static_cast<int>(p.op(d));
   };
   const int c0 = cls(0), c1 = cls(1);
-  return (ix->admits[0][c0] & ix->admits[1][c1]) | (ix->either_order & ix->admits[0][c1] & ix->admits[1][c0]);
+  uint64_t a0 = ix->admits[0][c0], a1 = ix->admits[1][c1];  // operand 0 at position 0, operand 1 at 1
+  uint64_t b0 = ix->admits[0][c1], b1 = ix->admits[1][c0];  // swapped
+  if (!ix->splats.empty() && (c0 == kNumOps || c1 == kNumOps)) {
+    // Which splat needs each constant operand meets (necessary: its first element's bits).
+    auto meets = [&](uint32_t k) {
+      uint32_t m = 0;
+      const Tensor* t = p.constant_of(p.operand(i, k));
+      if (!t || t->size() == 0) return m;
+      const DType d = t->dtype();
+      const uint64_t b = t->bits(0);
+      const bool nan = is_float(d) && float_is_nan(d, b);
+      for (size_t j = 0; j < ix->splats.size(); ++j) {
+        const OperandNeed& n = ix->splats[j];
+        const auto& want = n.splat_bits[static_cast<size_t>(d)];
+        if (n.nan ? nan : (want && *want == b)) m |= 1u << j;
+      }
+      return m;
+    };
+    auto admitted = [&](int pos, uint32_t m) {  // patterns whose splat need at `pos` (if any) is in m
+      uint64_t ok = ~ix->needs_splat[pos];
+      for (; m; m &= m - 1) ok |= ix->splat_need[pos][std::countr_zero(m)];
+      return ok;
+    };
+    const uint32_t m0 = c0 == kNumOps ? meets(0) : 0, m1 = c1 == kNumOps ? meets(1) : 0;
+    a0 &= admitted(0, m0), a1 &= admitted(1, m1), b0 &= admitted(0, m1), b1 &= admitted(1, m0);
+  }
+  uint64_t cand = (a0 & a1) | (ix->either_order & b0 & b1);
+  if (ix->same_operands && (p.num_operands(i) < 2 || p.operand(i, 0) != p.operand(i, 1))) cand &= ~ix->same_operands;
+  return cand;
 }
 
 }  // namespace ptir

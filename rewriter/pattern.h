@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,17 +24,22 @@ using PatternBenefit = uint16_t;
 /// What a pattern needs of one operand of its root: a cheap necessary condition the frozen set's index
 /// keys on (the pattern still checks everything itself when tried).
 struct OperandNeed {
-  enum class Kind : uint8_t { Any, Constant, Op };
+  enum class Kind : uint8_t { Any, Constant, Op, Splat };
   Kind kind = Kind::Any;
   OpCode op{};  ///< Kind::Op: the operand is the result of an instruction of this op
+  /// Kind::Splat: a constant with at least one element whose first element has these bits in its dtype
+  /// (nullopt: no element of that dtype can match), or with `nan`, any NaN of a float dtype.
+  std::array<std::optional<uint64_t>, kNumDTypes> splat_bits{};
+  bool nan = false;
 };
 
-/// Necessary conditions on a root for the index: its operand count (-1: any) and what operands 0 and 1
-/// must be (for a commutative match, in one order or the other).
+/// Necessary conditions on a root for the index: its operand count (-1: any), what operands 0 and 1
+/// must be (for a commutative match, in one order or the other), and whether they must be one value.
 struct RootShape {
   int32_t num_operands = -1;
   std::array<OperandNeed, 2> operand{};
   bool either_order = false;
+  bool same_operands = false;  ///< operands 0 and 1 are the same value (`sub(%x, %x)`)
 };
 
 /// A rewrite anchored at a root instruction.
@@ -159,6 +165,13 @@ class FrozenPatternSet {
     static constexpr int kClasses = kNumOps + 3;  ///< defining ops, then constant, parameter, absent
     std::array<std::array<uint64_t, kClasses>, 2> admits{};
     uint64_t either_order = 0;
+    uint64_t same_operands = 0;  ///< patterns that need operands 0 and 1 to be one value
+    /// The distinct splat needs of this root's patterns (at most kMaxSplats; a pattern with a further
+    /// one is only a Constant need), and per position the patterns needing each of them.
+    static constexpr size_t kMaxSplats = 16;
+    std::vector<OperandNeed> splats;
+    std::array<uint64_t, 2> needs_splat{};
+    std::array<std::array<uint64_t, kMaxSplats>, 2> splat_need{};
   };
   std::shared_ptr<const std::array<std::unique_ptr<RootIndex>, kNumOps>> index_;
   std::vector<std::string> filtered_out_;

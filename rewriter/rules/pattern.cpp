@@ -393,7 +393,11 @@ RootShape RulePattern::root_shape() const {
     const MNode& o = m.operands[k];
     switch (o.kind) {
       case Node::Kind::Value: break;
-      case Node::Kind::Splat:
+      case Node::Kind::Splat:  // what splat_matches checks of the first element
+        s.operand[k].kind = OperandNeed::Kind::Splat;
+        s.operand[k].nan = std::isnan(o.number.value);
+        s.operand[k].splat_bits = o.splat_bits;
+        break;
       case Node::Kind::Const: s.operand[k].kind = OperandNeed::Kind::Constant; break;
       case Node::Kind::Op:
         s.operand[k].kind = OperandNeed::Kind::Op;
@@ -402,6 +406,9 @@ RootShape RulePattern::root_shape() const {
     }
   }
   s.either_order = m.commutative;
+  // `op(%x, %x)`: bind_value makes the second operand the first's value.
+  s.same_operands = m.operands.size() >= 2 && m.operands[0].kind == Node::Kind::Value &&
+                    m.operands[1].kind == Node::Kind::Value && m.operands[0].slot == m.operands[1].slot;
   return s;
 }
 
