@@ -1,6 +1,9 @@
 // Fold hooks: one decision per op (the switch names every op), then identity folds and constant folding.
 #include "rewriter/fold.h"
 
+#include <charconv>
+#include <cstring>
+
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -113,12 +116,53 @@ std::pair<size_t, size_t> elem_text_range(DType t) {
   return {0, SIZE_MAX / 4};
 }
 
+size_t decimal_digits(uint64_t v) {
+  size_t n = 1;
+  for (; v >= 10; v /= 10) ++n;
+  return n;
+}
+
+/// format_elem(t, bits).size() without building the string (f32/f64 through to_chars into a buffer,
+/// the 16-bit floats through format_elem itself).
+size_t elem_text_size(DType t, uint64_t bits) {
+  if (t == DType::I1) return bits & 1 ? 4 : 5;
+  if (!is_float(t)) {
+    if (!is_signed_int(t)) return decimal_digits(bits & bits_mask(t));
+    const int64_t v = int_value(t, bits);
+    return v < 0 ? 1 + decimal_digits(uint64_t{0} - static_cast<uint64_t>(v)) : decimal_digits(static_cast<uint64_t>(v));
+  }
+  if (t != DType::F32 && t != DType::F64) return format_elem(t, bits).size();
+  if (float_is_nan(t, bits)) return bits == canonical_nan(t) ? 3 : 2 + static_cast<size_t>(dtype_bits(t) / 4);
+  if (float_is_inf(t, bits)) return float_sign(t, bits) ? 4 : 3;
+  char buf[64];
+  std::to_chars_result r;
+  if (t == DType::F64) {
+    double d; std::memcpy(&d, &bits, 8);
+    r = std::to_chars(buf, buf + sizeof buf, d);
+  } else {
+    const uint32_t b32 = static_cast<uint32_t>(bits);
+    float f; std::memcpy(&f, &b32, 4);
+    r = std::to_chars(buf, buf + sizeof buf, f);
+  }
+  const size_t n = static_cast<size_t>(r.ptr - buf);
+  for (size_t k = 0; k < n; ++k)
+    if (buf[k] == '.' || buf[k] == 'e') return n;
+  return n + 2;  // ".0"
+}
+
+/// to_string(type).size(): `tensor<DT` then `, d0` and `xdK`, then `>`.
+size_t type_text_size(const TensorType& type) {
+  size_t n = 7 + std::char_traits<char>::length(dtype_name(type.dtype)) + 1;
+  for (size_t k = 0; k < type.dims.size(); ++k) n += (k ? 1 : 2) + decimal_digits(static_cast<uint64_t>(type.dims[k]));
+  return n;
+}
+
 }  // namespace
 
 TextBounds literal_list_text_bounds(const TensorType& type) {
   // "dense<" + elements + "> : " + type; per level l, groups_l bracket pairs and groups_l * (d_l - 1)
   // separators ", " (groups_0 = 1, groups_{l+1} = groups_l * d_l).
-  size_t fixed = 6 + 4 + to_string(type).size();
+  size_t fixed = 6 + 4 + type_text_size(type);
   size_t groups = 1;
   for (int64_t d : type.dims) {
     fixed += 2 * groups + (d > 0 ? 2 * groups * static_cast<size_t>(d - 1) : 0);
@@ -132,7 +176,7 @@ TextBounds literal_list_text_bounds(const TensorType& type) {
 TextBounds literal_text_bounds(const Tensor& t) {
   const int64_t n = t.size();
   if (t.type.rank() == 0 || (n >= 2 && t.is_splat())) {
-    const size_t exact = 6 + format_elem(t.dtype(), t.bits(0)).size() + 4 + to_string(t.type).size();
+    const size_t exact = 6 + elem_text_size(t.dtype(), t.bits(0)) + 4 + type_text_size(t.type);
     return {exact, exact};
   }
   return literal_list_text_bounds(t.type);
@@ -154,7 +198,7 @@ FoldText removed_text(const Program& p, InstId i, bool exact) {
   const ValueId res = p.result(i);
   const std::string_view name = p.name(res);
   f.name_len = 1 + (name.empty() ? 2 : name.size());  // unnamed values print as %tN
-  f.type_len = to_string(p.type_of(res)).size();
+  f.type_len = type_text_size(p.type_of(res));
   p.for_each_use(res, [&](InstId, uint32_t) { ++f.uses; });
   // Lines are indented by two spaces; "%r = op " and " -> T".
   size_t removed = 2 + f.name_len + 3 + mnemonic(p.op(i)).size() + 1 + 4 + f.type_len + f.uses * f.name_len;
@@ -175,7 +219,7 @@ FoldText removed_text(const Program& p, InstId i, bool exact) {
     const InstId d = p.def_inst(v);
     if (d != kNone && p.op(d) == OpCode::Constant && p.has_one_use(v)) {  // "  %c = constant LIT -> T"
       const std::string_view cn = p.name(v);
-      removed += 2 + 1 + (cn.empty() ? 2 : cn.size()) + 12 + 4 + to_string(p.type_of(v)).size();
+      removed += 2 + 1 + (cn.empty() ? 2 : cn.size()) + 12 + 4 + type_text_size(p.type_of(v));
       literal(*p.constant_of(v));
     }
   }
@@ -229,13 +273,28 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
   const TensorType& rt = p.type_of(p.result(i));
   if (rt.num_elements() > opts.max_elements) return {};
   FoldText f = removed_text(p, i, false);
-  // A broadcast (transpose, reshape) of a constant that is not a splat prints every element of the
-  // result as a list: decided by the bounds before evaluating.
-  if (keeps_every_element(p.op(i)) && rt.rank() != 0 && rt.num_elements() >= 2) {
+  // A broadcast (transpose, reshape) of a constant x that is not a splat prints each of x's elements
+  // k = |result| / |x| >= 1 times in a list. With E the characters of x's elements, the text added is
+  // added_text(list structure + k*E), with slope at least k in E, and the text removed grows with slope
+  // at most 1 in E (x's own literal, when the fold drops it): so if the fold grows the program at the
+  // fewest characters E can have (f.lo counts x's elements so), it grows it at every E. Decided before
+  // evaluating and without formatting an element.
+  if (keeps_every_element(p.op(i)) && n == 1 && rt.rank() != 0 && rt.num_elements() >= 2 && f.uses >= 1) {
     const Tensor& x = *p.constant_of(p.operand(i, 0));
     if (x.size() >= 2 && !x.is_splat() && rt.dtype == x.dtype()) {
       const bool inl = rt.num_elements() <= opts.inline_literal_max_elements && f.uses == 1;
-      if (grows(p, i, f, added_text(f, literal_list_text_bounds(rt).lo, inl))) return {};
+      if (added_text(f, literal_list_text_bounds(rt).lo, inl) > f.lo) return {};
+    }
+  }
+  // The same ops over a constant whose elements are all equal (a splat, or one element) give that
+  // element everywhere: no evaluation needed.
+  if (keeps_every_element(p.op(i)) && n == 1) {
+    const Tensor& x = *p.constant_of(p.operand(i, 0));
+    if (x.size() >= 1 && x.type.dtype == rt.dtype && (x.size() == 1 || x.is_splat())) {
+      Tensor t = Tensor::filled(rt, x.bits(0));
+      t.compact();
+      if (!shrinks(p, i, f, t, opts)) return {};
+      return FoldResult::materialize(std::move(t));
     }
   }
   std::vector<Tensor> args;
