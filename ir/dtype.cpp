@@ -10,15 +10,7 @@
 
 namespace ptir {
 namespace {
-constexpr DTypeInfo kInfo[kNumDTypes] = {
-    {"i1", 1, 1, false, false, 0, 0},    {"si8", 1, 8, false, true, 0, 0},
-    {"ui8", 1, 8, false, false, 0, 0},   {"si16", 2, 16, false, true, 0, 0},
-    {"ui16", 2, 16, false, false, 0, 0}, {"si32", 4, 32, false, true, 0, 0},
-    {"ui32", 4, 32, false, false, 0, 0}, {"si64", 8, 64, false, true, 0, 0},
-    {"ui64", 8, 64, false, false, 0, 0}, {"bf16", 2, 16, true, true, 8, 7},
-    {"f16", 2, 16, true, true, 5, 10},   {"f32", 4, 32, true, true, 8, 23},
-    {"f64", 8, 64, true, true, 11, 52},
-};
+constexpr const DTypeInfo (&kInfo)[kNumDTypes] = detail::kDTypeInfo;
 
 bool iequal(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -31,7 +23,6 @@ bool iequal(std::string_view a, std::string_view b) {
 }
 }  // namespace
 
-const DTypeInfo& dtype_info(DType t) { return kInfo[static_cast<int>(t)]; }
 
 std::optional<DType> parse_dtype(std::string_view s) {
   for (int i = 0; i < kNumDTypes; ++i)
@@ -39,11 +30,6 @@ std::optional<DType> parse_dtype(std::string_view s) {
   return std::nullopt;
 }
 
-uint64_t bits_mask(DType t) {
-  int b = dtype_bits(t);
-  return b >= 64 ? ~uint64_t{0} : ((uint64_t{1} << b) - 1);
-}
-uint64_t sign_mask(DType t) { return uint64_t{1} << (dtype_bits(t) - 1); }
 
 uint64_t round_to_float(DType t, bool neg, uint64_t mant, int exp2, bool sticky) {
   const DTypeInfo& fi = dtype_info(t);
@@ -108,25 +94,6 @@ uint64_t double_to_float(DType t, double v) {
     case DType::F32: return detail::round_double_narrow<23, 8>(t, neg, mant, exp2);
     default: return round_to_float(t, neg, mant, exp2);
   }
-}
-
-bool float_is_nan(DType t, uint64_t bits) {
-  const DTypeInfo& fi = dtype_info(t);
-  uint64_t mag = bits & ~sign_mask(t) & bits_mask(t);
-  return mag > (((uint64_t{1} << fi.exp_bits) - 1) << fi.frac_bits);
-}
-bool float_is_inf(DType t, uint64_t bits) {
-  return (bits & ~sign_mask(t) & bits_mask(t)) == float_inf(t, false);
-}
-bool float_is_zero(DType t, uint64_t bits) { return (bits & ~sign_mask(t) & bits_mask(t)) == 0; }
-bool float_sign(DType t, uint64_t bits) { return bits & sign_mask(t); }
-uint64_t canonical_nan(DType t) {
-  const DTypeInfo& fi = dtype_info(t);
-  return float_inf(t, false) | (uint64_t{1} << (fi.frac_bits - 1));
-}
-uint64_t float_inf(DType t, bool neg) {
-  const DTypeInfo& fi = dtype_info(t);
-  return (((uint64_t{1} << fi.exp_bits) - 1) << fi.frac_bits) | (neg ? sign_mask(t) : 0);
 }
 
 int64_t int_value(DType t, uint64_t bits) {

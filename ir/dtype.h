@@ -23,7 +23,20 @@ struct DTypeInfo {
   uint8_t frac_bits; ///< explicit fraction bits, floats only
 };
 
-const DTypeInfo& dtype_info(DType t);
+namespace detail {
+inline constexpr DTypeInfo kDTypeInfo[kNumDTypes] = {
+    {"i1", 1, 1, false, false, 0, 0},    {"si8", 1, 8, false, true, 0, 0},
+    {"ui8", 1, 8, false, false, 0, 0},   {"si16", 2, 16, false, true, 0, 0},
+    {"ui16", 2, 16, false, false, 0, 0}, {"si32", 4, 32, false, true, 0, 0},
+    {"ui32", 4, 32, false, false, 0, 0}, {"si64", 8, 64, false, true, 0, 0},
+    {"ui64", 8, 64, false, false, 0, 0}, {"bf16", 2, 16, true, true, 8, 7},
+    {"f16", 2, 16, true, true, 5, 10},   {"f32", 4, 32, true, true, 8, 23},
+    {"f64", 8, 64, true, true, 11, 52},
+};
+}  // namespace detail
+
+/// Inline (with the bit helpers below): the interpreter's element loops call them per element.
+inline const DTypeInfo& dtype_info(DType t) { return detail::kDTypeInfo[static_cast<int>(t)]; }
 inline const char* dtype_name(DType t) { return dtype_info(t).name; }
 inline bool is_float(DType t) { return dtype_info(t).is_float; }
 inline bool is_integer(DType t) { return !dtype_info(t).is_float && t != DType::I1; }
@@ -95,16 +108,30 @@ inline uint64_t double_to_narrow(DType t, double v) {
 }
 }  // namespace detail
 
-bool float_is_nan(DType t, uint64_t bits);
-bool float_is_inf(DType t, uint64_t bits);
-bool float_is_zero(DType t, uint64_t bits);
-bool float_sign(DType t, uint64_t bits);
-/// The positive quiet NaN with only the top fraction bit set (what `nan` parses to).
-uint64_t canonical_nan(DType t);
-uint64_t float_inf(DType t, bool neg);
-uint64_t sign_mask(DType t);
+inline uint64_t sign_mask(DType t) { return uint64_t{1} << (dtype_bits(t) - 1); }
 /// Mask of the low `dtype_bits` bits.
-uint64_t bits_mask(DType t);
+inline uint64_t bits_mask(DType t) {
+  const int b = dtype_bits(t);
+  return b >= 64 ? ~uint64_t{0} : ((uint64_t{1} << b) - 1);
+}
+inline uint64_t float_inf(DType t, bool neg) {
+  const DTypeInfo& fi = dtype_info(t);
+  return (((uint64_t{1} << fi.exp_bits) - 1) << fi.frac_bits) | (neg ? sign_mask(t) : 0);
+}
+/// The positive quiet NaN with only the top fraction bit set (what `nan` parses to).
+inline uint64_t canonical_nan(DType t) {
+  return float_inf(t, false) | (uint64_t{1} << (dtype_info(t).frac_bits - 1));
+}
+inline bool float_is_nan(DType t, uint64_t bits) {
+  const DTypeInfo& fi = dtype_info(t);
+  const uint64_t mag = bits & ~sign_mask(t) & bits_mask(t);
+  return mag > (((uint64_t{1} << fi.exp_bits) - 1) << fi.frac_bits);
+}
+inline bool float_is_inf(DType t, uint64_t bits) {
+  return (bits & ~sign_mask(t) & bits_mask(t)) == float_inf(t, false);
+}
+inline bool float_is_zero(DType t, uint64_t bits) { return (bits & ~sign_mask(t) & bits_mask(t)) == 0; }
+inline bool float_sign(DType t, uint64_t bits) { return bits & sign_mask(t); }
 
 /// Sign-extends (signed ints) or zero-extends the raw element bits to a 64-bit integer value.
 int64_t int_value(DType t, uint64_t bits);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "ir/index_map.h"
 #include "ir/interp/kernels.h"
 
 namespace ptir::interp {
@@ -246,10 +247,11 @@ Status run_inst(Exec& ex, InstId i, Args args, Out& out) {
       const TensorType& t = p.type_of(p.result(i, r));
       need += static_cast<uint64_t>(t.num_elements()) * dtype_bytes(t.dtype);
     }
-  if (Status st = fits(ex, need, "the result of " + std::string(mnemonic(p.op(i)))); !st.ok()) {
-    st.at = i;
-    return st;
-  }
+  if (ex.opts.max_bytes != 0)  // the message is built only where a budget can be exceeded
+    if (Status st = fits(ex, need, "the result of " + std::string(mnemonic(p.op(i)))); !st.ok()) {
+      st.at = i;
+      return st;
+    }
   for (uint32_t r = 0; r < p.num_results(i); ++r) {
     if (p.op(i) != OpCode::Constant) {
       out.emplace_back(p.type_of(p.result(i, r)));
@@ -449,6 +451,43 @@ RunResult run_program(const Program& p, std::span<const Tensor> inputs, const In
     return r;
   }
   return run_body(p, e, inputs, opts);
+}
+
+struct IndexMapCache::Entry {
+  OpCode op;
+  AttrSet attrs;
+  std::vector<TensorType> operands, results;
+  std::shared_ptr<const imap::IndexMap> map;
+};
+
+IndexMapCache::IndexMapCache(size_t capacity)
+    : capacity_(capacity), entries_(new std::unordered_multimap<size_t, Entry>()) {}
+
+IndexMapCache::~IndexMapCache() { delete entries_; }
+
+std::shared_ptr<const imap::IndexMap> IndexMapCache::get(OpCode op, const AttrSet& attrs,
+                                                         std::span<const TensorType> operands,
+                                                         std::span<const TensorType> results, std::string* error) {
+  size_t h = static_cast<size_t>(op) * 0x9E3779B97F4A7C15ull ^ hash_value(attrs);
+  for (const TensorType& t : operands) h = h * 31 + hash_value(t);
+  h = h * 131 + operands.size();
+  for (const TensorType& t : results) h = h * 31 + hash_value(t);
+  auto [b, e] = entries_->equal_range(h);
+  for (auto it = b; it != e; ++it) {
+    const Entry& x = it->second;
+    if (x.op == op && std::equal(x.operands.begin(), x.operands.end(), operands.begin(), operands.end()) &&
+        std::equal(x.results.begin(), x.results.end(), results.begin(), results.end()) && x.attrs == attrs) {
+      ++hits_;
+      return x.map;
+    }
+  }
+  ++misses_;
+  auto m = imap::index_map(op, attrs, operands, results, imap::Sizes::Concrete, error);
+  if (!m) return nullptr;  // not kept: an error is reported again by the next run
+  auto map = std::make_shared<const imap::IndexMap>(std::move(*m));
+  if (entries_->size() >= capacity_) entries_->clear();
+  entries_->emplace(h, Entry{op, attrs, {operands.begin(), operands.end()}, {results.begin(), results.end()}, map});
+  return map;
 }
 
 RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands, const InterpOptions& opts) {

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/program.h"
@@ -33,6 +35,34 @@ using ZeroSigns = std::map<std::pair<InstId, int64_t>, bool>;
 using Contractions = std::map<InstId, uint32_t>;
 
 /// Options of one run.
+namespace imap {
+struct IndexMap;
+}
+
+/// Index maps the interpreter built, kept for later runs of an instruction with the same op,
+/// attributes and operand and result types (a map depends on nothing else: ir/index_map.h), so that
+/// many runs of small instructions (the expensive checks' 15 trials per rewrite) build each map once.
+/// A hit is compared in full (op, attributes, every type), never by hash alone. Not thread-safe: one
+/// per thread. Holds at most `capacity` maps, then starts over.
+class IndexMapCache {
+ public:
+  explicit IndexMapCache(size_t capacity = 4096);
+  ~IndexMapCache();
+  IndexMapCache(const IndexMapCache&) = delete;
+  IndexMapCache& operator=(const IndexMapCache&) = delete;
+  /// The map of `op` on these types (built on a miss; nullptr with `error` set when it cannot be built).
+  std::shared_ptr<const imap::IndexMap> get(OpCode op, const AttrSet& attrs, std::span<const TensorType> operands,
+                                            std::span<const TensorType> results, std::string* error);
+  uint64_t hits() const { return hits_; }
+  uint64_t misses() const { return misses_; }
+
+ private:
+  struct Entry;
+  size_t capacity_;
+  std::unordered_multimap<size_t, Entry>* entries_;
+  uint64_t hits_ = 0, misses_ = 0;
+};
+
 struct InterpOptions {
   const KernelRegistry* kernels = nullptr;  ///< nullptr: opaque ops report "no kernel for TARGET"
   int64_t max_while_iterations = 1 << 20;   ///< a while that runs longer stops with RunStatus::Bound
@@ -53,6 +83,8 @@ struct InterpOptions {
   /// Time budget: checked before every instruction (and so every loop iteration); a run past it stops
   /// with RunStatus::Error and a message naming the budget. Default: no limit.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  /// Index maps reused across runs (see IndexMapCache); nullptr: each instruction builds its own.
+  IndexMapCache* index_maps = nullptr;
 };
 
 enum class RunStatus : uint8_t {

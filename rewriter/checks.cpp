@@ -28,6 +28,7 @@ ExpensiveChecks::ExpensiveChecks(ProgramRewriter& rw, CheckOptions opts) : rw_(r
   replay_.edge_trials = opts_.edge_trials;
   replay_.seed = opts_.seed;
   replay_.interp = opts_.interp;
+  replay_.interp.index_maps = &index_maps_;
   replay_.cone_depth = opts_.cone_depth;
   replay_.window = opts_.window;
   const Program& p = rw_.program();

@@ -80,6 +80,7 @@ class ExpensiveChecks final : public RewriteListener {
   CheckOptions opts_;
   ReplayOptions replay_;
   ReplayInputCache inputs_;
+  IndexMapCache index_maps_;  ///< the replays' index maps, shared by every trial and rewrite
   std::vector<uint64_t> hash_;  ///< per InstId, 0 for erased
   uint64_t total_ = 0;          ///< sum of hash_: the program fingerprint
   uint64_t total_before_ = 0;

@@ -112,9 +112,9 @@ Status eval_dot_general(const Call& c, Out& out) {
   // The map's reads: lhs and rhs offsets affine in (result variables, contracting variables).
   MapRun run;
   if (Status st = instantiate(c, out, run); !st.ok()) return st;
-  const auto la = affine_offset(run, run.m.cases[0].reads[0]), ra = affine_offset(run, run.m.cases[0].reads[1]);
+  const auto la = affine_offset(run, run.m->cases[0].reads[0]), ra = affine_offset(run, run.m->cases[0].reads[1]);
   if (!la || !ra) return c.fail("the index map's reads are not affine");
-  const size_t nout = static_cast<size_t>(run.m.out_vars);
+  const size_t nout = static_cast<size_t>(run.m->out_vars);
   DotWalk w;
   w.dims = o.type.dims;
   w.lstr.assign(la->coef.begin(), la->coef.begin() + nout);

@@ -15,13 +15,13 @@ using imap::Op;
 
 /// int64 evaluation without a memo (maps are small trees; no allocation per point).
 int64_t eval64(const MapRun& r, ExprId e, const int64_t* vars, size_t nvars) {
-  const Node& n = r.m.node(e);
+  const Node& n = r.m->node(e);
   auto x = [&](int32_t c) { return eval64(r, c, vars, nvars); };
   switch (n.op) {
     case Op::Const: return n.v;
     case Op::Var: return static_cast<size_t>(n.a) < nvars ? vars[n.a] : 0;
     case Op::Dim: return r.domain().dim(n.a, n.b);
-    case Op::Attr: return r.domain().attr(r.m.names[static_cast<size_t>(n.a)], n.b, n.v);
+    case Op::Attr: return r.domain().attr(r.m->names[static_cast<size_t>(n.a)], n.b, n.v);
     case Op::Read: {
       if (n.a < 0 || static_cast<size_t>(n.a) >= r.operands.size() || !r.operands[static_cast<size_t>(n.a)]) return 0;
       const Tensor& t = *r.operands[static_cast<size_t>(n.a)];
@@ -152,17 +152,22 @@ Status instantiate(const Call& c, const Out& out, MapRun& run) {
   for (const Tensor& t : out) run.result_types.push_back(t.type);
   run.attrs = &c.attrs;
   std::string error;
-  auto m = imap::index_map(c.op, c.attrs, run.operand_types, run.result_types, imap::Sizes::Concrete, &error);
-  if (!m) return Status::error(error);
-  run.m = std::move(*m);
-  for (ExprId e : run.m.space) run.space.push_back(run.eval(e));
+  if (IndexMapCache* cache = options(c.exec).index_maps) {
+    run.m_owner = cache->get(c.op, c.attrs, run.operand_types, run.result_types, &error);
+  } else {
+    auto m = imap::index_map(c.op, c.attrs, run.operand_types, run.result_types, imap::Sizes::Concrete, &error);
+    if (m) run.m_owner = std::make_shared<const imap::IndexMap>(std::move(*m));
+  }
+  if (!run.m_owner) return Status::error(error);
+  run.m = run.m_owner.get();
+  for (ExprId e : run.m->space) run.space.push_back(run.eval(e));
   for (int64_t n : run.space)
     if (n < 0) return c.fail("a negative extent in the index map");
   return Status::success();
 }
 
 Status run_checks(const Call& c, const MapRun& run) {
-  for (const imap::Check& ck : run.m.checks) {
+  for (const imap::Check& ck : run.m->checks) {
     const Tensor& t = *run.operands[static_cast<size_t>(ck.operand)];
     const int64_t bound = run.eval(ck.bound);
     int64_t i = 0;
@@ -184,7 +189,7 @@ Status run_checks(const Call& c, const MapRun& run) {
 
 std::optional<Affine> affine(const MapRun& run, imap::ExprId e) {
   AffineDomain d{run, run.space.size()};
-  const AffineDomain::Val v = imap::eval(run.m, e, d);
+  const AffineDomain::Val v = imap::eval(*run.m, e, d);
   if (!v.ok) return std::nullopt;
   return Affine{v.c, v.coef};
 }
@@ -204,7 +209,7 @@ std::optional<Affine> affine_offset(const MapRun& run, const imap::Access& a) {
 
 // ---- Plan ----
 
-Plan::Plan(const MapRun& run) : run_(run), deps_(imap::var_deps(run.m)), per_var_(run.space.size()) {
+Plan::Plan(const MapRun& run) : run_(run), deps_(imap::var_deps(*run.m)), per_var_(run.space.size()) {
   for (size_t v = 0; v < run.space.size() && v < 64; ++v)
     if (run.space[v] > 1) live_ |= uint64_t{1} << v;
 }
@@ -223,14 +228,14 @@ int64_t Plan::stride_along(int t, int v) const {
 }
 
 void Plan::split(ExprId e, int64_t w, int64_t& base, std::vector<std::pair<ExprId, int64_t>>& out) const {
-  const Node& n = run_.m.node(e);
+  const Node& n = run_.m->node(e);
   switch (n.op) {
     case Op::Const: base = imap::wrap_add(base, imap::wrap_mul(w, n.v)); return;
     case Op::Add: split(n.a, w, base, out), split(n.b, w, base, out); return;
     case Op::Sub: split(n.a, w, base, out), split(n.b, -w, base, out); return;
     case Op::Mul:
-      if (run_.m.node(n.a).op == Op::Const) return split(n.b, imap::wrap_mul(w, run_.m.node(n.a).v), base, out);
-      if (run_.m.node(n.b).op == Op::Const) return split(n.a, imap::wrap_mul(w, run_.m.node(n.b).v), base, out);
+      if (run_.m->node(n.a).op == Op::Const) return split(n.b, imap::wrap_mul(w, run_.m->node(n.a).v), base, out);
+      if (run_.m->node(n.b).op == Op::Const) return split(n.a, imap::wrap_mul(w, run_.m->node(n.b).v), base, out);
       break;
     default: break;
   }
@@ -248,13 +253,13 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
     if (deps >> v & 1) t.vars.push_back(static_cast<int>(v));
   // A single Read whose index is the variables themselves over the operand's own dims: read in place.
   if (pieces.size() == 1 && !conj) {
-    const Node& n = run_.m.node(pieces[0].first);
+    const Node& n = run_.m->node(pieces[0].first);
     if (n.op == Op::Read && n.a >= 0 && static_cast<size_t>(n.a) < run_.operands.size()) {
       const TensorType& ot = run_.operand_types[static_cast<size_t>(n.a)];
       bool direct = n.args.size() == static_cast<size_t>(ot.rank());
       std::vector<int> vs;
       for (size_t k = 0; direct && k < n.args.size(); ++k) {
-        const Node& a = run_.m.node(n.args[k]);
+        const Node& a = run_.m->node(n.args[k]);
         direct = a.op == Op::Var && static_cast<size_t>(a.a) < run_.space.size() && (live_ >> a.a & 1) &&
                  run_.space[static_cast<size_t>(a.a)] == ot.dims[k] &&
                  std::find(vs.begin(), vs.end(), a.a) == vs.end();
@@ -312,7 +317,7 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
   };
   std::vector<Cmp> cmps;
   for (size_t k = 0; conj && k < pieces.size(); ++k) {
-    const Node& n = run_.m.node(pieces[k].first);
+    const Node& n = run_.m->node(pieces[k].first);
     if (n.op != Op::Lt && n.op != Op::Le && n.op != Op::Eq && n.op != Op::Ne) break;
     const auto l = affine(run_, n.a), r = affine(run_, n.b);
     if (!l || !r) break;
@@ -381,7 +386,7 @@ Plan::Sum Plan::offset_of(const std::vector<ExprId>& index, const std::vector<in
   std::map<uint64_t, std::vector<std::pair<ExprId, int64_t>>> groups;
   std::vector<std::pair<ExprId, int64_t>> reads;
   for (const auto& pc : pieces) {
-    const Node& n = run_.m.node(pc.first);
+    const Node& n = run_.m->node(pc.first);
     if (n.op == Op::Read) reads.push_back(pc);  // may be read in place: a table of its own
     else groups[deps(pc.first)].push_back(pc);
   }
@@ -405,7 +410,7 @@ Plan::All Plan::conjunction(const std::vector<ExprId>& conjuncts) {
   while (!todo.empty()) {  // split nested &&
     const ExprId e = todo.back();
     todo.pop_back();
-    const Node& n = run_.m.node(e);
+    const Node& n = run_.m->node(e);
     if (n.op == Op::And) todo.push_back(n.b), todo.push_back(n.a);
     else flat.push_back(e);
   }
@@ -440,7 +445,7 @@ int64_t Plan::Walk::slow(int t) const {
 // ---- Move ----
 
 Status run_move(const Call& c, const MapRun& run, Tensor& out) {
-  const imap::IndexMap& m = run.m;
+  const imap::IndexMap& m = *run.m;
   if (out.size() == 0) return Status::success();
   const int w = dtype_bytes(out.dtype());
   // One unconditional source at an affine offset: a strided copy (one memcpy when contiguous).

@@ -19,7 +19,8 @@ namespace ptir::interp {
 
 /// An op's map on concrete operands (Sizes::Concrete: every Dim and Attr is a numeral).
 struct MapRun {
-  imap::IndexMap m;
+  const imap::IndexMap* m = nullptr;  ///< owned by `m_owner` (built for this run, or shared from an IndexMapCache)
+  std::shared_ptr<const imap::IndexMap> m_owner;
   std::vector<int64_t> space;  ///< extents of the iteration variables
   std::vector<const Tensor*> operands;
   std::vector<TensorType> operand_types, result_types;
@@ -170,7 +171,7 @@ class Plan {
 /// Tables of the result variables only are read once per result position.
 template <typename Begin, typename Point, typename End>
 void walk_fold(const MapRun& run, Begin&& begin, Point&& point, End&& end) {
-  const int nout = run.m.out_vars, nall = static_cast<int>(run.space.size());
+  const int nout = run.m->out_vars, nall = static_cast<int>(run.space.size());
   int64_t outs = 1, per = 1;
   for (int k = 0; k < nall; ++k) (k < nout ? outs : per) *= run.space[static_cast<size_t>(k)];
   if (outs == 0) return;
@@ -179,7 +180,7 @@ void walk_fold(const MapRun& run, Begin&& begin, Point&& point, End&& end) {
     return;
   }
   Plan plan(run);
-  const imap::Case& c = run.m.cases[0];
+  const imap::Case& c = run.m->cases[0];
   const Plan::All cond = plan.conjunction(c.when);
   std::vector<Plan::Sum> offs;
   for (const imap::Access& a : c.reads) offs.push_back(plan.offset(a));
@@ -216,10 +217,10 @@ void walk_scatter(const MapRun& run, Apply&& apply) {
   for (int64_t n : run.space)
     if (n <= 0) return;
   Plan plan(run);
-  const imap::Case& c = run.m.cases[0];
+  const imap::Case& c = run.m->cases[0];
   const Plan::All cond = plan.conjunction(c.when);
   const Plan::Sum src = plan.offset(c.reads[0]);
-  const Plan::Sum target = plan.offset_of(run.m.target, run.result_types[0].dims);
+  const Plan::Sum target = plan.offset_of(run.m->target, run.result_types[0].dims);
   Plan::Walk wk(plan);
   do {
     if (wk.holds(cond)) apply(wk.sum(target), wk.sum(src));

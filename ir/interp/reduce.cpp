@@ -32,15 +32,15 @@ Status reduce_layout(const Call& c, const TensorType& x, const TensorType& o, co
 /// 1, the reduction variables in increasing order along x's axes): per axis of x, the result stride of
 /// its variable (0 for a reduction variable). nullopt for any other map.
 std::optional<std::vector<int64_t>> projection(const MapRun& run, const TensorType& o) {
-  const imap::Access& a = run.m.cases[0].reads[0];
-  if (a.flat || !run.m.cases[0].when.empty()) return std::nullopt;
+  const imap::Access& a = run.m->cases[0].reads[0];
+  if (a.flat || !run.m->cases[0].when.empty()) return std::nullopt;
   const std::vector<int64_t> os = strides_of(o.dims);
   std::vector<int64_t> ostr;
   int last_red = -1;
   for (imap::ExprId e : a.index) {
-    const imap::Node& n = run.m.node(e);
+    const imap::Node& n = run.m->node(e);
     if (n.op != imap::Op::Var) return std::nullopt;
-    if (n.a < run.m.out_vars) {
+    if (n.a < run.m->out_vars) {
       ostr.push_back(os[static_cast<size_t>(n.a)]);
     } else {
       if (n.a <= last_red) return std::nullopt;
@@ -117,9 +117,9 @@ Status eval_argmax(const Call& c, Out& out) {
   const DType t = x.dtype();
   if (o.size() == 0) return Status::success();
   // The map reads x[i with i[axis] := r], affine: one line of `len` elements per result position.
-  const auto aff = affine_offset(run, run.m.cases[0].reads[0]);
+  const auto aff = affine_offset(run, run.m->cases[0].reads[0]);
   if (!aff) return c.fail("the index map's read is not affine");
-  const size_t nout = static_cast<size_t>(run.m.out_vars);
+  const size_t nout = static_cast<size_t>(run.m->out_vars);
   const int64_t len = run.space[nout], step = aff->coef[nout];
   StridedCounter it(o.type.dims, std::vector<int64_t>(aff->coef.begin(), aff->coef.begin() + nout));
   int64_t oi = 0;

@@ -28,7 +28,7 @@ Status eval_top_k(const Call& c, Out& out) {
   if (vals.size() == 0) return Status::success();
   MapRun run;
   if (Status st = instantiate(c, out, run); !st.ok()) return st;
-  const auto aff = affine_offset(run, run.m.cases[0].reads[0]);
+  const auto aff = affine_offset(run, run.m->cases[0].reads[0]);
   if (!aff) return c.fail("the index map's read is not affine");
   // One line per result position with i[axis] = 0; its elements are base + j * step, j < len.
   const int64_t len = x.type.dims[axis], step = aff->coef[static_cast<size_t>(r)];
