@@ -245,6 +245,7 @@ void ExpensiveChecks::notify_pattern_end(const RewriteSource& who, InstId root, 
     runs_ += r.runs;
     windowed_ += r.windowed;
     unreplayable_ += !r.skipped.empty();
+    structural_ += r.structural;
     if (!r.ok) fail(r.message);
   }
 }

@@ -63,6 +63,8 @@ class ExpensiveChecks final : public RewriteListener {
   /// Rewrites replayed on a window of their elements, and rewrites part of which could not be replayed.
   int64_t num_windowed() const { return windowed_; }
   int64_t num_unreplayable() const { return unreplayable_; }
+  /// Of the replayed rewrites, those decided structurally (ReplayReport::structural), without a run.
+  int64_t num_structural() const { return structural_; }
 
  private:
   void fail(std::string message);
@@ -99,6 +101,7 @@ class ExpensiveChecks final : public RewriteListener {
   int64_t runs_ = 0;
   int64_t windowed_ = 0;
   int64_t unreplayable_ = 0;
+  int64_t structural_ = 0;
 };
 
 }  // namespace ptir

@@ -96,6 +96,7 @@ PipelineResult PassManager::run(ProgramRewriter& rw) {
     r.replay_runs = checks->num_runs();
     r.replay_windowed = checks->num_windowed();
     r.replay_unreplayable = checks->num_unreplayable();
+    r.replay_structural = checks->num_structural();
     rw.remove_listener(checks.get());
   }
   return r;

@@ -121,6 +121,11 @@ class Replay {
   ReplayReport run(std::string_view pattern, InstId root) {
     collect_pairs();
     if (pairs_.empty()) return std::move(rep_);
+    if (identical_twins()) {
+      rep_.structural = true;
+      rep_.compared = static_cast<int>(pairs_.size());
+      return std::move(rep_);
+    }
     // Fast-math (docs/semantics.md): nnan/ninf make a NaN/inf of a governed op UB, which the interpreter
     // reports (a trial whose old side is UB is skipped below). reassoc lets any association of an add/mul
     // tree stand, whose rounding a bit-exact replay cannot judge: not replayed. nsz leaves the sign of a
@@ -184,6 +189,53 @@ class Replay {
     if (view == kOld)
       if (const InstSnapshot* s = snapshot(i)) return s->operands[k];
     return p_.operand(i, k);
+  }
+
+  /// Whether every pair is (result k of an erased instruction i, result k of an unchanged instruction e)
+  /// with i and e the same deterministic op (pure, no effect, no regions, not opaque) in the same body,
+  /// with the same attributes, result types and operand values, and the rewrite did nothing else: no
+  /// instruction inserted, every erased one such an i, every in-place change a redirection of uses from
+  /// a replaced value to its replacement. The operands of i are upstream of its results, so nothing the
+  /// rewrite changed reaches them: e computes, on the same values, what i computed. (CSE's merges; any
+  /// other rewrite, or a merge of instructions that differ in anything, is replayed as usual.)
+  bool identical_twins() const {
+    if (!d_.inserted.empty() || d_.erased.empty()) return false;
+    for (const InstSnapshot& s : d_.modified) {
+      const InstId i = s.inst;
+      if (p_.inst(i).erased || s.attrs != p_.inst(i).attrs || s.operands.size() != p_.num_operands(i)) return false;
+      for (uint32_t k = 0; k < s.operands.size(); ++k) {
+        const ValueId was = s.operands[k], now = p_.operand(i, k);
+        if (was != now && std::find(d_.replaced.begin(), d_.replaced.end(), std::make_pair(was, now)) == d_.replaced.end())
+          return false;
+      }
+    }
+    for (InstId i : d_.erased) {  // each erased instruction must be the source of a compared pair
+      bool found = false;
+      for (const auto& [a, b] : pairs_) found |= p_.def_inst(a) == i;
+      if (!found) return false;
+    }
+    for (const auto& [a, b] : pairs_) {
+      if (std::find(d_.replaced.begin(), d_.replaced.end(), std::make_pair(a, b)) == d_.replaced.end()) return false;
+      const ValueInfo &va = p_.value(a), &vb = p_.value(b);
+      if (va.kind != ValueKind::Result || vb.kind != ValueKind::Result) return false;
+      const InstId i = va.def, e = vb.def;
+      if (i == e || flags(i) != kErased || flags(e) != 0 || p_.inst(e).erased) return false;
+      const OpCode op = p_.op(i);
+      if (op != p_.op(e) || !has_trait(op, OpTrait::Pure) || has_trait(op, OpTrait::Effect) ||
+          has_trait(op, OpTrait::Regions) || has_trait(op, OpTrait::Opaque))
+        return false;
+      if (p_.inst(i).body != p_.inst(e).body || p_.inst(i).attrs != p_.inst(e).attrs) return false;
+      if (p_.num_operands(i) != p_.num_operands(e) || p_.num_results(i) != p_.num_results(e)) return false;
+      for (uint32_t k = 0; k < p_.num_operands(i); ++k)
+        if (p_.operand(i, k) != p_.operand(e, k)) return false;
+      bool same_index = false;
+      for (uint32_t k = 0; k < p_.num_results(i); ++k) {
+        if (p_.type_id(p_.result(i, k)) != p_.type_id(p_.result(e, k))) return false;
+        same_index |= p_.result(i, k) == a && p_.result(e, k) == b;
+      }
+      if (!same_index) return false;
+    }
+    return true;
   }
 
   /// The values to compare: each replaced value with its replacement, each operand an in-place update

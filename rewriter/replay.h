@@ -72,6 +72,10 @@ struct ReplayReport {
   int64_t runs = 0;       ///< evaluations of one side on one input
   int compared = 0;       ///< value pairs compared
   bool windowed = false;  ///< replayed on a window of the elements
+  /// Decided without evaluation: every compared pair is an erased instruction and an unchanged one of
+  /// the same pure op, attributes, types, body and operand values (a CSE merge), and the rewrite did
+  /// nothing else than redirect uses from one to the other (docs/rewriter.md "Expensive checks").
+  bool structural = false;
   std::string skipped;    ///< why part of the rewrite could not be replayed (empty: nothing skipped)
 };
 

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <tuple>
+
 #include "patterns/match.h"
 #include "patterns/seed.h"
 #include "rewriter/greedy.h"
@@ -207,6 +210,78 @@ TEST(ExpensiveChecks, EdgeTensorsCycleThroughTheEdgeValues) {
   Tensor i = edge_tensor(TensorType{DType::SI8, {4}}, 0);
   EXPECT_EQ(i.as_int(2), -1);
   EXPECT_EQ(i.as_int(3), -128);
+}
+
+}  // namespace
+}  // namespace ptir
+
+namespace ptir {
+namespace {
+
+/// Runs `rewrite` on `text`'s program under expensive checks, as one rewrite named "merge".
+std::tuple<std::string, int64_t, int64_t, int64_t> one_checked_rewrite(
+    const char* text, const std::function<void(ProgramRewriter&, const Program&)>& rewrite) {
+  auto p = testing::parse(text);
+  ProgramRewriter rw(*p);
+  ExpensiveChecks checks(rw);
+  rw.add_listener(&checks);
+  rw.notify_pattern_begin(RewriteSource::cse(), 0);
+  rewrite(rw, *p);
+  rw.notify_pattern_end(RewriteSource::cse(), 0, true);
+  if (!checks.failed()) checks.finish();
+  rw.remove_listener(&checks);
+  return {checks.failed() ? checks.report() : std::string(), checks.num_replayed(), checks.num_structural(),
+          checks.num_runs()};
+}
+
+constexpr const char* kTwins = R"(
+func @main(%x: tensor<f32, 4>, %y: tensor<f32, 4>) -> tensor<f32, 4> {
+  %a = sub %x, %y -> tensor<f32, 4>
+  %b = sub %x, %y -> tensor<f32, 4>
+  %c = sub %y, %x -> tensor<f32, 4>
+  %s = add %a, %b -> tensor<f32, 4>
+  %t = add %s, %c -> tensor<f32, 4>
+  return %t
+}
+)";
+
+// A CSE merge of two identical pure instructions is decided without running the interpreter.
+TEST(ExpensiveChecks, IdenticalTwinsAreDecidedStructurally) {
+  auto [err, replayed, structural, runs] = one_checked_rewrite(kTwins, [](ProgramRewriter& rw, const Program& p) {
+    const InstId a = p.body(p.entry()).first, b = p.inst(a).next;
+    rw.replace_op(b, std::vector<ValueId>{p.result(a)});
+  });
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(replayed, 1);
+  EXPECT_EQ(structural, 1);
+  EXPECT_EQ(runs, 0);
+}
+
+// Merging instructions that differ (sub x, y with sub y, x) is no twin: it is replayed, and caught.
+TEST(ExpensiveChecks, AMergeOfDifferentInstructionsIsReplayedAndCaught) {
+  auto [err, replayed, structural, runs] = one_checked_rewrite(kTwins, [](ProgramRewriter& rw, const Program& p) {
+    const InstId a = p.body(p.entry()).first, c = p.inst(p.inst(a).next).next;
+    rw.replace_op(c, std::vector<ValueId>{p.result(a)});
+  });
+  EXPECT_NE(err.find("changed the results of @main"), std::string::npos) << err;
+  EXPECT_EQ(structural, 0);
+  EXPECT_GT(runs, 0);
+}
+
+// A twin merge that also changes anything else (here: a user's operand set to another value) is
+// replayed as a whole, and the other change is caught.
+TEST(ExpensiveChecks, ATwinMergeWithAnotherChangeIsReplayed) {
+  auto [err, replayed, structural, runs] = one_checked_rewrite(kTwins, [](ProgramRewriter& rw, const Program& p) {
+    const InstId a = p.body(p.entry()).first, b = p.inst(a).next, c = p.inst(b).next;
+    const InstId t = p.inst(p.inst(c).next).next;  // %t = add %s, %c
+    rw.replace_op(b, std::vector<ValueId>{p.result(a)});
+    rw.start_update(t);
+    rw.set_operand(t, 1, p.result(a));
+    rw.finalize_update(t);
+  });
+  EXPECT_NE(err.find("changed the results of @main"), std::string::npos) << err;
+  EXPECT_EQ(structural, 0);
+  EXPECT_GT(runs, 0);
 }
 
 }  // namespace
