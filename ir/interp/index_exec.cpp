@@ -145,6 +145,9 @@ int64_t MapRun::eval(imap::ExprId e, std::span<const int64_t> vars) const {
 }
 
 Status instantiate(const Call& c, const Out& out, MapRun& run) {
+  run.operands.reserve(c.args.size());
+  run.operand_types.reserve(c.args.size());
+  run.result_types.reserve(out.size());
   for (size_t k = 0; k < c.args.size(); ++k) {
     run.operands.push_back(&c.args[k]);
     run.operand_types.push_back(c.args[k].type);
@@ -160,6 +163,7 @@ Status instantiate(const Call& c, const Out& out, MapRun& run) {
   }
   if (!run.m_owner) return Status::error(error);
   run.m = run.m_owner.get();
+  run.space.reserve(run.m->space.size());
   for (ExprId e : run.m->space) run.space.push_back(run.eval(e));
   for (int64_t n : run.space)
     if (n < 0) return c.fail("a negative extent in the index map");
