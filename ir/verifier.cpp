@@ -3,6 +3,8 @@
 // erased values, returns, region recursion, entry function). The op rules themselves live in ir/verify/.
 #include "ir/verifier.h"
 
+#include <unordered_map>
+
 #include <algorithm>
 
 #include "ir/text.h"
@@ -207,6 +209,8 @@ struct RegionEdge {
 class ProgramVerifier {
  public:
   ProgramVerifier(const Program& p, size_t max_errors) : p_(p), max_(max_errors), walked_(p.num_inst_slots(), 0) {}
+  std::vector<uint32_t> key_;                                     ///< verified_before's scratch
+  std::unordered_multimap<uint64_t, std::vector<uint32_t>> seen_;  ///< signatures that passed verify_inst
 
   std::vector<Diagnostic> run() {
     if (p_.entry() == kNone) report(kNone, kNone, "program has no func: the entry function is missing");
@@ -278,13 +282,38 @@ class ProgramVerifier {
         return;
       }
       std::string e = check_operands(b, i);
-      if (e.empty()) e = verify_inst(p_, i);
+      if (e.empty() && !verified_before(i)) e = verify_inst(p_, i);
       if (!e.empty()) report(b, i, std::move(e));
       walked_[i] = b + 1;
       returned = p_.op(i) == OpCode::Return;
       record_regions(b, i);
     }
     if (!returned && !full()) report(b, kNone, label + " does not end with a return");
+  }
+
+  /// Whether an instruction of the same signature (op, attribute set, operand and result types: all
+  /// interned ids) passed verify_inst earlier in this run; if not, and `i` passes, it is remembered.
+  /// verify_inst reads nothing else of an instruction, except for ops that read other bodies (region
+  /// ops, `return`, which checks its body's result types) and opaque ops: those are always verified.
+  /// The interned ids make equal signatures equal keys, so the answer is the one verify_inst would give.
+  bool verified_before(InstId i) {
+    const OpCode op = p_.op(i);
+    if (has_trait(op, OpTrait::Regions) || has_trait(op, OpTrait::Terminator) || has_trait(op, OpTrait::Opaque))
+      return false;
+    key_.clear();
+    key_.push_back(static_cast<uint32_t>(op));
+    key_.push_back(p_.inst(i).attrs);
+    key_.push_back(p_.num_operands(i));
+    for (uint32_t k = 0; k < p_.num_operands(i); ++k) key_.push_back(p_.type_id(p_.operand(i, k)));
+    for (uint32_t k = 0; k < p_.num_results(i); ++k) key_.push_back(p_.type_id(p_.result(i, k)));
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t x : key_) h = (h ^ x) * 0x100000001b3ull;
+    auto [b, e] = seen_.equal_range(h);
+    for (auto it = b; it != e; ++it)
+      if (it->second == key_) return true;
+    if (!verify_inst(p_, i).empty()) return false;  // verified again by the caller, which reports it
+    seen_.emplace(h, key_);
+    return true;
   }
 
   /// A region that (indirectly) runs itself never finishes in the interpreter or the SMT encoding.
