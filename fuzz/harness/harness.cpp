@@ -150,20 +150,21 @@ PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t work
 }
 
 std::string check_pipeline(const Program& p, ChecksLevel checks, const DiffOptions& diff) {
-  const std::string before = print_program(p);
+  // The input is printed only for a finding: `p` itself is not changed (the pipeline runs on a copy).
+  auto before = [&p] { return print_program(p); };
   PipelineOutcome o = run_pipeline(p, checks);
-  if (!o.result.ok) return "the pipeline failed: " + o.result.error + "\n--- input ---\n" + before;
+  if (!o.result.ok) return "the pipeline failed: " + o.result.error + "\n--- input ---\n" + before();
   const std::string after = print_program(*o.program);
   if (auto d = verify_program(*o.program, 1); !d.empty())
     return "the pipeline's output does not verify: " + format_diagnostic(d[0], *o.program, nullptr) +
-           "\n--- input ---\n" + before + "--- output ---\n" + after;
+           "\n--- input ---\n" + before() + "--- output ---\n" + after;
   if (std::string d = differential(p, *o.program, diff); !d.empty())
-    return "the pipeline changed the results: " + d + "--- input ---\n" + before + "--- output ---\n" + after;
+    return "the pipeline changed the results: " + d + "--- input ---\n" + before() + "--- output ---\n" + after;
   PipelineOutcome again = run_pipeline(*o.program, {.on = false});
   if (!again.result.ok) return "the second pipeline run failed: " + again.result.error + "\n" + after;
   const std::string twice = print_program(*again.program);
   if (twice != after)
-    return "the pipeline is not idempotent\n--- input ---\n" + before + "--- once ---\n" + after + "--- twice ---\n" +
+    return "the pipeline is not idempotent\n--- input ---\n" + before() + "--- once ---\n" + after + "--- twice ---\n" +
            twice;
   return "";
 }
@@ -173,19 +174,20 @@ std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_
   verify::Verdict v = verify::check_refinement(
       src, tgt, {.timeout_ms = timeout_ms, .threads = 1, .fast_pass_runs = 32, .kernels = &fuzz_kernels()});
   if (verdict) *verdict = verify::verdict_word(v);
-  const std::string pair = "--- source ---\n" + print_program(src) + "--- target ---\n" + print_program(tgt);
+  // Printed only for a finding.
+  auto pair = [&] { return "--- source ---\n" + print_program(src) + "--- target ---\n" + print_program(tgt); };
   if (v.proved()) {
     std::string d = differential(src, tgt, {.runs = confirm_runs, .seed = 7, .edge_bias = 0.5});
-    if (!d.empty()) return "PROVED, but the interpreter disagrees: " + d + pair;
+    if (!d.empty()) return "PROVED, but the interpreter disagrees: " + d + pair();
   } else if (v.refuted()) {
     const auto& r = std::get<verify::Refuted>(v.v);
     const InterpOptions io = interp_options();
     RunResult s = run_program(src, r.inputs, io), t = run_program(tgt, r.inputs, io);
-    if (s.status != RunStatus::Ok) return "REFUTED, but the source does not run Ok on the counterexample\n" + pair;
+    if (s.status != RunStatus::Ok) return "REFUTED, but the source does not run Ok on the counterexample\n" + pair();
     if (compare(s, t, r.inputs).empty())
-      return "REFUTED, but the counterexample does not replay\n" + show_inputs(r.inputs) + pair;
+      return "REFUTED, but the counterexample does not replay\n" + show_inputs(r.inputs) + pair();
   } else if (v.invalid()) {
-    return "the checker calls a verified pair invalid: " + std::get<verify::Invalid>(v.v).reason + "\n" + pair;
+    return "the checker calls a verified pair invalid: " + std::get<verify::Invalid>(v.v).reason + "\n" + pair();
   }
   return "";
 }
