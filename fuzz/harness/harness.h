@@ -33,8 +33,8 @@ struct DiffOptions {
 /// run Ok with results equal under the spec (NaNs equal, +0 != -0). `src` failing with an Error (not UB,
 /// not the loop bound) is a finding too: the interpreter refuses a verified program.
 /// An input set equal to one drawn before in the same call (same types, bit-identical elements) is not
-/// run again: the interpreter is a function of the program, the inputs and the options (no clock, no
-/// state between runs; rng ops draw from their seed attribute), so a repeat gives the same results and
+/// run again: the interpreter is a function of the program, the inputs and the options (these set no
+/// time budget; no state is kept between runs; rng ops draw from their seed attribute), so a repeat gives the same results and
 /// cannot find anything the first run did not. Small types repeat often: in fuzz_equiv's confirmations
 /// about 60% of the 256 drawn sets are repeats (docs/fuzzing.md, Throughput).
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o = {});
