@@ -31,12 +31,21 @@ std::vector<Tensor> inputs_for(const Program& p, int k, const DiffOptions& o) {
                                    o.edge_bias);
 }
 
-/// Hash of an input set (Tensor's hash_value reads splat and dense forms alike, as its == does).
+/// Input sets that are the same to the interpreter: same types, same form (splat or dense: the
+/// interpreter may take another path for a splat) and the same bytes.
 struct InputSetHash {
   size_t operator()(const std::vector<Tensor>& in) const {
     size_t h = in.size();
-    for (const Tensor& t : in) h = (h ^ hash_value(t)) * 0x9E3779B97F4A7C15ULL;
+    for (const Tensor& t : in) h = (h ^ hash_value(t) ^ t.splat) * 0x9E3779B97F4A7C15ULL;
     return h;
+  }
+};
+struct InputSetEq {
+  bool operator()(const std::vector<Tensor>& a, const std::vector<Tensor>& b) const {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k)
+      if (a[k].type != b[k].type || a[k].splat != b[k].splat || a[k].data != b[k].data) return false;
+    return true;
   }
 };
 
@@ -110,7 +119,7 @@ PassRegistry fuzz_pass_registry(const CanonicalizeOptions& canon) {
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o) {
   const InterpOptions io = interp_options();
   // The input sets already run (see harness.h: a repeat cannot find anything new).
-  std::unordered_set<std::vector<Tensor>, InputSetHash> seen;
+  std::unordered_set<std::vector<Tensor>, InputSetHash, InputSetEq> seen;
   DiffStats st;
   std::string d;
   for (int k = 0; k < o.runs && d.empty(); ++k) {
