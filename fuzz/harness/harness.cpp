@@ -1,6 +1,8 @@
 // The fuzz checks: interpreter differential, pipeline properties, checker soundness on pairs.
 #include "fuzz/harness/harness.h"
 
+#include <unordered_set>
+
 #include "fuzz/gen/bytes_choices.h"
 #include "fuzz/harness/mutate.h"
 #include "ir/interp.h"
@@ -28,6 +30,24 @@ std::vector<Tensor> inputs_for(const Program& p, int k, const DiffOptions& o) {
   return random_inputs_avoiding_ub(p, p.entry(), o.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(k),
                                    o.edge_bias);
 }
+
+/// Input sets that are the same to the interpreter: same types, same form (splat or dense: the
+/// interpreter may take another path for a splat) and the same bytes.
+struct InputSetHash {
+  size_t operator()(const std::vector<Tensor>& in) const {
+    size_t h = in.size();
+    for (const Tensor& t : in) h = (h ^ hash_value(t) ^ t.splat) * 0x9E3779B97F4A7C15ULL;
+    return h;
+  }
+};
+struct InputSetEq {
+  bool operator()(const std::vector<Tensor>& a, const std::vector<Tensor>& b) const {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k)
+      if (a[k].type != b[k].type || a[k].splat != b[k].splat || a[k].data != b[k].data) return false;
+    return true;
+  }
+};
 
 std::string show_inputs(const std::vector<Tensor>& in) {
   std::string s;
@@ -98,12 +118,23 @@ PassRegistry fuzz_pass_registry(const CanonicalizeOptions& canon) {
 
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o) {
   const InterpOptions io = interp_options();
-  for (int k = 0; k < o.runs; ++k) {
+  // The input sets already run (see harness.h: a repeat cannot find anything new).
+  std::unordered_set<std::vector<Tensor>, InputSetHash, InputSetEq> seen;
+  DiffStats st;
+  std::string d;
+  for (int k = 0; k < o.runs && d.empty(); ++k) {
     std::vector<Tensor> in = inputs_for(src, k, o);
-    std::string d = compare(run_program(src, in, io), run_program(tgt, in, io), in);
-    if (!d.empty()) return d;
+    ++st.drawn;
+    if (seen.contains(in)) continue;
+    ++st.distinct;
+    d = compare(run_program(src, in, io), run_program(tgt, in, io), in);
+    seen.insert(std::move(in));
   }
-  return "";
+  if (o.stats) {
+    o.stats->drawn += st.drawn;
+    o.stats->distinct += st.distinct;
+  }
+  return d;
 }
 
 PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t worklist_seed, std::string_view pipeline) {
@@ -128,20 +159,21 @@ PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t work
 }
 
 std::string check_pipeline(const Program& p, ChecksLevel checks, const DiffOptions& diff) {
-  const std::string before = print_program(p);
+  // The input is printed only for a finding: `p` itself is not changed (the pipeline runs on a copy).
+  auto before = [&p] { return print_program(p); };
   PipelineOutcome o = run_pipeline(p, checks);
-  if (!o.result.ok) return "the pipeline failed: " + o.result.error + "\n--- input ---\n" + before;
+  if (!o.result.ok) return "the pipeline failed: " + o.result.error + "\n--- input ---\n" + before();
   const std::string after = print_program(*o.program);
   if (auto d = verify_program(*o.program, 1); !d.empty())
     return "the pipeline's output does not verify: " + format_diagnostic(d[0], *o.program, nullptr) +
-           "\n--- input ---\n" + before + "--- output ---\n" + after;
+           "\n--- input ---\n" + before() + "--- output ---\n" + after;
   if (std::string d = differential(p, *o.program, diff); !d.empty())
-    return "the pipeline changed the results: " + d + "--- input ---\n" + before + "--- output ---\n" + after;
+    return "the pipeline changed the results: " + d + "--- input ---\n" + before() + "--- output ---\n" + after;
   PipelineOutcome again = run_pipeline(*o.program, {.on = false});
   if (!again.result.ok) return "the second pipeline run failed: " + again.result.error + "\n" + after;
   const std::string twice = print_program(*again.program);
   if (twice != after)
-    return "the pipeline is not idempotent\n--- input ---\n" + before + "--- once ---\n" + after + "--- twice ---\n" +
+    return "the pipeline is not idempotent\n--- input ---\n" + before() + "--- once ---\n" + after + "--- twice ---\n" +
            twice;
   return "";
 }
@@ -151,19 +183,20 @@ std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_
   verify::Verdict v = verify::check_refinement(
       src, tgt, {.timeout_ms = timeout_ms, .threads = 1, .fast_pass_runs = 32, .kernels = &fuzz_kernels()});
   if (verdict) *verdict = verify::verdict_word(v);
-  const std::string pair = "--- source ---\n" + print_program(src) + "--- target ---\n" + print_program(tgt);
+  // Printed only for a finding.
+  auto pair = [&] { return "--- source ---\n" + print_program(src) + "--- target ---\n" + print_program(tgt); };
   if (v.proved()) {
     std::string d = differential(src, tgt, {.runs = confirm_runs, .seed = 7, .edge_bias = 0.5});
-    if (!d.empty()) return "PROVED, but the interpreter disagrees: " + d + pair;
+    if (!d.empty()) return "PROVED, but the interpreter disagrees: " + d + pair();
   } else if (v.refuted()) {
     const auto& r = std::get<verify::Refuted>(v.v);
     const InterpOptions io = interp_options();
     RunResult s = run_program(src, r.inputs, io), t = run_program(tgt, r.inputs, io);
-    if (s.status != RunStatus::Ok) return "REFUTED, but the source does not run Ok on the counterexample\n" + pair;
+    if (s.status != RunStatus::Ok) return "REFUTED, but the source does not run Ok on the counterexample\n" + pair();
     if (compare(s, t, r.inputs).empty())
-      return "REFUTED, but the counterexample does not replay\n" + show_inputs(r.inputs) + pair;
+      return "REFUTED, but the counterexample does not replay\n" + show_inputs(r.inputs) + pair();
   } else if (v.invalid()) {
-    return "the checker calls a verified pair invalid: " + std::get<verify::Invalid>(v.v).reason + "\n" + pair;
+    return "the checker calls a verified pair invalid: " + std::get<verify::Invalid>(v.v).reason + "\n" + pair();
   }
   return "";
 }

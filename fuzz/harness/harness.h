@@ -15,16 +15,29 @@
 
 namespace ptir::fuzz {
 
+/// What a differential did: input sets drawn, and how many of them were distinct (run).
+struct DiffStats {
+  int drawn = 0;
+  int distinct = 0;
+};
+
 /// How two programs are compared on concrete inputs.
 struct DiffOptions {
-  int runs = 32;  ///< input sets: the first up to 11 are all-edge tensors, the rest random
+  int runs = 32;  ///< input sets drawn: the first up to 11 are all-edge tensors, the rest random
   uint64_t seed = 1;
   double edge_bias = 0.4;  ///< fraction of edge values in the random inputs
+  DiffStats* stats = nullptr;  ///< if set, gets the counts (added to what it holds)
 };
 
 /// Runs both entry functions on the same inputs (with fuzz_kernels()). Wherever `src` runs Ok, `tgt` must
 /// run Ok with results equal under the spec (NaNs equal, +0 != -0). `src` failing with an Error (not UB,
 /// not the loop bound) is a finding too: the interpreter refuses a verified program.
+/// An input set equal to one drawn before in the same call (same types, same splat or dense form, same
+/// bytes) is not run again: the interpreter is a function of the program, the inputs and the options
+/// (these set no time budget; no state is kept between runs; rng ops draw from their seed attribute;
+/// fuzz_kernels() are pure hashes), so a repeat gives the same results and cannot find anything the
+/// first run did not. Small types repeat often: in fuzz_equiv's confirmations about 60% of the 256
+/// drawn sets are repeats (docs/fuzzing.md, "Throughput, second round").
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o = {});
 
 /// How hard the pipeline's expensive checks (rewriter/checks.h) work; `on` false: no checks.
