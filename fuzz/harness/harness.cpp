@@ -117,7 +117,9 @@ PassRegistry fuzz_pass_registry(const CanonicalizeOptions& canon) {
 }  // namespace
 
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o) {
-  const InterpOptions io = interp_options();
+  IndexMapCache maps;  // each instruction's index map built once for all the runs of both programs
+  InterpOptions io = interp_options();
+  io.index_maps = &maps;
   // The input sets already run (see harness.h: a repeat cannot find anything new).
   std::unordered_set<std::vector<Tensor>, InputSetHash, InputSetEq> seen;
   DiffStats st;
