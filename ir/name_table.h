@@ -49,7 +49,7 @@ class HashedNames {
   /// first_duplicate(). `name` must be a view into the source.
   bool insert(std::string_view name, ValueId v) {
     if (slots_.size() < want_) {
-      slots_.assign(want_, Slot{});
+      allocate(slots_, want_);
       gen_ = 1;
     }
     uint32_t h = hash(name);
@@ -144,9 +144,18 @@ class HashedNames {
     }
     clear_pending();
   }
+  /// t = n empty slots; a large table is put on huge pages before its first write (random probes).
+  static void allocate(std::vector<Slot>& t, size_t n) {
+    if (t.capacity() < n) {
+      t = std::vector<Slot>();
+      t.reserve(n);
+      advise_huge_pages(t.data(), n * sizeof(Slot));
+    }
+    t.assign(n, Slot{});
+  }
   void grow() {
     std::vector<Slot> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(16, old.size() * 2), Slot{});
+    allocate(slots_, std::max<size_t>(16, old.size() * 2));
     for (const Slot& s : old)
       if (s.gen == gen_) *probe(slots_, gen_, std::string_view(base_ + s.offset, s.len), s.hash) = s;
   }

@@ -866,6 +866,7 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
   auto prog = std::make_unique<Program>();
   prog->reserve(r.source.line_starts.size());
   r.source.inst_offset.reserve(r.source.line_starts.size());
+  advise_huge_pages(r.source.inst_offset.data(), r.source.inst_offset.capacity() * sizeof(uint32_t));
   Parser parser(text, *prog, r.source.line_starts.size());
   try {
     parser.parse_file(r.source);
