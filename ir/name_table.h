@@ -1,6 +1,7 @@
 // NameTable: the parser's map from value names (views into the source) to ValueIds.
 #pragma once
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -9,6 +10,33 @@
 #include "ir/program.h"
 
 namespace ptir {
+
+/// A 64-bit hash of the n bytes at p, read 8 at a time. When [p, p + 8) lies inside the buffer
+/// [begin, end) the last partial word is one masked load; otherwise (near the end of the buffer, or for
+/// bytes outside it) it is assembled byte by byte, so nothing outside the buffer is read.
+inline uint64_t hash_text(const char* p, size_t n, const char* begin, const char* end) {
+  constexpr uint64_t kMul = 0xbf58476d1ce4e5b9ULL;
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+  for (; n >= 8; n -= 8, p += 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * kMul;
+    h ^= h >> 31;
+  }
+  if (n > 0) {
+    uint64_t w = 0;
+    if (std::endian::native == std::endian::little && p >= begin && end - p >= 8) {
+      std::memcpy(&w, p, 8);
+      w &= ~uint64_t{0} >> (64 - 8 * n);  // little-endian: the first n bytes are the low ones
+    } else {
+      for (size_t i = 0; i < n; ++i) w |= static_cast<uint64_t>(static_cast<uint8_t>(p[i])) << (8 * i);
+    }
+    h = (h ^ w) * kMul;
+    h ^= h >> 31;
+  }
+  h *= 0x94d049bb133111ebULL;
+  return h ^ (h >> 29);
+}
 
 /// Map from a value name (a view into the source) to its ValueId, for names that are not numbered.
 ///
@@ -23,7 +51,7 @@ namespace ptir {
 /// error and at the end of each body, so the first error of a file is still the one reported.
 class HashedNames {
  public:
-  explicit HashedNames(std::string_view source) : base_(source.data()) {}
+  explicit HashedNames(std::string_view source) : base_(source.data()), end_(source.data() + source.size()) {}
   /// Empties the table (in O(1): slots of older generations count as empty). The slots for `expected`
   /// names are allocated on the first insert, so a body whose names are all numbered never pays for them.
   void reset(size_t expected) {
@@ -89,13 +117,8 @@ class HashedNames {
   static constexpr size_t kBatch = 256;       ///< pending names moved at once
   static constexpr size_t kNoDup = SIZE_MAX;
 
-  static uint32_t hash(std::string_view s) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (char c : s) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001b3ULL;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return static_cast<uint32_t>(h);
+  uint32_t hash(std::string_view s) const {
+    return static_cast<uint32_t>(hash_text(s.data(), s.size(), base_, end_));
   }
   Slot* probe(std::vector<Slot>& t, uint16_t gen, std::string_view name, uint32_t h) {
     size_t mask = t.size() - 1;
@@ -160,6 +183,7 @@ class HashedNames {
       if (s.gen == gen_) *probe(slots_, gen_, std::string_view(base_ + s.offset, s.len), s.hash) = s;
   }
   const char* base_;
+  const char* end_;
   size_t want_ = 16;
   std::vector<Slot> slots_;
   size_t size_ = 0;
