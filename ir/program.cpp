@@ -263,11 +263,11 @@ size_t Program::memory_bytes() const {
   return n;
 }
 
-void Program::reserve(size_t n) {
+void Program::reserve(size_t n, size_t name_bytes) {
   insts_.reserve(n);
   values_.reserve(n + n / 8);
   uses_.reserve(n * 2);
-  names_.reserve(n * 6);
+  names_.reserve(name_bytes ? name_bytes : n * 6);
   advise_huge_pages(insts_.data(), insts_.capacity() * sizeof(Inst));
   advise_huge_pages(values_.data(), values_.capacity() * sizeof(ValueInfo));
   advise_huge_pages(uses_.data(), uses_.capacity() * sizeof(Use));

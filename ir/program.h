@@ -167,6 +167,11 @@ class Program {
     return n == kNone ? std::string_view() : std::string_view(names_.data() + n);
   }
   void set_name(ValueId v, std::string_view name);
+  /// The name of v as a NUL-terminated string (no length computed), nullptr if v is unnamed.
+  const char* name_chars(ValueId v) const {
+    uint32_t n = values_[v].name;
+    return n == kNone ? nullptr : names_.data() + n;
+  }
 
   /// Live instructions of body b in order (return included).
   template <typename F>
@@ -179,8 +184,9 @@ class Program {
   }
   /// Approximate heap bytes held by the program (capacity of its arrays and tables).
   size_t memory_bytes() const;
-  /// Pre-sizes the arrays for about n instructions.
-  void reserve(size_t n);
+  /// Pre-sizes the arrays for about n instructions and name_bytes bytes of value names (0: 6 per
+  /// instruction).
+  void reserve(size_t n, size_t name_bytes = 0);
   /// Number of live instructions over all bodies (returns included).
   size_t num_live_insts() const;
 
