@@ -16,7 +16,7 @@ namespace ptir {
 /// A 64-bit hash of the n bytes at p, read 8 at a time. When [p, p + 8) lies inside the buffer
 /// [begin, end) the last partial word is one masked load; otherwise (near the end of the buffer, or for
 /// bytes outside it) it is assembled byte by byte, so nothing outside the buffer is read.
-inline uint64_t hash_text(const char* p, size_t n, const char* begin, const char* end) {
+[[gnu::always_inline]] inline uint64_t hash_text(const char* p, size_t n, const char* begin, const char* end) {
   constexpr uint64_t kMul = 0xbf58476d1ce4e5b9ULL;
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
   for (; n >= 8; n -= 8, p += 8) {
@@ -38,6 +38,19 @@ inline uint64_t hash_text(const char* p, size_t n, const char* begin, const char
   }
   h *= 0x94d049bb133111ebULL;
   return h ^ (h >> 29);
+}
+
+/// Byte comparison of n bytes, 8 at a time, inlined for the short names and spellings of a program.
+[[gnu::always_inline]] inline bool same_bytes(const char* a, const char* b, size_t n) {
+  for (; n >= 8; n -= 8, a += 8, b += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  for (; n > 0; --n)
+    if (*a++ != *b++) return false;
+  return true;
 }
 
 /// Map from a value name (a view into the source) to its ValueId, for names that are not numbered.
@@ -137,7 +150,7 @@ class HashedNames {
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& s = pending_[i];
       if (s.gen != pgen_) return &s;
-      if (s.hash == h && s.len == name.size() && same(base_ + s.offset, name.data(), s.len)) return &s;
+      if (s.hash == h && s.len == name.size() && same_bytes(base_ + s.offset, name.data(), s.len)) return &s;
     }
   }
   /// The main slot holding the n-byte name at p, or the empty slot where it would go.
@@ -153,18 +166,6 @@ class HashedNames {
         if (q && std::strncmp(q, p, n) == 0 && q[n] == '\0') return &m;
       }
     }
-  }
-  /// Byte comparison, inlined for the short names exporters use.
-  static bool same(const char* a, const char* b, size_t n) {
-    for (; n >= 8; n -= 8, a += 8, b += 8) {
-      uint64_t x, y;
-      std::memcpy(&x, a, 8);
-      std::memcpy(&y, b, 8);
-      if (x != y) return false;
-    }
-    for (; n > 0; --n)
-      if (*a++ != *b++) return false;
-    return true;
   }
   void clear_pending() {
     if (pending_.empty()) pending_.assign(2 * kBatch, Slot{});

@@ -1,6 +1,7 @@
 // Parser for the PTIR text format: a hand-written cursor over the source, no allocation per token.
 // Errors are thrown as ParseError inside this file only and turned into one diagnostic at the top.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
@@ -79,7 +80,7 @@ class SpellingCache {
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
       if (s.id == kNone) return i;
-      if (s.hash == h && s.len == len && s.tag == tag && std::memcmp(base_ + s.off, base_ + off, len) == 0) return i;
+      if (s.hash == h && s.len == len && s.tag == tag && same_bytes(base_ + s.off, base_ + off, len)) return i;
     }
   }
   void grow() {
@@ -118,7 +119,7 @@ class OpByMnemonic {
     for (size_t k = slot(m);; k = (k + 1) & (kSize - 1)) {
       const Entry& e = slots_[k];
       if (e.len == 0) return std::nullopt;
-      if (e.len == m.size() && std::memcmp(e.text.data(), m.data(), m.size()) == 0) return e.op;
+      if (e.len == m.size() && same_bytes(e.text.data(), m.data(), m.size())) return e.op;
     }
   }
 
@@ -213,6 +214,27 @@ class Parser {
 
  private:
   // ---- cursor ----
+  /// s_.find(c, from), 8 bytes at a time: the spellings it ends (a type, a literal) are a few words long,
+  /// where a call of memchr costs more than the scan.
+  size_t find_byte(char c, size_t from) const {
+    const char* p = s_.data();
+    const size_t n = s_.size();
+    size_t i = from;
+    if constexpr (std::endian::native == std::endian::little) {
+      constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+      const uint64_t pattern = kOnes * static_cast<uint8_t>(c);
+      for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        const uint64_t x = w ^ pattern;  // a zero byte where w has c
+        const uint64_t z = (x - kOnes) & ~x & kHigh;
+        if (z) return i + static_cast<size_t>(std::countr_zero(z) / 8);  // the lowest flag is exact
+      }
+    }
+    for (; i < n; ++i)
+      if (p[i] == c) return i;
+    return std::string_view::npos;
+  }
   bool at_end() const { return pos_ >= s_.size(); }
   char cur() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
   [[noreturn]] void fail(std::string msg) const { throw ParseError{static_cast<uint32_t>(pos_), std::move(msg)}; }
@@ -367,7 +389,7 @@ class Parser {
     skip_ws();
     size_t b = pos_;
     // Cache by spelling: most types repeat verbatim.
-    size_t e = s_.find('>', b);
+    size_t e = find_byte('>', b);
     if (e != std::string_view::npos) {
       uint64_t h = cache_.hash(b, e + 1 - b, kTypeTag);
       TypeId id = cache_.find(b, e + 1 - b, kTypeTag, h);
@@ -651,8 +673,8 @@ class Parser {
     if (peek_ident() == "dense") {
       size_t start = pos_;
       // Literal operands repeat verbatim: cache by their spelling (the type ends at the next '>').
-      size_t colon = s_.find(':', start);
-      size_t end = colon == std::string_view::npos ? colon : s_.find('>', colon);
+      size_t colon = find_byte(':', start);
+      size_t end = colon == std::string_view::npos ? colon : find_byte('>', colon);
       if (end != std::string_view::npos) {
         ValueId v = cache_.find(start, end + 1 - start, kLiteralTag, cache_.hash(start, end + 1 - start, kLiteralTag));
         if (v != kNone) { pos_ = end + 1; return v; }
@@ -750,6 +772,10 @@ class Parser {
   }
 
   void record(SourceMap& sm, InstId i, size_t at) {
+    if (sm.inst_offset.size() == i) {  // the usual case: instructions are recorded in creation order
+      sm.inst_offset.push_back(static_cast<uint32_t>(at));
+      return;
+    }
     if (sm.inst_offset.size() <= i) sm.inst_offset.resize(i + 1, kNone);
     sm.inst_offset[i] = static_cast<uint32_t>(at);
   }
