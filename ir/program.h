@@ -218,9 +218,9 @@ class Program {
 
 /// Asks the kernel to back the whole 2 MB pages inside [p, p + bytes) with transparent huge pages
 /// (madvise MADV_HUGEPAGE; Linux only, a no-op elsewhere or below 4 MB). Call it on a large array
-/// *before* its pages are first written: a 100 MB parse then takes about 50 page faults instead of
-/// 25,000, and random accesses into a large table miss the TLB far less. Advice only: the contents and
-/// the allocation do not change, and failure is ignored.
+/// *before* its pages are first written: one fault then maps 2 MB instead of 4 KB (parsing a 1M-op
+/// file: 4,600 page faults instead of 34,700), and random accesses into a large table miss the TLB far
+/// less. Advice only: the contents and the allocation do not change, and failure is ignored.
 void advise_huge_pages(const void* p, size_t bytes);
 
 /// Copies an AttrSet into the program and returns the id of the single-attribute set {name: ints}.
