@@ -1,14 +1,57 @@
 // NameTable: the parser's map from value names (views into the source) to ValueIds.
 #pragma once
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string_view>
 #include <vector>
 
 #include "ir/program.h"
 
 namespace ptir {
+
+/// A 64-bit hash of the n bytes at p, read 8 at a time. When [p, p + 8) lies inside the buffer
+/// [begin, end) the last partial word is one masked load; otherwise (near the end of the buffer, or for
+/// bytes outside it) it is assembled byte by byte, so nothing outside the buffer is read.
+[[gnu::always_inline]] inline uint64_t hash_text(const char* p, size_t n, const char* begin, const char* end) {
+  constexpr uint64_t kMul = 0xbf58476d1ce4e5b9ULL;
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+  for (; n >= 8; n -= 8, p += 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * kMul;
+    h ^= h >> 31;
+  }
+  if (n > 0) {
+    uint64_t w = 0;
+    if (std::endian::native == std::endian::little && p >= begin && end - p >= 8) {
+      std::memcpy(&w, p, 8);
+      w &= ~uint64_t{0} >> (64 - 8 * n);  // little-endian: the first n bytes are the low ones
+    } else {
+      for (size_t i = 0; i < n; ++i) w |= static_cast<uint64_t>(static_cast<uint8_t>(p[i])) << (8 * i);
+    }
+    h = (h ^ w) * kMul;
+    h ^= h >> 31;
+  }
+  h *= 0x94d049bb133111ebULL;
+  return h ^ (h >> 29);
+}
+
+/// Byte comparison of n bytes, 8 at a time, inlined for the short names and spellings of a program.
+[[gnu::always_inline]] inline bool same_bytes(const char* a, const char* b, size_t n) {
+  for (; n >= 8; n -= 8, a += 8, b += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  for (; n > 0; --n)
+    if (*a++ != *b++) return false;
+  return true;
+}
 
 /// Map from a value name (a view into the source) to its ValueId, for names that are not numbered.
 ///
@@ -21,9 +64,18 @@ namespace ptir {
 /// sequential anyway. A name defined twice is found either at insert (both
 /// pending) or when its batch moves (first_duplicate()); the parser asks before it reports any other
 /// error and at the end of each body, so the first error of a file is still the one reported.
+///
+/// A main slot is 8 bytes (generation, 16 bits of the hash, the ValueId): the name itself is read from
+/// the Program (Program::name_chars) when the 16 bits match, so the caller must give each inserted
+/// value its name (Program::set_name) right after insert() returns true, before any other call.
 class HashedNames {
  public:
-  explicit HashedNames(std::string_view source) : base_(source.data()) {}
+  HashedNames(std::string_view source, const Program& p)
+      : base_(source.data()), end_(source.data() + source.size()), p_(p) {}
+  ~HashedNames() { std::free(slots_); }
+  HashedNames(const HashedNames&) = delete;
+  HashedNames& operator=(const HashedNames&) = delete;
+
   /// Empties the table (in O(1): slots of older generations count as empty). The slots for `expected`
   /// names are allocated on the first insert, so a body whose names are all numbered never pays for them.
   void reset(size_t expected) {
@@ -32,12 +84,9 @@ class HashedNames {
     want_ = cap;
     // A small body after a large one (the first body is sized from the whole file) gets a small table:
     // probing a large one would scatter its few names over megabytes.
-    if (slots_.size() > 4 * cap) {
-      slots_ = std::vector<Slot>();
-      size_ = 0;
-    }
+    if (num_slots_ > 4 * cap) release();
     if (gen_ == UINT16_MAX) {
-      std::fill(slots_.begin(), slots_.end(), Slot{});
+      if (slots_) std::memset(static_cast<void*>(slots_), 0, num_slots_ * sizeof(Main));
       gen_ = 0;
     }
     ++gen_;
@@ -48,28 +97,28 @@ class HashedNames {
   /// Returns false if the name is already pending; a clash with an older name is reported by
   /// first_duplicate(). `name` must be a view into the source.
   bool insert(std::string_view name, ValueId v) {
-    if (slots_.size() < want_) {
-      slots_.assign(want_, Slot{});
-      gen_ = 1;
+    if (num_slots_ < want_) {
+      release();
+      allocate(want_);
     }
-    uint32_t h = hash(name);
-    Slot* s = probe(pending_, pgen_, name, h);
+    const uint64_t h = hash(name);
+    Slot* s = probe_pending(name, h);
     if (s->gen == pgen_) return false;
-    *s = Slot{static_cast<uint32_t>(name.data() - base_), v, h, static_cast<uint16_t>(name.size()), pgen_};
+    *s = Slot{h, static_cast<uint32_t>(name.data() - base_), v, static_cast<uint16_t>(name.size()), pgen_};
     order_.push_back(static_cast<uint32_t>(s - pending_.data()));
     if (order_.size() == kBatch) flush();
     return true;
   }
   ValueId find(std::string_view name) const {
-    if (slots_.empty()) return kNone;
-    uint32_t h = hash(name);
+    if (num_slots_ == 0) return kNone;
+    const uint64_t h = hash(name);
     auto* self = const_cast<HashedNames*>(this);
     if (!order_.empty()) {
-      const Slot* p = self->probe(self->pending_, pgen_, name, h);
+      const Slot* p = self->probe_pending(name, h);
       if (p->gen == pgen_) return p->value;
     }
-    const Slot* s = self->probe(self->slots_, gen_, name, h);
-    return s->gen == gen_ ? s->value : kNone;
+    const Main* m = probe_main(name.data(), name.size(), h);
+    return m->gen == gen_ ? m->value : kNone;
   }
   /// Moves the pending names to the main table and returns the source offset of the first name defined
   /// twice in this body so far (the offset of its second definition), or SIZE_MAX.
@@ -79,43 +128,44 @@ class HashedNames {
   }
 
  private:
-  struct Slot {  // 16 bytes
+  struct Slot {  ///< pending: 24 bytes
+    uint64_t hash = 0;
     uint32_t offset = 0;  ///< where the name starts in the source
     ValueId value = kNone;
-    uint32_t hash = 0;    ///< kept so that a probe rarely touches the source text
     uint16_t len = 0;
     uint16_t gen = 0;
   };
-  static constexpr size_t kBatch = 256;       ///< pending names moved at once
+  struct Main {  ///< 8 bytes; all zero (generation 0) is empty
+    uint16_t gen;
+    uint16_t tag;  ///< the hash's top 16 bits
+    ValueId value;
+  };
+  static constexpr size_t kBatch = 256;  ///< pending names moved at once
   static constexpr size_t kNoDup = SIZE_MAX;
+  static uint16_t tag_of(uint64_t h) { return static_cast<uint16_t>(h >> 48); }
 
-  static uint32_t hash(std::string_view s) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (char c : s) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001b3ULL;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return static_cast<uint32_t>(h);
-  }
-  Slot* probe(std::vector<Slot>& t, uint16_t gen, std::string_view name, uint32_t h) {
-    size_t mask = t.size() - 1;
+  uint64_t hash(std::string_view s) const { return hash_text(s.data(), s.size(), base_, end_); }
+  Slot* probe_pending(std::string_view name, uint64_t h) {
+    const size_t mask = pending_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-      Slot& s = t[i];
-      if (s.gen != gen) return &s;
-      if (s.hash == h && s.len == name.size() && same(base_ + s.offset, name.data(), s.len)) return &s;
+      Slot& s = pending_[i];
+      if (s.gen != pgen_) return &s;
+      if (s.hash == h && s.len == name.size() && same_bytes(base_ + s.offset, name.data(), s.len)) return &s;
     }
   }
-  /// Byte comparison, inlined for the short names exporters use.
-  static bool same(const char* a, const char* b, size_t n) {
-    for (; n >= 8; n -= 8, a += 8, b += 8) {
-      uint64_t x, y;
-      std::memcpy(&x, a, 8);
-      std::memcpy(&y, b, 8);
-      if (x != y) return false;
+  /// The main slot holding the n-byte name at p, or the empty slot where it would go.
+  const Main* probe_main(const char* p, size_t n, uint64_t h) const {
+    const size_t mask = num_slots_ - 1;
+    const uint16_t tag = tag_of(h);
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const Main& m = slots_[i];
+      if (m.gen != gen_) return &m;
+      if (m.tag == tag) {
+        // strncmp stops at the stored name's NUL (a source name has none), so nothing past it is read.
+        const char* q = p_.name_chars(m.value);
+        if (q && std::strncmp(q, p, n) == 0 && q[n] == '\0') return &m;
+      }
     }
-    for (; n > 0; --n)
-      if (*a++ != *b++) return false;
-    return true;
   }
   void clear_pending() {
     if (pending_.empty()) pending_.assign(2 * kBatch, Slot{});
@@ -127,32 +177,60 @@ class HashedNames {
   }
   void flush() {
     if (order_.empty()) return;
-    while ((size_ + order_.size()) * 2 > slots_.size()) grow();
-    size_t mask = slots_.size() - 1;
+    while ((size_ + order_.size()) * 2 > num_slots_) grow();
+    const size_t mask = num_slots_ - 1;
     // Ask for every cache line first, so the misses of a batch overlap instead of queueing one by one.
-    for (uint32_t k : order_) __builtin_prefetch(slots_.data() + (pending_[k].hash & mask), 1);
+    for (uint32_t k : order_) __builtin_prefetch(slots_ + (pending_[k].hash & mask), 1);
     for (uint32_t k : order_) {
       const Slot& e = pending_[k];
-      Slot* s = probe(slots_, gen_, std::string_view(base_ + e.offset, e.len), e.hash);
-      if (s->gen == gen_) {
+      Main* m = const_cast<Main*>(probe_main(base_ + e.offset, e.len, e.hash));
+      if (m->gen == gen_) {
         dup_ = std::min<size_t>(dup_, e.offset);
         continue;
       }
-      *s = e;
-      s->gen = gen_;
+      *m = Main{gen_, tag_of(e.hash), e.value};
       ++size_;
     }
     clear_pending();
   }
+  /// n zeroed (empty) slots: calloc, so a large table's fresh pages are neither written twice nor
+  /// touched before they are put on huge pages.
+  void allocate(size_t n) {
+    slots_ = static_cast<Main*>(std::calloc(n, sizeof(Main)));
+    if (!slots_) throw std::bad_alloc();
+    num_slots_ = n;
+    gen_ = 1;
+    advise_huge_pages(slots_, n * sizeof(Main));
+  }
+  void release() {
+    std::free(slots_);
+    slots_ = nullptr;
+    num_slots_ = 0;
+    size_ = 0;
+  }
+  /// Doubles the main table; each name's hash is recomputed from the Program's copy of it.
   void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(16, old.size() * 2), Slot{});
-    for (const Slot& s : old)
-      if (s.gen == gen_) *probe(slots_, gen_, std::string_view(base_ + s.offset, s.len), s.hash) = s;
+    Main* old = slots_;
+    const size_t old_n = num_slots_;
+    const uint16_t old_gen = gen_;
+    allocate(std::max<size_t>(16, old_n * 2));
+    const size_t mask = num_slots_ - 1;
+    for (size_t k = 0; k < old_n; ++k) {
+      if (old[k].gen != old_gen) continue;
+      const char* q = p_.name_chars(old[k].value);
+      const uint64_t h = hash_text(q, std::strlen(q), base_, end_);
+      size_t i = h & mask;
+      while (slots_[i].gen == gen_) i = (i + 1) & mask;
+      slots_[i] = Main{gen_, tag_of(h), old[k].value};
+    }
+    std::free(old);
   }
   const char* base_;
+  const char* end_;
+  const Program& p_;
   size_t want_ = 16;
-  std::vector<Slot> slots_;
+  Main* slots_ = nullptr;
+  size_t num_slots_ = 0;
   size_t size_ = 0;
   uint16_t gen_ = 0;
   std::vector<Slot> pending_;
@@ -167,7 +245,7 @@ class HashedNames {
 /// time of a large file grows linearly; every other name goes to the hash table.
 class NameTable {
  public:
-  explicit NameTable(std::string_view source) : hashed_(source) {}
+  NameTable(std::string_view source, const Program& p) : hashed_(source, p) {}
 
   void reset(size_t expected) {
     hashed_.reset(expected);

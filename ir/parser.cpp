@@ -1,6 +1,7 @@
 // Parser for the PTIR text format: a hand-written cursor over the source, no allocation per token.
 // Errors are thrown as ParseError inside this file only and turned into one diagnostic at the top.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
@@ -44,6 +45,103 @@ struct PendingScalar {
   uint32_t offset;
 };
 
+/// Ids of spellings parsed before (types, literal operands, attribute texts), keyed by their exact bytes
+/// in the source plus a tag: open addressing over (hash, offset, length, tag), compared byte for byte on
+/// a hash match. A file repeats few distinct spellings, so the table stays small and cache-resident.
+class SpellingCache {
+ public:
+  explicit SpellingCache(std::string_view src) : base_(src.data()), end_(src.data() + src.size()) {}
+  uint64_t hash(size_t off, size_t len, uint32_t tag) const {
+    return hash_text(base_ + off, len, base_, end_) ^ (uint64_t{tag} * 0x9e3779b97f4a7c15ULL);
+  }
+  /// The id stored for these bytes and tag, or kNone.
+  uint32_t find(size_t off, size_t len, uint32_t tag, uint64_t h) const {
+    if (slots_.empty()) return kNone;
+    const Slot& s = slots_[probe(off, len, tag, h)];
+    return s.id;
+  }
+  /// Stores id for these bytes and tag unless they already have one.
+  void insert(size_t off, size_t len, uint32_t tag, uint64_t h, uint32_t id) {
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    Slot& s = slots_[probe(off, len, tag, h)];
+    if (s.id != kNone) return;
+    s = Slot{h, static_cast<uint32_t>(off), static_cast<uint32_t>(len), tag, id};
+    ++size_;
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t off = 0, len = 0, tag = 0;
+    uint32_t id = kNone;  ///< kNone: empty
+  };
+  size_t probe(size_t off, size_t len, uint32_t tag, uint64_t h) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.id == kNone) return i;
+      if (s.hash == h && s.len == len && s.tag == tag && same_bytes(base_ + s.off, base_ + off, len)) return i;
+    }
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(64, old.size() * 2), Slot{});
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.id == kNone) continue;
+      size_t i = s.hash & mask;
+      while (slots_[i].id != kNone) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  const char* base_;
+  const char* end_;
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
+/// The statement ops by mnemonic (op_by_mnemonic's answers, `return` excluded): one hash of the length
+/// and three bytes, usually one probe, built once from the op table.
+class OpByMnemonic {
+ public:
+  OpByMnemonic() {
+    for (int i = 0; i < kNumOps; ++i) {
+      const auto op = static_cast<OpCode>(i);
+      if (op == OpCode::Return) continue;
+      const std::string_view m = mnemonic(op);
+      size_t k = slot(m);
+      while (slots_[k].len != 0 && !(slots_[k].text == m)) k = (k + 1) & (kSize - 1);
+      if (slots_[k].len == 0) slots_[k] = Entry{m, static_cast<uint32_t>(m.size()), op};  // the first op keeps a name
+    }
+  }
+  std::optional<OpCode> find(std::string_view m) const {
+    if (m.empty()) return std::nullopt;
+    for (size_t k = slot(m);; k = (k + 1) & (kSize - 1)) {
+      const Entry& e = slots_[k];
+      if (e.len == 0) return std::nullopt;
+      if (e.len == m.size() && same_bytes(e.text.data(), m.data(), m.size())) return e.op;
+    }
+  }
+
+ private:
+  static constexpr size_t kSize = 512;
+  struct Entry {
+    std::string_view text;
+    uint32_t len = 0;  ///< 0: empty
+    OpCode op{};
+  };
+  static size_t slot(std::string_view m) {
+    const auto b = [&](size_t i) { return static_cast<size_t>(static_cast<uint8_t>(m[i])); };
+    return (m.size() * 97 + b(0) * 31 + b(m.size() / 2) * 7 + b(m.size() - 1) * 131) & (kSize - 1);
+  }
+  Entry slots_[kSize];
+};
+
+std::optional<OpCode> find_op(std::string_view m) {
+  static const OpByMnemonic table;
+  return table.find(m);
+}
+
 /// Literal elements as written, before the type that follows them is known.
 struct RawDense {
   bool splat = false;
@@ -55,7 +153,7 @@ struct RawDense {
 class Parser {
  public:
   Parser(std::string_view text, Program& p, size_t expected_names = 64)
-      : s_(text), p_(p), names_(text), expected_names_(expected_names) {}
+      : s_(text), p_(p), names_(text, p), expected_names_(expected_names), cache_(text) {}
 
   void parse_file(SourceMap& sm) {
     skip_ws();
@@ -116,6 +214,27 @@ class Parser {
 
  private:
   // ---- cursor ----
+  /// s_.find(c, from), 8 bytes at a time: the spellings it ends (a type, a literal) are a few words long,
+  /// where a call of memchr costs more than the scan.
+  size_t find_byte(char c, size_t from) const {
+    const char* p = s_.data();
+    const size_t n = s_.size();
+    size_t i = from;
+    if constexpr (std::endian::native == std::endian::little) {
+      constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+      const uint64_t pattern = kOnes * static_cast<uint8_t>(c);
+      for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        const uint64_t x = w ^ pattern;  // a zero byte where w has c
+        const uint64_t z = (x - kOnes) & ~x & kHigh;
+        if (z) return i + static_cast<size_t>(std::countr_zero(z) / 8);  // the lowest flag is exact
+      }
+    }
+    for (; i < n; ++i)
+      if (p[i] == c) return i;
+    return std::string_view::npos;
+  }
   bool at_end() const { return pos_ >= s_.size(); }
   char cur() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
   [[noreturn]] void fail(std::string msg) const { throw ParseError{static_cast<uint32_t>(pos_), std::move(msg)}; }
@@ -270,13 +389,14 @@ class Parser {
     skip_ws();
     size_t b = pos_;
     // Cache by spelling: most types repeat verbatim.
-    size_t e = s_.find('>', b);
+    size_t e = find_byte('>', b);
     if (e != std::string_view::npos) {
-      auto it = type_cache_.find(s_.substr(b, e + 1 - b));
-      if (it != type_cache_.end()) { pos_ = e + 1; return it->second; }
+      uint64_t h = cache_.hash(b, e + 1 - b, kTypeTag);
+      TypeId id = cache_.find(b, e + 1 - b, kTypeTag, h);
+      if (id != kNone) { pos_ = e + 1; return id; }
     }
     TypeId id = p_.intern_type(parse_type());
-    type_cache_.emplace(s_.substr(b, pos_ - b), id);
+    cache_.insert(b, pos_ - b, kTypeTag, cache_.hash(b, pos_ - b, kTypeTag), id);
     return id;
   }
   std::vector<TypeId> parse_type_list() {
@@ -553,15 +673,15 @@ class Parser {
     if (peek_ident() == "dense") {
       size_t start = pos_;
       // Literal operands repeat verbatim: cache by their spelling (the type ends at the next '>').
-      size_t colon = s_.find(':', start);
-      size_t end = colon == std::string_view::npos ? colon : s_.find('>', colon);
+      size_t colon = find_byte(':', start);
+      size_t end = colon == std::string_view::npos ? colon : find_byte('>', colon);
       if (end != std::string_view::npos) {
-        auto it = literal_cache_.find(s_.substr(start, end + 1 - start));
-        if (it != literal_cache_.end()) { pos_ = end + 1; return it->second; }
+        ValueId v = cache_.find(start, end + 1 - start, kLiteralTag, cache_.hash(start, end + 1 - start, kLiteralTag));
+        if (v != kNone) { pos_ = end + 1; return v; }
       }
       Tensor t = parse_dense_literal();
       ValueId v = p_.literal_value(p_.intern_literal(t));
-      literal_cache_.emplace(s_.substr(start, pos_ - start), v);
+      cache_.insert(start, pos_ - start, kLiteralTag, cache_.hash(start, pos_ - start, kLiteralTag), v);
       return v;
     }
     fail("expected an operand ('%name' or a 'dense<...>' literal)" + describe_found());
@@ -652,6 +772,10 @@ class Parser {
   }
 
   void record(SourceMap& sm, InstId i, size_t at) {
+    if (sm.inst_offset.size() == i) {  // the usual case: instructions are recorded in creation order
+      sm.inst_offset.push_back(static_cast<uint32_t>(at));
+      return;
+    }
     if (sm.inst_offset.size() <= i) sm.inst_offset.resize(i + 1, kNone);
     sm.inst_offset[i] = static_cast<uint32_t>(at);
   }
@@ -669,7 +793,7 @@ class Parser {
     skip_ws();
     size_t op_at = pos_;
     std::string_view mn = ident("an op name");
-    auto opc = op_by_mnemonic(mn);
+    auto opc = find_op(mn);
     if (!opc) fail_at(op_at, "unknown op '" + std::string(mn) + "'");
     OpCode op = *opc;
     const OpInfo& info = op_info(op);
@@ -696,11 +820,9 @@ class Parser {
       size_t arrow = attr_span_end(pos_);
       if (arrow != std::string_view::npos) {
         DType sd = !operands_.empty() ? p_.type_of(operands_[0]).dtype : DType::F32;
-        auto it = attr_cache_.find(AttrKey{s_.substr(attr_begin, arrow - attr_begin), op, sd});
-        if (it != attr_cache_.end()) {
-          cached = it->second;
-          pos_ = arrow;
-        }
+        const uint32_t tag = attr_tag(op, sd);
+        cached = cache_.find(attr_begin, arrow - attr_begin, tag, cache_.hash(attr_begin, arrow - attr_begin, tag));
+        if (cached != kNone) pos_ = arrow;
       }
     }
     AttrSet attrs;
@@ -776,11 +898,11 @@ class Parser {
     } else {
       // Identical attribute spellings on the same op (and operand dtype, for scalars) intern to one set.
       DType sd = nops > 0 ? p_.type_of(operands_[0]).dtype : DType::F32;
-      AttrKey key{attr_text, op, sd};
-      auto it = attr_cache_.find(key);
-      if (it != attr_cache_.end()) {
-        aid = it->second;
-      } else {
+      const uint32_t tag = attr_tag(op, sd);
+      const size_t toff = attr_text.data() - s_.data();
+      const uint64_t th = cache_.hash(toff, attr_text.size(), tag);
+      aid = cache_.find(toff, attr_text.size(), tag, th);
+      if (aid == kNone) {
         if (!pending_name.empty()) {
           std::string err;
           Tensor sc(TensorType{sd, {}});
@@ -792,7 +914,7 @@ class Parser {
             if (a.name == pending_name) a.value.lit = sc;
         }
         aid = p_.intern_attrs(attrs);
-        attr_cache_.emplace(key, aid);
+        cache_.insert(toff, attr_text.size(), tag, th, aid);
       }
     }
     InstId inst = p_.create_inst(b, op, operands_, aid, rtypes);
@@ -808,26 +930,18 @@ class Parser {
         if (a.value.kind == AttrKind::Region) a.value.ints.assign(1, p_.find_body(a.value.text, true));
   }
 
-  struct AttrKey {
-    std::string_view text;
-    OpCode op;
-    DType dtype;
-    bool operator==(const AttrKey&) const = default;
-  };
-  struct AttrKeyHash {
-    size_t operator()(const AttrKey& k) const {
-      return std::hash<std::string_view>()(k.text) * 31 + static_cast<size_t>(k.op) * 7 + static_cast<size_t>(k.dtype);
-    }
-  };
+  /// Tags of cache_'s kinds of spelling: attribute texts are keyed by op and operand dtype as well.
+  static constexpr uint32_t kTypeTag = 0, kLiteralTag = 1;
+  static uint32_t attr_tag(OpCode op, DType d) {
+    return 2 + (static_cast<uint32_t>(op) << 8 | static_cast<uint32_t>(d));
+  }
 
   std::string_view s_;
   size_t pos_ = 0;
   Program& p_;
   NameTable names_;
   size_t expected_names_ = 64;
-  std::unordered_map<std::string_view, TypeId> type_cache_;
-  std::unordered_map<std::string_view, ValueId> literal_cache_;
-  std::unordered_map<AttrKey, AttrSetId, AttrKeyHash> attr_cache_;
+  SpellingCache cache_;  ///< types, literal operands and attribute texts by spelling
   std::vector<ValueId> operands_;
   std::vector<std::pair<std::string_view, size_t>> results_;  ///< parse_stmt's result names (reused)
   std::vector<TypeId> rtypes_;                                 ///< parse_stmt's result types (reused)
@@ -835,7 +949,10 @@ class Parser {
 };
 
 std::vector<uint32_t> compute_line_starts(std::string_view text) {
-  std::vector<uint32_t> ls{0};
+  std::vector<uint32_t> ls;
+  ls.reserve(text.size() / 32 + 16);  // lines of 32 bytes or more grow it at most once
+  advise_huge_pages(ls.data(), ls.capacity() * sizeof(uint32_t));
+  ls.push_back(0);
   const char* b = text.data();
   const char* e = b + text.size();
   for (const char* q = b; (q = static_cast<const char*>(std::memchr(q, '\n', e - q))) != nullptr; ++q)
@@ -864,8 +981,11 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
   r.source.filename = std::string(filename);
   r.source.line_starts = compute_line_starts(text);
   auto prog = std::make_unique<Program>();
-  prog->reserve(r.source.line_starts.size());
+  // Value names take about a sixth of an exported graph's text (`%l12_mean_sum = ...`): reserved so,
+  // the name arena is not copied as it grows.
+  prog->reserve(r.source.line_starts.size(), text.size() / 6);
   r.source.inst_offset.reserve(r.source.line_starts.size());
+  advise_huge_pages(r.source.inst_offset.data(), r.source.inst_offset.capacity() * sizeof(uint32_t));
   Parser parser(text, *prog, r.source.line_starts.size());
   try {
     parser.parse_file(r.source);

@@ -2,14 +2,35 @@
 #include "ir/program.h"
 
 #include <cassert>
+#include <cstdint>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace ptir {
+
+void advise_huge_pages(const void* p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  if (bytes < 2 * kHuge) return;
+  const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
+  if (e > b) (void)madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);  // advice only: errors ignored
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 namespace {
 /// Grows an array by a quarter instead of doubling, so a program that gains a few instructions after
 /// being parsed into exactly-sized arrays does not double its memory.
 template <typename V>
 void reserve_one_more(V& v) {
-  if (v.size() == v.capacity()) v.reserve(v.capacity() + v.capacity() / 4 + 16);
+  if (v.size() == v.capacity()) {
+    v.reserve(v.capacity() + v.capacity() / 4 + 16);
+    advise_huge_pages(v.data(), v.capacity() * sizeof(v[0]));
+  }
 }
 }  // namespace
 
@@ -79,6 +100,10 @@ ValueId Program::add_param(BodyId b, TypeId type, std::string_view name) {
 
 void Program::set_name(ValueId v, std::string_view name) {
   values_[v].name = static_cast<uint32_t>(names_.size());
+  if (names_.capacity() - names_.size() < name.size() + 1) {
+    names_.reserve(names_.size() + name.size() + 1);  // (std::string at least doubles)
+    advise_huge_pages(names_.data(), names_.capacity());
+  }
   names_.append(name);
   names_.push_back('\0');
 }
@@ -129,8 +154,10 @@ InstId Program::create_inst(BodyId b, OpCode op, std::span<const ValueId> operan
   if (in.next != kNone) insts_[in.next].prev = id;
   else body.last = id;
   ++body.num_insts;
-  if (uses_.capacity() - uses_.size() < operands.size())
+  if (uses_.capacity() - uses_.size() < operands.size()) {
     uses_.reserve(uses_.capacity() + uses_.capacity() / 4 + operands.size() + 16);
+    advise_huge_pages(uses_.data(), uses_.capacity() * sizeof(Use));
+  }
   for (ValueId v : operands) {
     uses_.push_back(Use{v, id, kNone, kNone});
     link_use(static_cast<uint32_t>(uses_.size() - 1));
@@ -236,11 +263,15 @@ size_t Program::memory_bytes() const {
   return n;
 }
 
-void Program::reserve(size_t n) {
+void Program::reserve(size_t n, size_t name_bytes) {
   insts_.reserve(n);
   values_.reserve(n + n / 8);
   uses_.reserve(n * 2);
-  names_.reserve(n * 6);
+  names_.reserve(name_bytes ? name_bytes : n * 6);
+  advise_huge_pages(insts_.data(), insts_.capacity() * sizeof(Inst));
+  advise_huge_pages(values_.data(), values_.capacity() * sizeof(ValueInfo));
+  advise_huge_pages(uses_.data(), uses_.capacity() * sizeof(Use));
+  advise_huge_pages(names_.data(), names_.capacity());
 }
 
 size_t Program::num_live_insts() const {

@@ -102,6 +102,47 @@ TEST(NamedValues, AFarRedefinitionIsReportedBeforeALaterError) {
   EXPECT_EQ(parse_program(undefined, "u.ptir").error, "u.ptir:3002:12: error: use of undefined value '%nowhere'");
 }
 
+TEST(NamedValues, AOneLineBodyGrowsTheTableAndKeepsEveryName) {
+  // The name table is sized from the line count (here 3 lines for 4000 names): it grows many times, and
+  // names moved across each growth are still found, near and far, and still clash with a redefinition.
+  std::string body;
+  for (int k = 1; k < 4000; ++k)
+    body += " %layer" + std::to_string(k) + "_value = neg %layer" + std::to_string(k < 1500 ? k - 1 : k - 1500) +
+            "_value -> tensor<f32>";
+  const std::string head = "func @main(%in_x: tensor<f32>) -> tensor<f32> {\n %layer0_value = neg %in_x -> tensor<f32>";
+  ParseResult r = parse_program(head + body + " return %layer3999_value\n}\n");
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Program& p = *r.program;
+  ValueId v = p.operand(p.terminator(0), 0);
+  for (int k : {3999, 2499, 999, 998, 997}) {
+    EXPECT_EQ(p.name(v), "layer" + std::to_string(k) + "_value");
+    v = p.operand(p.def_inst(v), 0);
+  }
+  const std::string dup = " %layer7_value = neg %in_x -> tensor<f32>";
+  ParseResult d = parse_program(head + body + dup + " return %layer7_value\n}\n", "one.ptir");
+  EXPECT_EQ(d.error, "one.ptir:2:" + std::to_string(head.size() - head.find('\n') + body.size() + 1) +
+                         ": error: redefinition of value '%layer7_value'");
+}
+
+TEST(NamedValues, EachBodyHasItsOwnScopeOverManyBodies) {
+  // More bodies than the table has generations (65535): the same names in every function never clash,
+  // a name of an earlier function is not visible, and a redefinition in the last one is still found.
+  std::string text;
+  const int n = 70000;
+  for (int k = 0; k < n; ++k)
+    text += "func @f" + std::to_string(k) + "(%in_x: tensor<f32>) -> tensor<f32> {\n  %a_b = neg %in_x -> tensor<f32>\n"
+            "  %c_d = neg %a_b -> tensor<f32>\n  return %c_d\n}\n";
+  ParseResult r = parse_program(text);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.program->num_bodies(), static_cast<size_t>(n));
+  ParseResult undefined = parse_program(text + "func @g(%x: tensor<f32>) -> tensor<f32> {\n  return %a_b\n}\n", "u.ptir");
+  EXPECT_EQ(undefined.error, "u.ptir:" + std::to_string(5 * n + 2) + ":10: error: use of undefined value '%a_b'");
+  ParseResult dup = parse_program(
+      text + "func @g(%x: tensor<f32>) -> tensor<f32> {\n  %a_b = neg %x -> tensor<f32>\n  %a_b = neg %x -> tensor<f32>\n"
+             "  return %a_b\n}\n", "d.ptir");
+  EXPECT_EQ(dup.error, "d.ptir:" + std::to_string(5 * n + 3) + ":3: error: redefinition of value '%a_b'");
+}
+
 /// @main runs ^r0, which runs ^r1, ... : `regions` regions, then ^leaf; both branches go down the chain.
 std::string chain(size_t regions) {
   std::string s =
