@@ -99,6 +99,12 @@ ValueId Program::add_param(BodyId b, TypeId type, std::string_view name) {
 }
 
 void Program::set_name(ValueId v, std::string_view name) {
+  // A name read from this program (a fold giving its constant the folded value's name) points into
+  // names_, which the reserve below may move: copy it out first.
+  if (!name.empty() && name.data() >= names_.data() && name.data() < names_.data() + names_.size()) {
+    const std::string copy(name);
+    return set_name(v, copy);
+  }
   values_[v].name = static_cast<uint32_t>(names_.size());
   if (names_.capacity() - names_.size() < name.size() + 1) {
     names_.reserve(names_.size() + name.size() + 1);  // (std::string at least doubles)

@@ -196,3 +196,25 @@ TEST(RegionDepth, A20000DeepChainIsRejectedWithoutRecursion) {
 
 }  // namespace
 }  // namespace ptir
+
+namespace ptir {
+namespace {
+
+// A name given from the program's own names (a fold names its constant after the folded value) must
+// survive the name storage growing under it: set_name copies a name that points into that storage.
+TEST(NamedValues, ANameTakenFromTheProgramItselfSurvivesTheStorageGrowing) {
+  Program p;
+  const BodyId b = p.add_body("main", false);
+  const TypeId t = p.intern_type(TensorType{DType::F32, {}});
+  std::vector<ValueId> vs;
+  for (int k = 0; k < 64; ++k) vs.push_back(p.add_param(b, t, "value_with_a_long_name_" + std::to_string(k)));
+  for (int k = 0; k < 64; ++k) {
+    const ValueId v = p.add_param(b, t, "");
+    const std::string want(p.name(vs[static_cast<size_t>(k)]));
+    p.set_name(v, p.name(vs[static_cast<size_t>(k)]));  // a view into the storage set_name appends to
+    EXPECT_EQ(p.name(v), want);
+  }
+}
+
+}  // namespace
+}  // namespace ptir
