@@ -220,7 +220,9 @@ class Program {
 /// (madvise MADV_HUGEPAGE; Linux only, a no-op elsewhere or below 4 MB). Call it on a large array
 /// *before* its pages are first written: one fault then maps 2 MB instead of 4 KB (parsing a 1M-op
 /// file: 4,600 page faults instead of 34,700), and random accesses into a large table miss the TLB far
-/// less. Advice only: the contents and the allocation do not change, and failure is ignored.
+/// less. Advice only: the contents and the allocation do not change, and failure is ignored. Only when
+/// PTIR_HUGE_PAGES=1 is set (read once): the first writes may stall in the kernel's compaction, one
+/// parse in a few took 3x longer (docs/rewriter.md "Parse speed").
 void advise_huge_pages(const void* p, size_t bytes);
 
 /// Copies an AttrSet into the program and returns the id of the single-attribute set {name: ints}.
