@@ -209,8 +209,6 @@ struct RegionEdge {
 class ProgramVerifier {
  public:
   ProgramVerifier(const Program& p, size_t max_errors) : p_(p), max_(max_errors), walked_(p.num_inst_slots(), 0) {}
-  std::vector<uint32_t> key_;                                     ///< verified_before's scratch
-  std::unordered_multimap<uint64_t, std::vector<uint32_t>> seen_;  ///< signatures that passed verify_inst
 
   std::vector<Diagnostic> run() {
     if (p_.entry() == kNone) report(kNone, kNone, "program has no func: the entry function is missing");
@@ -396,6 +394,8 @@ class ProgramVerifier {
   const Program& p_;
   size_t max_;
   std::vector<uint32_t> walked_;  ///< InstId -> 1 + the body it was walked in, 0 before
+  std::vector<uint32_t> key_;                                      ///< verified_before's scratch
+  std::unordered_multimap<uint64_t, std::vector<uint32_t>> seen_;  ///< signatures that passed verify_inst
   std::vector<RegionEdge> edges_;
   std::vector<Diagnostic> out_;
 };

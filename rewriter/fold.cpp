@@ -1,9 +1,6 @@
 // Fold hooks: one decision per op (the switch names every op), then identity folds and constant folding.
 #include "rewriter/fold.h"
 
-#include <charconv>
-#include <cstring>
-
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -122,34 +119,6 @@ size_t decimal_digits(uint64_t v) {
   return n;
 }
 
-/// format_elem(t, bits).size() without building the string (f32/f64 through to_chars into a buffer,
-/// the 16-bit floats through format_elem itself).
-size_t elem_text_size(DType t, uint64_t bits) {
-  if (t == DType::I1) return bits & 1 ? 4 : 5;
-  if (!is_float(t)) {
-    if (!is_signed_int(t)) return decimal_digits(bits & bits_mask(t));
-    const int64_t v = int_value(t, bits);
-    return v < 0 ? 1 + decimal_digits(uint64_t{0} - static_cast<uint64_t>(v)) : decimal_digits(static_cast<uint64_t>(v));
-  }
-  if (t != DType::F32 && t != DType::F64) return format_elem(t, bits).size();
-  if (float_is_nan(t, bits)) return bits == canonical_nan(t) ? 3 : 2 + static_cast<size_t>(dtype_bits(t) / 4);
-  if (float_is_inf(t, bits)) return float_sign(t, bits) ? 4 : 3;
-  char buf[64];
-  std::to_chars_result r;
-  if (t == DType::F64) {
-    double d; std::memcpy(&d, &bits, 8);
-    r = std::to_chars(buf, buf + sizeof buf, d);
-  } else {
-    const uint32_t b32 = static_cast<uint32_t>(bits);
-    float f; std::memcpy(&f, &b32, 4);
-    r = std::to_chars(buf, buf + sizeof buf, f);
-  }
-  const size_t n = static_cast<size_t>(r.ptr - buf);
-  for (size_t k = 0; k < n; ++k)
-    if (buf[k] == '.' || buf[k] == 'e') return n;
-  return n + 2;  // ".0"
-}
-
 /// to_string(type).size(): `tensor<DT` then `, d0` and `xdK`, then `>`.
 size_t type_text_size(const TensorType& type) {
   size_t n = 7 + std::char_traits<char>::length(dtype_name(type.dtype)) + 1;
@@ -176,7 +145,7 @@ TextBounds literal_list_text_bounds(const TensorType& type) {
 TextBounds literal_text_bounds(const Tensor& t) {
   const int64_t n = t.size();
   if (t.type.rank() == 0 || (n >= 2 && t.is_splat())) {
-    const size_t exact = 6 + elem_text_size(t.dtype(), t.bits(0)) + 4 + type_text_size(t.type);
+    const size_t exact = 6 + format_elem(t.dtype(), t.bits(0)).size() + 4 + type_text_size(t.type);
     return {exact, exact};
   }
   return literal_list_text_bounds(t.type);
