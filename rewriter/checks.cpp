@@ -246,6 +246,7 @@ void ExpensiveChecks::notify_pattern_end(const RewriteSource& who, InstId root, 
     windowed_ += r.windowed;
     unreplayable_ += !r.skipped.empty();
     structural_ += r.structural;
+    memoized_ += r.memoized;
     if (!r.ok) fail(r.message);
   }
 }

@@ -65,6 +65,8 @@ class ExpensiveChecks final : public RewriteListener {
   int64_t num_unreplayable() const { return unreplayable_; }
   /// Of the replayed rewrites, those decided structurally (ReplayReport::structural), without a run.
   int64_t num_structural() const { return structural_; }
+  /// Of the replayed rewrites, those identical to one that passed earlier (ReplayReport::memoized).
+  int64_t num_memoized() const { return memoized_; }
 
  private:
   void fail(std::string message);
@@ -102,6 +104,7 @@ class ExpensiveChecks final : public RewriteListener {
   int64_t windowed_ = 0;
   int64_t unreplayable_ = 0;
   int64_t structural_ = 0;
+  int64_t memoized_ = 0;
 };
 
 }  // namespace ptir

@@ -97,6 +97,7 @@ PipelineResult PassManager::run(ProgramRewriter& rw) {
     r.replay_windowed = checks->num_windowed();
     r.replay_unreplayable = checks->num_unreplayable();
     r.replay_structural = checks->num_structural();
+    r.replay_memoized = checks->num_memoized();
     rw.remove_listener(checks.get());
   }
   return r;

@@ -106,6 +106,7 @@ struct PipelineResult {
   int64_t replay_windowed = 0;    ///< rewrites replayed on a window of their elements
   int64_t replay_unreplayable = 0;  ///< rewrites part of which could not be replayed
   int64_t replay_structural = 0;    ///< replayed rewrites decided structurally (identical twins, no run)
+  int64_t replay_memoized = 0;      ///< replayed rewrites identical to one that passed earlier (no run)
 };
 
 /// Runs a pipeline of passes over a program.

@@ -139,9 +139,14 @@ class Replay {
     const bool nsz = fm.has(FastMathFlag::NSZ);
     // A boundary value computed from a value the other side reads would be fed an input the program can
     // never produce: such values are replayed instead, until none is left.
-    for (int round = 0; round < 4; ++round) {
+    // A compared value that ended up a boundary input is replayed instead when the other side does not
+    // read it (it would be fed an input unrelated to what the other side computes); that settles within
+    // as many rounds as there are compared values.
+    for (int round = 0;; ++round) {
       build_cones();
-      if (!force_more()) break;
+      bool added = force_compared();
+      if (round < 4) added |= force_more();
+      if (!added) break;
     }
     if (!rep_.skipped.empty()) return std::move(rep_);
     decide_window();
@@ -152,6 +157,14 @@ class Replay {
     while (randoms + edges > 2 && per_trial * (randoms + edges) > o_.max_work) {
       if (randoms > 1) --randoms;
       else --edges;
+    }
+    // The trials are a function of the cones, the boundary types and these options: a replay identical
+    // to one that already passed passes again, so it is not run twice.
+    std::string key;
+    const bool memo = cache_ && memo_key(key, randoms, edges, nsz);
+    if (memo && cache_->passed.count(key)) {
+      rep_.memoized = true;
+      return std::move(rep_);
     }
     for (int t = 0; t < randoms + edges; ++t) {
       make_inputs(t, t < randoms, t < randoms ? t : t - randoms);
@@ -167,6 +180,7 @@ class Replay {
         return std::move(rep_);
       }
     }
+    if (memo && cache_->passed.size() < ReplayInputCache::kMaxPassed) cache_->passed.insert(std::move(key));
     return std::move(rep_);
   }
 
@@ -189,6 +203,58 @@ class Replay {
     if (view == kOld)
       if (const InstSnapshot* s = snapshot(i)) return s->operands[k];
     return p_.operand(i, k);
+  }
+
+  /// Appends to `k` everything the trials of this replay depend on: the options, the boundary values'
+  /// types (their inputs are a function of the trial, the position and the type), and for each side the
+  /// replayed instructions in order, each with its op, attributes (the snapshot's on the old side), the
+  /// fast-math flags of its body, its result types and where each operand comes from (a boundary value,
+  /// an interned literal, a result earlier in the replay), then the compared pairs in the same terms.
+  /// False (nothing memoized) when an instruction reads more than its operands: regions (the bodies may
+  /// change between rewrites), opaque ops (kernels) and effects.
+  bool memo_key(std::string& k, int randoms, int edges, bool nsz) const {
+    auto put = [&](uint64_t x) { k.append(reinterpret_cast<const char*>(&x), sizeof x); };
+    // A value as evaluate() finds it: 1 literal, 2 boundary input, 3/4 a result of the old/new side.
+    auto ref = [&](View view, ValueId v) {
+      const ValueInfo& vi = p_.value(v);
+      if (vi.kind == ValueKind::Literal) return put(1), put(vi.def);
+      if (auto l = leaf_index_.find(v); l != leaf_index_.end()) return put(2), put(l->second);
+      if (vi.kind != ValueKind::Result) return put(5), put(v);
+      const View at = shared_.count(vi.def) ? kOld : view;
+      auto r = pos_[at].find(vi.def);
+      if (r == pos_[at].end()) return put(6), put(v);
+      put(3 + at), put(r->second), put(vi.index);
+    };
+    put(o_.seed), put(randoms), put(edges), put(nsz), put(window_), put(total_), put(o_.window);
+    put(leaves_.size());
+    for (ValueId l : leaves_) put(p_.type_id(l));
+    for (int v = 0; v < 2; ++v) {
+      const View view = static_cast<View>(v);
+      put(cone_[v].size());
+      for (InstId i : cone_[v]) {
+        const OpCode op = p_.op(i);
+        if (has_trait(op, OpTrait::Regions) || has_trait(op, OpTrait::Opaque) || has_trait(op, OpTrait::Effect))
+          return false;
+        if (view == kNew && shared_.count(i)) {
+          put(7);  // read from the old side
+          continue;
+        }
+        const InstSnapshot* snap = view == kOld ? snapshot(i) : nullptr;
+        // eval_one's choice: the instruction itself, or a detached copy (old attributes, other types).
+        bool detached = window_ || (snap && snap->attrs != p_.inst(i).attrs);
+        for (uint32_t r = 0; r < p_.num_operands(i) && !detached; ++r)
+          detached = p_.type_id(operand(i, r, view)) != p_.type_id(p_.operand(i, r));
+        put(static_cast<uint64_t>(op)), put(snap ? snap->attrs : p_.inst(i).attrs), put(detached);
+        put(p_.fastmath_of(p_.inst(i).body).bits);
+        put(p_.num_results(i));
+        for (uint32_t r = 0; r < p_.num_results(i); ++r) put(p_.type_id(p_.result(i, r)));
+        put(p_.num_operands(i));
+        for (uint32_t r = 0; r < p_.num_operands(i); ++r) ref(view, operand(i, r, view));
+      }
+    }
+    put(pairs_.size());
+    for (const auto& [a, b] : pairs_) ref(kOld, a), ref(kNew, b);
+    return true;
   }
 
   /// Whether every pair is (result k of an erased instruction i, result k of an unchanged instruction e)
@@ -324,6 +390,28 @@ class Replay {
     return added;
   }
 
+  /// Forces the replay of each compared value that is a boundary input on its side while the other side
+  /// neither reads it nor compares it: fed a random input, it would be compared with a value computed
+  /// from inputs unrelated to it (CSE replacing one scan by an identical one, its twin a boundary input).
+  /// A compared value the other side reads as an operand is one input shared by both sides: comparing
+  /// cast(%x) with %x on that input is the rewrite's claim, whatever computed %x. True when one was added.
+  bool force_compared() {
+    bool added = false;
+    for (int v = 0; v < 2; ++v) {
+      const View other = static_cast<View>(1 - v);
+      for (const auto& pr : pairs_) {
+        const ValueId x = v == kOld ? pr.first : pr.second, y = v == kOld ? pr.second : pr.first;
+        if (x == y || p_.def_inst(x) == kNone || !leaf_index_.count(x) || force_.count(x)) continue;
+        bool read = false;
+        for (const auto& q : pairs_) read |= (other == kOld ? q.first : q.second) == x;
+        for (InstId i : cone_[other])
+          for (uint32_t k = 0; k < p_.num_operands(i) && !read; ++k) read = operand(i, k, other) == x;
+        if (!read) added |= force_.insert(x).second;
+      }
+    }
+    return added;
+  }
+
   void build_cones() {
     leaves_.clear();
     leaf_index_.clear();
@@ -359,11 +447,10 @@ class Replay {
       InstId d = vi.def;
       if (!flags(d)) {
         auto [e, fresh] = expand_.emplace(it.v, false);
-        // A compared value itself (depth 0) is always replayed, even when its producer runs regions: as a
-        // boundary input it would get random values and be compared with what the other side computes
-        // (CSE replacing one scan by an identical one was reported as changing the results).
+        // A compared value (depth 0) is decided like any other; force_compared() then forces the replay
+        // of one the other side does not read.
         if (fresh)
-          e->second = p_.op(d) == OpCode::Constant || force_.count(it.v) || it.depth == 0 ||
+          e->second = p_.op(d) == OpCode::Constant || force_.count(it.v) ||
                       (it.depth < o_.cone_depth && unchanged < o_.max_unchanged &&
                        !has_trait(p_.op(d), OpTrait::Regions) && work_of(p_, d) <= o_.max_expand_work);
         if (!e->second) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -60,9 +61,14 @@ struct ReplayOptions {
 };
 
 /// Boundary inputs depend only on the trial, the boundary value's position and its type, not on the
-/// rewrite: the checks keep them here from one rewrite to the next instead of regenerating them.
+/// rewrite: the checks keep them here from one rewrite to the next instead of regenerating them. So a
+/// replay is a function of what it evaluates (its instructions, how they are wired, the boundary types
+/// and the options): the replays that passed are kept, by that description in full (not a hash of it),
+/// and an identical one later is not run again (ReplayReport::memoized).
 struct ReplayInputCache {
   std::unordered_map<uint64_t, std::vector<std::pair<TensorType, Tensor>>> by_key;
+  static constexpr size_t kMaxPassed = size_t{1} << 16;  ///< replays kept; later ones run every time
+  std::unordered_set<std::string> passed;
 };
 
 /// The outcome of replaying one rewrite.
@@ -76,6 +82,8 @@ struct ReplayReport {
   /// the same pure op, attributes, types, body and operand values (a CSE merge), and the rewrite did
   /// nothing else than redirect uses from one to the other (docs/rewriter.md "Expensive checks").
   bool structural = false;
+  /// Decided by an identical replay that passed earlier in the same run (no evaluation).
+  bool memoized = false;
   std::string skipped;    ///< why part of the rewrite could not be replayed (empty: nothing skipped)
 };
 

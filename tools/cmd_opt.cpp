@@ -251,9 +251,11 @@ int cmd_opt(const Args& a) {
     std::fprintf(stderr, "expensive-checks\n  (S) %8lld replayed - rewrites replayed at their boundary\n"
                          "  (S) %8lld runs - one-side evaluations\n  (S) %8lld windowed - replayed on a window\n"
                          "  (S) %8lld unreplayable - rewrites part of which could not be replayed\n"
-                         "  (S) %8lld structural - replayed rewrites decided without a run (identical twins)\n",
+                         "  (S) %8lld structural - replayed rewrites decided without a run (identical twins)\n"
+                         "  (S) %8lld memoized - replayed rewrites identical to one that passed earlier (no run)\n",
                  (long long)r.replayed_rewrites, (long long)r.replay_runs, (long long)r.replay_windowed,
-                 (long long)r.replay_unreplayable, (long long)r.replay_structural);
+                 (long long)r.replay_unreplayable, (long long)r.replay_structural,
+                 (long long)r.replay_memoized);
   if (!r.ok) {
     std::fprintf(stderr, "ptir opt: %s\n", r.error.c_str());
     if (f.timing) std::fputs(timing.format().c_str(), stderr);

@@ -2,7 +2,9 @@
 // each output element folds the products over the contracting positions in row-major order of the
 // contracting coordinates (contract_lhs order), each product rounded in the accumulation dtype, no FMA.
 // The strides of the loop are the op's index map (ir/index_map.cpp), whose reads are affine.
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <type_traits>
 
 #include "ir/interp/index_exec.h"
@@ -51,13 +53,19 @@ Status check_dims(const Call& c, const TensorType& l, const TensorType& r, const
   return Status::success();
 }
 
-/// Every element cast to the accumulation dtype: floats as exact doubles, integers as raw bits.
+/// Every element cast to the accumulation dtype: floats as exact doubles (or floats, for an f32
+/// accumulation, whose values a float holds exactly), integers as raw bits.
 template <typename V>
 std::vector<V> load_all(const Tensor& t, const Folder& f) {
   std::vector<V> v(t.size());
+  if constexpr (std::is_same_v<V, float>)
+    if (t.dtype() == DType::F32) {  // the elements' own bits: f32 values are their own f32 accumulation
+      if (!v.empty()) std::memcpy(v.data(), t.data.data(), v.size() * sizeof(float));
+      return v;
+    }
   for (int64_t i = 0, n = t.size(); i < n; ++i) {
     const Num x = f.load(t.dtype(), get(t, i));
-    if constexpr (std::is_same_v<V, double>) v[i] = x.f;
+    if constexpr (std::is_floating_point_v<V>) v[i] = static_cast<V>(x.f);
     else v[i] = x.i;
   }
   return v;
@@ -68,32 +76,61 @@ struct DotWalk {
   std::vector<int64_t> dims, lstr, rstr, lo, ro;
 };
 
-/// The fold for every output element. `round` rounds a double to D (floats); integers wrap with `mask`.
-/// False when the run's deadline passed (checked every 256 output elements: one dot can take minutes).
+/// The fold for every output element. `round` rounds a product or sum to the accumulation dtype (floats);
+/// integers wrap with `mask`. Four output elements are folded side by side, each in its own order (the
+/// chains are independent, so the processor overlaps them); the products of each are folded exactly as
+/// one at a time would. False when the run's deadline passed (checked every 256 output elements: one dot
+/// can take minutes).
 template <typename V, typename Round>
 bool dot_loop(const DotWalk& w, const std::vector<V>& L, const std::vector<V>& R, const Folder& f, uint64_t mask,
               Round round, Tensor& o, std::chrono::steady_clock::time_point deadline) {
+  constexpr int kLanes = 4;
+  auto mul = [&](V a, V b) -> V {
+    if constexpr (std::is_floating_point_v<V>) return round(a * b);
+    else return (a * b) & mask;
+  };
+  auto add = [&](V a, V b) -> V {
+    if constexpr (std::is_floating_point_v<V>) return round(a + b);
+    else return (a + b) & mask;
+  };
   StridedCounter li(w.dims, w.lstr), ri(w.dims, w.rstr);
-  int64_t oi = 0;
-  do {
-    if ((oi & 255) == 255 && std::chrono::steady_clock::now() > deadline) return false;
-    V acc{};
-    for (size_t k = 0; k < w.lo.size(); ++k) {
-      const V a = L[li.off + w.lo[k]], b = R[ri.off + w.ro[k]];
-      if constexpr (std::is_same_v<V, double>) {
-        const double p = round(a * b);
-        acc = k == 0 ? p : round(acc + p);
+  const size_t K = w.lo.size();
+  const int64_t n = o.size();
+  const V* lp = L.data();
+  const V* rp = R.data();
+  int64_t since_check = 0;
+  for (int64_t oi = 0; oi < n;) {
+    if ((since_check += kLanes) >= 256) {
+      since_check = 0;
+      if (std::chrono::steady_clock::now() > deadline) return false;
+    }
+    // The next (up to) four output elements; a short last group repeats the first one's offsets.
+    const int lanes = static_cast<int>(std::min<int64_t>(kLanes, n - oi));
+    int64_t lo[kLanes], ro[kLanes];
+    for (int j = 0; j < kLanes; ++j) {
+      if (j < lanes) {
+        lo[j] = li.off, ro[j] = ri.off;
+        ri.next();
+        li.next();
       } else {
-        const uint64_t p = (a * b) & mask;
-        acc = k == 0 ? p : (acc + p) & mask;
+        lo[j] = lo[0], ro[j] = ro[0];
       }
     }
-    Num n;
-    if constexpr (std::is_same_v<V, double>) n.f = acc;
-    else n.i = acc;
-    put(o, oi++, f.store(n, o.dtype()));
-    ri.next();
-  } while (li.next());
+    V acc[kLanes] = {};
+    if (K > 0)
+      for (int j = 0; j < kLanes; ++j) acc[j] = mul(lp[lo[j] + w.lo[0]], rp[ro[j] + w.ro[0]]);
+    for (size_t k = 1; k < K; ++k) {
+      const int64_t a = w.lo[k], b = w.ro[k];
+      for (int j = 0; j < kLanes; ++j) acc[j] = add(acc[j], mul(lp[lo[j] + a], rp[ro[j] + b]));
+    }
+    for (int j = 0; j < lanes; ++j) {
+      Num num;
+      if constexpr (std::is_floating_point_v<V>) num.f = acc[j];
+      else num.i = acc[j];
+      put(o, oi + j, f.store(num, o.dtype()));
+    }
+    oi += lanes;
+  }
   return true;
 }
 
@@ -138,8 +175,11 @@ Status eval_dot_general(const Call& c, Out& out) {
     done = dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0, [](double x) { return x; }, o,
                     deadline);
   } else if (acc_t == DType::F32) {
-    done = dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0,
-                    [](double x) { return static_cast<double>(narrow_f32(x)); }, o, deadline);
+    // float arithmetic rounds each product and each sum once to f32 (RNE, subnormals kept, overflow to
+    // inf), as narrowing the exact double would: a product of two floats is exact in a double, and a
+    // double sum of two floats rounded to f32 is the correctly rounded f32 sum (53 >= 2*24 + 2 bits).
+    done = dot_loop(w, load_all<float>(lhs, f), load_all<float>(rhs, f), f, 0, [](float x) { return x; }, o,
+                    deadline);
   } else {
     done = dot_loop(w, load_all<double>(lhs, f), load_all<double>(rhs, f), f, 0,
                     [acc_t](double x) { return round_f(acc_t, x); }, o, deadline);

@@ -1,5 +1,8 @@
 // dot_general: result layout (batch, lhs free, rhs free), contraction order, products rounded in the
 // accumulation dtype without FMA, f32 accumulation for f16, empty contractions and integer wrap-around.
+#include <cmath>
+#include <cstring>
+
 #include "tests/ir/interp_test_util.h"
 
 namespace ptir::test {
@@ -86,6 +89,59 @@ TEST(InterpDot, SignedZeroAndNan) {
   EXPECT_EQ(ok_bits(run_op("dot_general %a, %b contract_lhs[0] contract_rhs[0]", "tensor<f32>",
                            {from_bits("tensor<f32, 2>", {0x7F800000, 0x3F800000}), from_bits("tensor<f32, 2>", {0, 1})})),
             (Bits{0x7FC00000}));
+}
+
+/// The f32 accumulation (float arithmetic, four output elements folded side by side) against the rule
+/// computed here one element at a time: each product and each sum rounded once from its exact double
+/// value (ptir::double_to_float), a NaN result canonical. Operands mix random values with the edge values
+/// that stress the rounding: ±0, ±inf, NaN, subnormals, the largest finite (whose sums overflow), and
+/// values one ulp apart; output counts of 1 to 9 cover every short last group of four.
+TEST(InterpDot, F32AccumulationRoundsEachStepOnce) {
+  const std::vector<uint32_t> edge = {0x80000000, 0, 0x7FC00000, 0x7F800000, 0xFF800000, 0x3F800000, 0xBF800000,
+                                      1,          0x807FFFFF, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F800001, 0x33800000};
+  uint64_t state = 0x9E3779B97F4A7C15ULL;
+  auto next = [&] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  auto element = [&]() -> uint64_t {
+    const uint64_t r = next();
+    if (r % 3 == 0) return edge[(r >> 8) % edge.size()];
+    const float f = static_cast<float>(static_cast<int64_t>(r >> 40) % 2001 - 1000) / 64.0f *
+                    ((r >> 20) % 5 == 0 ? 1e30f : 1.0f);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+  };
+  auto as_double = [](uint64_t b) {
+    float f;
+    const uint32_t u = static_cast<uint32_t>(b);
+    std::memcpy(&f, &u, 4);
+    return static_cast<double>(f);
+  };
+  auto round32 = [&](double v) { return as_double(double_to_float(DType::F32, v)); };
+  for (int m = 1; m <= 3; ++m)
+    for (int n = 1; n <= 3; ++n)
+      for (int k = 0; k <= 5; ++k) {
+        std::vector<uint64_t> a(m * k), b(k * n);
+        for (auto& x : a) x = element();
+        for (auto& x : b) x = element();
+        const std::string ta = "tensor<f32, " + std::to_string(m) + "x" + std::to_string(k) + ">";
+        const std::string tb = "tensor<f32, " + std::to_string(k) + "x" + std::to_string(n) + ">";
+        const std::string to = "tensor<f32, " + std::to_string(m) + "x" + std::to_string(n) + ">";
+        Bits want;
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) {
+            double acc = 0.0;
+            for (int c = 0; c < k; ++c) {
+              const double prod = round32(as_double(a[i * k + c]) * as_double(b[c * n + j]));
+              acc = c == 0 ? prod : round32(acc + prod);
+            }
+            want.push_back(std::isnan(acc) ? canonical_nan(DType::F32) : double_to_float(DType::F32, acc));
+          }
+        EXPECT_EQ(ok_bits(run_op(kMatmul, to, {from_bits(ta, a), from_bits(tb, b)})), want)
+            << m << "x" << k << " times " << k << "x" << n;
+      }
 }
 
 }  // namespace
