@@ -126,6 +126,24 @@ size_t type_text_size(const TensorType& type) {
   return n;
 }
 
+/// format_elem(t, bits).size(), remembered per thread in a direct-mapped table of the last 512 distinct
+/// (dtype, bits) seen: a program's constants repeat (a model's 1.0, 1e-5, its scales), and formatting a
+/// float shortest-round-trip costs a few hundred instructions. A slot holds the whole key, so a hit is
+/// the exact length of that element.
+size_t elem_text_size(DType t, uint64_t bits) {
+  struct Slot {
+    uint64_t bits = 0;
+    uint16_t dtype = 0xffff;  // no dtype: empty
+    uint16_t len = 0;
+  };
+  thread_local Slot table[512];
+  const uint64_t h = (bits ^ (static_cast<uint64_t>(t) << 56)) * 0x9E3779B97F4A7C15ULL;
+  Slot& s = table[h >> 55];
+  if (s.dtype != static_cast<uint16_t>(t) || s.bits != bits)
+    s = Slot{bits, static_cast<uint16_t>(t), static_cast<uint16_t>(format_elem(t, bits).size())};
+  return s.len;
+}
+
 }  // namespace
 
 TextBounds literal_list_text_bounds(const TensorType& type) {
@@ -145,7 +163,7 @@ TextBounds literal_list_text_bounds(const TensorType& type) {
 TextBounds literal_text_bounds(const Tensor& t) {
   const int64_t n = t.size();
   if (t.type.rank() == 0 || (n >= 2 && t.is_splat())) {
-    const size_t exact = 6 + format_elem(t.dtype(), t.bits(0)).size() + 4 + type_text_size(t.type);
+    const size_t exact = 6 + elem_text_size(t.dtype(), t.bits(0)) + 4 + type_text_size(t.type);
     return {exact, exact};
   }
   return literal_list_text_bounds(t.type);
