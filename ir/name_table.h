@@ -101,6 +101,7 @@ class HashedNames {
       release();
       allocate(want_);
     }
+    if (pending_.empty()) pending_.assign(2 * kBatch, Slot{});  // on the first name: a body of numbered names never pays
     const uint64_t h = hash(name);
     Slot* s = probe_pending(name, h);
     if (s->gen == pgen_) return false;
@@ -168,7 +169,6 @@ class HashedNames {
     }
   }
   void clear_pending() {
-    if (pending_.empty()) pending_.assign(2 * kBatch, Slot{});
     if (++pgen_ == 0) {
       std::fill(pending_.begin(), pending_.end(), Slot{});
       pgen_ = 1;
