@@ -99,10 +99,12 @@ uint64_t FrozenPatternSet::candidates(const Program& p, InstId i) const {
   if (!index_) return ~uint64_t{0};
   const RootIndex* ix = (*index_)[static_cast<size_t>(p.op(i))].get();
   if (!ix) return ~uint64_t{0};
+  const uint32_t nops = p.num_operands(i);
+  const Tensor* lit[2] = {nullptr, nullptr};  // each operand's constant, looked up once
   auto cls = [&](uint32_t k) -> int {
-    if (k >= p.num_operands(i)) return kNumOps + 2;
+    if (k >= nops) return kNumOps + 2;
     const ValueId v = p.operand(i, k);
-    if (p.constant_of(v)) return kNumOps;
+    if ((lit[k] = p.constant_of(v))) return kNumOps;
     const InstId d = p.def_inst(v);
     return d == kNone ? kNumOps + 1 : static_cast<int>(p.op(d));
   };
@@ -113,7 +115,7 @@ uint64_t FrozenPatternSet::candidates(const Program& p, InstId i) const {
     // Which splat needs each constant operand meets (necessary: its first element's bits).
     auto meets = [&](uint32_t k) {
       uint32_t m = 0;
-      const Tensor* t = p.constant_of(p.operand(i, k));
+      const Tensor* t = lit[k];
       if (!t || t->size() == 0) return m;
       const DType d = t->dtype();
       const uint64_t b = t->bits(0);
@@ -134,7 +136,7 @@ uint64_t FrozenPatternSet::candidates(const Program& p, InstId i) const {
     a0 &= admitted(0, m0), a1 &= admitted(1, m1), b0 &= admitted(0, m1), b1 &= admitted(1, m0);
   }
   uint64_t cand = (a0 & a1) | (ix->either_order & b0 & b1);
-  if (ix->same_operands && (p.num_operands(i) < 2 || p.operand(i, 0) != p.operand(i, 1))) cand &= ~ix->same_operands;
+  if (ix->same_operands && (nops < 2 || p.operand(i, 0) != p.operand(i, 1))) cand &= ~ix->same_operands;
   return cand;
 }
 
