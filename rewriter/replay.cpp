@@ -139,14 +139,9 @@ class Replay {
     const bool nsz = fm.has(FastMathFlag::NSZ);
     // A boundary value computed from a value the other side reads would be fed an input the program can
     // never produce: such values are replayed instead, until none is left.
-    // A compared value that ended up a boundary input is replayed instead when the other side does not
-    // read it (it would be fed an input unrelated to what the other side computes); that settles within
-    // as many rounds as there are compared values.
-    for (int round = 0;; ++round) {
+    for (int round = 0; round < 4; ++round) {
       build_cones();
-      bool added = force_compared();
-      if (round < 4) added |= force_more();
-      if (!added) break;
+      if (!force_more()) break;
     }
     if (!rep_.skipped.empty()) return std::move(rep_);
     decide_window();
@@ -390,28 +385,6 @@ class Replay {
     return added;
   }
 
-  /// Forces the replay of each compared value that is a boundary input on its side while the other side
-  /// neither reads it nor compares it: fed a random input, it would be compared with a value computed
-  /// from inputs unrelated to it (CSE replacing one scan by an identical one, its twin a boundary input).
-  /// A compared value the other side reads as an operand is one input shared by both sides: comparing
-  /// cast(%x) with %x on that input is the rewrite's claim, whatever computed %x. True when one was added.
-  bool force_compared() {
-    bool added = false;
-    for (int v = 0; v < 2; ++v) {
-      const View other = static_cast<View>(1 - v);
-      for (const auto& pr : pairs_) {
-        const ValueId x = v == kOld ? pr.first : pr.second, y = v == kOld ? pr.second : pr.first;
-        if (x == y || p_.def_inst(x) == kNone || !leaf_index_.count(x) || force_.count(x)) continue;
-        bool read = false;
-        for (const auto& q : pairs_) read |= (other == kOld ? q.first : q.second) == x;
-        for (InstId i : cone_[other])
-          for (uint32_t k = 0; k < p_.num_operands(i) && !read; ++k) read = operand(i, k, other) == x;
-        if (!read) added |= force_.insert(x).second;
-      }
-    }
-    return added;
-  }
-
   void build_cones() {
     leaves_.clear();
     leaf_index_.clear();
@@ -447,10 +420,13 @@ class Replay {
       InstId d = vi.def;
       if (!flags(d)) {
         auto [e, fresh] = expand_.emplace(it.v, false);
-        // A compared value (depth 0) is decided like any other; force_compared() then forces the replay
-        // of one the other side does not read.
+        // A compared value itself (depth 0) is always replayed, whatever its cost and even when its
+        // producer runs regions: as a boundary input it would get random values, compared with what the
+        // other side computes (CSE replacing one scan by an identical one was reported as changing the
+        // results), and a pattern may rely on what computes it (abs(abs(x)) => abs(x) compares abs(y)
+        // with y = abs(x): fed, y could be negative).
         if (fresh)
-          e->second = p_.op(d) == OpCode::Constant || force_.count(it.v) ||
+          e->second = p_.op(d) == OpCode::Constant || force_.count(it.v) || it.depth == 0 ||
                       (it.depth < o_.cone_depth && unchanged < o_.max_unchanged &&
                        !has_trait(p_.op(d), OpTrait::Regions) && work_of(p_, d) <= o_.max_expand_work);
         if (!e->second) {
