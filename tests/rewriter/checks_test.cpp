@@ -218,20 +218,37 @@ TEST(ExpensiveChecks, EdgeTensorsCycleThroughTheEdgeValues) {
 namespace ptir {
 namespace {
 
-/// Runs `rewrite` on `text`'s program under expensive checks, as one rewrite named "merge".
-std::tuple<std::string, int64_t, int64_t, int64_t> one_checked_rewrite(
-    const char* text, const std::function<void(ProgramRewriter&, const Program&)>& rewrite) {
+using Rewrite = std::function<void(ProgramRewriter&, const Program&)>;
+
+/// What the checks said about a run of rewrites.
+struct Checked {
+  std::string report;  ///< empty: no violation
+  int64_t replayed = 0, structural = 0, runs = 0, memoized = 0;
+};
+
+/// Runs each rewrite of `rewrites` in turn on `text`'s program under expensive checks, each as its own
+/// pattern application (named "cse"), stopping at the first violation.
+Checked run_checked(const char* text, const std::vector<Rewrite>& rewrites) {
   auto p = testing::parse(text);
   ProgramRewriter rw(*p);
   ExpensiveChecks checks(rw);
   rw.add_listener(&checks);
-  rw.notify_pattern_begin(RewriteSource::cse(), 0);
-  rewrite(rw, *p);
-  rw.notify_pattern_end(RewriteSource::cse(), 0, true);
+  for (const Rewrite& rewrite : rewrites) {
+    rw.notify_pattern_begin(RewriteSource::cse(), 0);
+    rewrite(rw, *p);
+    rw.notify_pattern_end(RewriteSource::cse(), 0, true);
+    if (checks.failed()) break;
+  }
   if (!checks.failed()) checks.finish();
   rw.remove_listener(&checks);
   return {checks.failed() ? checks.report() : std::string(), checks.num_replayed(), checks.num_structural(),
-          checks.num_runs()};
+          checks.num_runs(), checks.num_memoized()};
+}
+
+/// One rewrite: the report, replays, structural decisions and runs.
+std::tuple<std::string, int64_t, int64_t, int64_t> one_checked_rewrite(const char* text, const Rewrite& rewrite) {
+  Checked c = run_checked(text, {rewrite});
+  return {c.report, c.replayed, c.structural, c.runs};
 }
 
 constexpr const char* kTwins = R"(
@@ -284,23 +301,10 @@ TEST(ExpensiveChecks, ATwinMergeWithAnotherChangeIsReplayed) {
   EXPECT_GT(runs, 0);
 }
 
-/// Runs each rewrite of `rewrites` in turn on `text`'s program under expensive checks, each as its own
-/// pattern application; returns the report, and how many replays ran and how many were memoized.
-std::tuple<std::string, int64_t, int64_t> checked_rewrites(
-    const char* text, const std::vector<std::function<void(ProgramRewriter&, const Program&)>>& rewrites) {
-  auto p = testing::parse(text);
-  ProgramRewriter rw(*p);
-  ExpensiveChecks checks(rw);
-  rw.add_listener(&checks);
-  for (const auto& rewrite : rewrites) {
-    rw.notify_pattern_begin(RewriteSource::cse(), 0);
-    rewrite(rw, *p);
-    rw.notify_pattern_end(RewriteSource::cse(), 0, true);
-    if (checks.failed()) break;
-  }
-  if (!checks.failed()) checks.finish();
-  rw.remove_listener(&checks);
-  return {checks.failed() ? checks.report() : std::string(), checks.num_replayed(), checks.num_memoized()};
+/// Several rewrites: the report, replays and memoized replays.
+std::tuple<std::string, int64_t, int64_t> checked_rewrites(const char* text, const std::vector<Rewrite>& rewrites) {
+  Checked c = run_checked(text, rewrites);
+  return {c.report, c.replayed, c.memoized};
 }
 
 /// The value the i-th instruction of the entry function defines.
@@ -311,7 +315,7 @@ ValueId nth_result(const Program& p, int i) {
 }
 
 /// Replaces the i-th instruction's result with the j-th's.
-std::function<void(ProgramRewriter&, const Program&)> replace_nth(int i, int j) {
+Rewrite replace_nth(int i, int j) {
   return [i, j](ProgramRewriter& rw, const Program& p) {
     rw.replace_op(p.def_inst(nth_result(p, i)), std::vector<ValueId>{nth_result(p, j)});
   };
