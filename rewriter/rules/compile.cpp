@@ -47,6 +47,15 @@ class Compiler {
     out.result = result(*r_.result, /*is_root=*/true, id);
     out.num_result_nodes = id;
     out.num_swaps = swaps_;
+    out.flat = is_flat(out.source);
+  }
+
+  static bool is_flat(const MNode& m) {
+    if (m.kind != Node::Kind::Op || m.type_slot >= 0 || m.as_slot >= 0 || !m.attrs.empty() || m.operands.size() > 4)
+      return false;
+    for (const MNode& o : m.operands)
+      if (o.kind == Node::Kind::Op || o.type_slot >= 0 || o.as_slot >= 0) return false;
+    return true;
   }
 
  private:

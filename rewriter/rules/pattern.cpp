@@ -135,8 +135,60 @@ bool root_may_match(const MNode& m, const Program& p, InstId root) {
   return operand_may_match(m.operands[0], p, p.operand(root, 1)) && operand_may_match(m.operands[1], p, p.operand(root, 0));
 }
 
-/// Tries every operand order; on success `c` holds the bindings.
-bool match_rule(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
+/// match_rule for a flat source (CompiledRule::flat: one op over leaves): the same tests in the same
+/// order as the tree matcher, each operand's constant looked up at most once, no recursion.
+bool match_flat(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
+  const MNode& m = r.source;
+  if (p.op(root) != m.op || p.num_results(root) != 1) return false;
+  const uint32_t n = p.num_operands(root);
+  if (n != m.operands.size()) return false;
+  ValueId ops[4];
+  const Tensor* lit[4];
+  bool looked[4] = {false, false, false, false};
+  for (uint32_t k = 0; k < n; ++k) ops[k] = p.operand(root, k);
+  auto constant = [&](uint32_t k) {
+    if (!looked[k]) lit[k] = p.constant_of(ops[k]), looked[k] = true;
+    return lit[k];
+  };
+  const unsigned orders = m.commutative ? 2 : 1;
+  for (unsigned s = 0; s < orders; ++s) {
+    uint64_t bound_value = 0, bound_lit = 0;
+    bool ok = true;
+    for (uint32_t k = 0; ok && k < n; ++k) {
+      const MNode& o = m.operands[k];
+      const uint32_t from = s ? 1 - k : k;
+      switch (o.kind) {
+        case Node::Kind::Value:
+          if ((bound_value >> o.slot) & 1) {
+            ok = c.value[o.slot] == ops[from];
+          } else {
+            c.value[o.slot] = ops[from];
+            bound_value |= uint64_t{1} << o.slot;
+          }
+          break;
+        case Node::Kind::Splat: ok = Matcher::splat_matches(constant(from), o); break;
+        case Node::Kind::Const: {
+          const Tensor* t = constant(from);
+          if (!t) {
+            ok = false;
+          } else if ((bound_lit >> o.slot) & 1) {
+            ok = c.lit[o.slot]->type == t->type && *c.lit[o.slot] == *t;
+          } else {
+            c.lit[o.slot] = t;
+            bound_lit |= uint64_t{1} << o.slot;
+          }
+          break;
+        }
+        case Node::Kind::Op: ok = false; break;  // not flat
+      }
+    }
+    if (ok && (r.where.empty() || constraints_hold(r, p, c))) return true;
+  }
+  return false;
+}
+
+/// The recursive matcher alone (every rule): tries every operand order; on success `c` holds the bindings.
+bool match_tree(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
   if (p.num_results(root) != 1) return false;
   if (!root_may_match(r.source, p, root)) return false;
   const ValueId v = p.result(root, 0);
@@ -147,6 +199,11 @@ bool match_rule(const CompiledRule& r, const Program& p, InstId root, Captures& 
     if (m.match(r.source, v) && constraints_hold(r, p, c)) return true;
   }
   return false;
+}
+
+/// Tries every operand order; on success `c` holds the bindings.
+bool match_rule(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
+  return r.flat ? match_flat(r, p, root, c) : match_tree(r, p, root, c);
 }
 
 /// The plan of one rewrite: every result node's type, attributes and literal, computed before any edit.
@@ -413,12 +470,18 @@ RootShape RulePattern::root_shape() const {
 }
 
 bool RulePattern::matches(const Program& p, InstId root) const {
+  Captures c;
+  return matches(p, root, c, /*tree_only=*/false);
+}
+
+bool RulePattern::matches(const Program& p, InstId root, Captures& c, bool tree_only) const {
   if (p.op(root) != rule_->source.op) return false;
   const uint8_t need = assumes_;
   if (need && (function_assumptions(p, p.inst(root).body) & need) != need) return false;
-  Captures c;
-  return match_rule(*rule_, p, root, c);
+  return tree_only ? match_tree(*rule_, p, root, c) : match_rule(*rule_, p, root, c);
 }
+
+bool RulePattern::flat() const { return rule_->flat; }
 
 bool RulePattern::match_and_rewrite(InstId root, ProgramRewriter& rw) const {
   const Program& p = rw.program();

@@ -31,6 +31,7 @@ std::variant<RuleFile, RuleError> load_rule_text(std::string_view text, const st
 std::variant<RuleFile, RuleError> load_rule_file(const std::string& path);
 
 class CompiledRule;
+struct Captures;
 
 /// A pattern running one rule. Its debug name is the rule's name; its labels are the rule's labels
 /// plus "rules"; it fires only in functions whose fast-math flags include the rule's assumptions.
@@ -43,6 +44,11 @@ class RulePattern final : public Pattern {
   RootShape root_shape() const override;
   /// True when the rule's source DAG and constraints match at `root` (no IR change).
   bool matches(const Program& p, InstId root) const;
+  /// matches() that leaves the bindings in `c` (natives.h); `tree_only` uses the recursive matcher even
+  /// for a flat rule (tests compare the two).
+  bool matches(const Program& p, InstId root, Captures& c, bool tree_only) const;
+  /// Whether the rule is matched by the flat matcher (CompiledRule::flat).
+  bool flat() const;
   const Rule& rule() const;
   /// The file the rule comes from (shared: keeps the rule's AST alive).
   std::shared_ptr<const RuleFile> file() const;
