@@ -51,10 +51,9 @@ class Compiler {
   }
 
   static bool is_flat(const MNode& m) {
-    if (m.kind != Node::Kind::Op || m.type_slot >= 0 || m.as_slot >= 0 || !m.attrs.empty() || m.operands.size() > 4)
-      return false;
+    if (m.kind != Node::Kind::Op || m.operands.size() > CompiledRule::kFlatMaxOperands) return false;
     for (const MNode& o : m.operands)
-      if (o.kind == Node::Kind::Op || o.type_slot >= 0 || o.as_slot >= 0) return false;
+      if (o.kind == Node::Kind::Op) return false;
     return true;
   }
 

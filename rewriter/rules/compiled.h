@@ -98,11 +98,12 @@ class CompiledRule {
   int num_result_nodes = 0;
   int num_swaps = 0;                     ///< commutative ops in the source (2^n operand orders tried)
   int num_source_ops = 0;
-  /// The source is one op over leaves only (`%x`, `splat(N)`, `const($c)`): no `: $T` or `as %r` on any
-  /// node, no attribute test. Such a rule (most of the library) is matched by one loop over the root's
-  /// operands (match_flat in pattern.cpp) instead of the recursive matcher; both bind the same captures
-  /// (FuzzProperty.FlatMatcherAgreesWithTheTreeMatcher).
+  /// The source is one op over at most kFlatMaxOperands leaves (`%x`, `splat(N)`, `const($c)`, each
+  /// with any `: $T` or `as %r`; the root with any attribute tests). Such a rule (most of the library) is
+  /// matched by one loop over the root's operands (match_flat in pattern.cpp) instead of the recursive
+  /// matcher; both bind the same captures (FuzzProperty.FlatMatcherAgreesWithTheTreeMatcher).
   bool flat = false;
+  static constexpr size_t kFlatMaxOperands = 4;
 };
 
 /// Checks and compiles rule `index` of `file`; on error fills `err` and returns nullptr.

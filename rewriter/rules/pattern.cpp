@@ -142,40 +142,46 @@ bool match_flat(const CompiledRule& r, const Program& p, InstId root, Captures& 
   if (p.op(root) != m.op || p.num_results(root) != 1) return false;
   const uint32_t n = p.num_operands(root);
   if (n != m.operands.size()) return false;
-  ValueId ops[4];
-  const Tensor* lit[4];
-  bool looked[4] = {false, false, false, false};
+  ValueId ops[CompiledRule::kFlatMaxOperands];
+  const Tensor* lit[CompiledRule::kFlatMaxOperands];
+  bool looked[CompiledRule::kFlatMaxOperands] = {};
   for (uint32_t k = 0; k < n; ++k) ops[k] = p.operand(root, k);
   auto constant = [&](uint32_t k) {
     if (!looked[k]) lit[k] = p.constant_of(ops[k]), looked[k] = true;
     return lit[k];
   };
+  const ValueId res = p.result(root, 0);
+  const AttrSet* attrs = m.attrs.empty() ? nullptr : &p.attrs_of(root);
   const unsigned orders = m.commutative ? 2 : 1;
   for (unsigned s = 0; s < orders; ++s) {
-    uint64_t bound_value = 0, bound_lit = 0;
+    Matcher mt{p, c};
+    // The root: its type, its `as` name, its attributes (Matcher::match's order).
+    if (m.type_slot >= 0 && !mt.bind_type(m.type_slot, p.type_id(res))) continue;
+    if (m.as_slot >= 0 && !mt.bind_value(m.as_slot, res)) continue;
     bool ok = true;
+    if (attrs)
+      for (const MNode::MAttr& a : m.attrs)
+        if (!(ok = mt.attr_matches(a, attrs->find(a.name)))) break;
     for (uint32_t k = 0; ok && k < n; ++k) {
       const MNode& o = m.operands[k];
       const uint32_t from = s ? 1 - k : k;
+      const ValueId v = ops[from];
+      if ((o.type_slot >= 0 && !mt.bind_type(o.type_slot, p.type_id(v))) || (o.as_slot >= 0 && !mt.bind_value(o.as_slot, v))) {
+        ok = false;
+        break;
+      }
       switch (o.kind) {
-        case Node::Kind::Value:
-          if ((bound_value >> o.slot) & 1) {
-            ok = c.value[o.slot] == ops[from];
-          } else {
-            c.value[o.slot] = ops[from];
-            bound_value |= uint64_t{1} << o.slot;
-          }
-          break;
+        case Node::Kind::Value: ok = mt.bind_value(o.slot, v); break;
         case Node::Kind::Splat: ok = Matcher::splat_matches(constant(from), o); break;
         case Node::Kind::Const: {
           const Tensor* t = constant(from);
           if (!t) {
             ok = false;
-          } else if ((bound_lit >> o.slot) & 1) {
+          } else if (mt.is_bound(CapKind::Lit, o.slot)) {
             ok = c.lit[o.slot]->type == t->type && *c.lit[o.slot] == *t;
           } else {
             c.lit[o.slot] = t;
-            bound_lit |= uint64_t{1} << o.slot;
+            mt.set_bound(CapKind::Lit, o.slot);
           }
           break;
         }

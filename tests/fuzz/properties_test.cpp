@@ -5,6 +5,9 @@
 /// --gtest_filter='FuzzSolver.*'.
 #include <gtest/gtest.h>
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <variant>
 #include <string>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -120,10 +123,29 @@ FlatCheck check_flat_matcher(const Program& p) {
       populate_canonicalization_patterns(set);
       return std::move(set).freeze();
     }();
+    // Beside the library, rules for the flat forms it does not use (typed operands, a slot typed twice,
+    // `as` on a leaf or the root, attribute captures, a literal captured twice); only their matching is compared, not their soundness.
+    static const FrozenPatternSet extra = [] {
+      auto loaded = rules::load_rule_text(
+          "rule t_operand_types : add(%x : $T, %y : $T) => %x\n"
+          "rule t_operand_types_differ : dot_general(%a : $T, %b : $T) : $U => splat(0)\n"
+          "rule t_leaf_as : mul(%x, splat(1) as %c) where one_use(%c) => %x\n"
+          "rule t_const_twice : add(const($c) as %a, const($c)) => %a\n"
+          "rule t_splat_typed : mul(%x, splat(1) : $T) : $T => %x\n"
+          "rule t_value_twice_typed : sub(%x : $T, %x) : $T => splat(0)\n"
+          "rule t_root_as : abs(%x) as %r => %x\n"
+          "rule t_root_attr : transpose(%x) {perm = $p} : $T as %r where one_use(%r) => %x\n",
+          "flat_forms.rules");
+      if (auto* e = std::get_if<rules::RuleError>(&loaded)) throw std::runtime_error(e->format());
+      PatternSet set;
+      rules::add_rule_patterns(set, std::make_shared<const rules::RuleFile>(std::get<rules::RuleFile>(std::move(loaded))));
+      return std::move(set).freeze();
+    }();
     std::vector<const rules::RulePattern*> out;
-    for (int op = 0; op < kNumOps; ++op)
-      for (const Pattern* q : library.patterns_for(static_cast<OpCode>(op)))
-        if (auto* r = dynamic_cast<const rules::RulePattern*>(q); r && r->flat()) out.push_back(r);
+    for (const FrozenPatternSet* s : {&library, &extra})
+      for (int op = 0; op < kNumOps; ++op)
+        for (const Pattern* q : s->patterns_for(static_cast<OpCode>(op)))
+          if (auto* r = dynamic_cast<const rules::RulePattern*>(q); r && r->flat()) out.push_back(r);
     return out;
   }();
   auto blank = [] {
