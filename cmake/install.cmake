@@ -10,6 +10,10 @@ install(TARGETS ptir ptir_ir ptir_rewriter ptir_patterns ptir_verify ptir_plugin
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptir)
 install(FILES ${PROJECT_BINARY_DIR}/generated/ir/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptir/ir)
+# `ptir import`, `export` and `tv` (tools/CMakeLists.txt): the executable looks for the module here.
+if(TARGET ptir_mlir_module)
+  install(TARGETS ptir_mlir_module LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ptir)
+endif()
 install(EXPORT ptirTargets NAMESPACE ptir:: DESTINATION ${PTIR_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ptirConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/ptirConfig.cmake INSTALL_DESTINATION ${PTIR_CMAKE_DIR})

@@ -1,4 +1,6 @@
-// `ptir import`, `ptir export`, `ptir tv`: the MLIR front end (mlir/, docs/mlir.md). Built only with MLIR.
+// `ptir import`, `ptir export`, `ptir tv`: the MLIR front end (mlir/, docs/mlir.md). Built only with MLIR,
+// into the module ptir-mlir.so (not into the executable): tools/mlir_module.cpp loads it and calls the
+// extern "C" entry points at the end of this file. ptir's own functions resolve against the executable.
 #if PTIR_HAVE_MLIR
 #include <fcntl.h>
 #include <signal.h>
@@ -278,7 +280,7 @@ std::string join_cmd(const std::vector<std::string>& cmd) {
 
 }  // namespace
 
-int cmd_import(const Args& a) {
+static int import_command(const Args& a) {
   const std::string path = a.positional().empty() ? "-" : a.positional()[0];
   auto text = read_file(path);
   if (!text) return 1;
@@ -303,7 +305,7 @@ int cmd_import(const Args& a) {
   return 0;
 }
 
-int cmd_export(const Args& a) {
+static int export_command(const Args& a) {
   auto loaded = load_program(a.positional().empty() ? "-" : a.positional()[0]);
   if (!loaded) return 1;
   const std::string to = *a.get("to");
@@ -318,7 +320,7 @@ int cmd_export(const Args& a) {
   return 0;
 }
 
-int cmd_tv(const Args& a) {
+static int tv_command(const Args& a) {
   const auto& pos = a.positional();
   const std::string path = pos[0];
   const std::vector<std::string> cmd(pos.begin() + 1, pos.end());
@@ -423,4 +425,13 @@ int cmd_tv(const Args& a) {
 }
 
 }  // namespace ptir::tool
+
+// The module's entry points (tools/mlir_module.cpp). The version string lets the executable refuse a
+// module built from other sources.
+extern "C" {
+const char* ptir_mlir_module_version() { return PTIR_VERSION; }
+int ptir_mlir_import(const ptir::tool::Args& a) { return ptir::tool::import_command(a); }
+int ptir_mlir_export(const ptir::tool::Args& a) { return ptir::tool::export_command(a); }
+int ptir_mlir_tv(const ptir::tool::Args& a) { return ptir::tool::tv_command(a); }
+}
 #endif  // PTIR_HAVE_MLIR
