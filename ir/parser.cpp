@@ -1,6 +1,7 @@
 // Parser for the PTIR text format: a hand-written cursor over the source, no allocation per token.
 // Errors are thrown as ParseError inside this file only and turned into one diagnostic at the top.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -20,8 +21,22 @@ struct ParseError {
   std::string message;
 };
 
-bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9') || c == '.'; }
+/// Character classes, one table lookup per byte in the parser's inner loops.
+enum : uint8_t { kIdentStart = 1, kIdentChar = 2, kSpace = 4 };
+constexpr std::array<uint8_t, 256> make_char_classes() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    const bool digit = c >= '0' && c <= '9';
+    t[c] = static_cast<uint8_t>((start ? kIdentStart : 0) | (start || digit || c == '.' ? kIdentChar : 0) |
+                                (c == ' ' || c == '\t' || c == '\n' || c == '\r' ? kSpace : 0));
+  }
+  return t;
+}
+constexpr std::array<uint8_t, 256> kCharClass = make_char_classes();
+inline bool char_is(char c, uint8_t k) { return (kCharClass[static_cast<uint8_t>(c)] & k) != 0; }
+inline bool is_ident_start(char c) { return char_is(c, kIdentStart); }
+inline bool is_ident_char(char c) { return char_is(c, kIdentChar); }
 /// A diagnostic never carries raw control bytes: they are written \xHH.
 std::string escape_control_bytes(std::string_view m) {
   std::string out;
@@ -241,7 +256,21 @@ class Parser {
   [[noreturn]] void fail_at(size_t off, std::string msg) const {
     throw ParseError{static_cast<uint32_t>(off), std::move(msg)};
   }
-  void skip_ws() {
+  /// Most calls stand on a token already: that is decided inline, the rest in skip_ws_loop.
+  [[gnu::always_inline]] void skip_ws() {
+    const size_t n = s_.size();
+    if (pos_ < n) {
+      const char c = s_[pos_];
+      if (!char_is(c, kSpace) && c != '/') return;
+      // One blank between two tokens, the usual case.
+      if (c == ' ' && pos_ + 1 < n && !char_is(s_[pos_ + 1], kSpace) && s_[pos_ + 1] != '/') {
+        ++pos_;
+        return;
+      }
+    }
+    skip_ws_loop();
+  }
+  [[gnu::noinline]] void skip_ws_loop() {
     while (pos_ < s_.size()) {
       char c = s_[pos_];
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r') { ++pos_; continue; }
@@ -294,10 +323,12 @@ class Parser {
   }
   std::string_view peek_ident() {
     skip_ws();
+    const char* p = s_.data();
+    const size_t n = s_.size();
     size_t e = pos_;
-    if (e < s_.size() && is_ident_start(s_[e]))
-      while (e < s_.size() && is_ident_char(s_[e])) ++e;
-    return s_.substr(pos_, e - pos_);
+    if (e < n && is_ident_start(p[e]))
+      while (e < n && is_ident_char(p[e])) ++e;
+    return std::string_view(p + pos_, e - pos_);
   }
   std::string_view ident(const char* what) {
     std::string_view id = peek_ident();
@@ -310,12 +341,16 @@ class Parser {
     skip_ws();
     if (cur() != sigil) fail(std::string("expected ") + what + describe_found());
     ++pos_;
-    size_t b = pos_;
-    if (is_ident_start(cur())) {
-      while (is_ident_char(cur())) ++pos_;
+    const size_t b = pos_;
+    const char* p = s_.data();
+    const size_t n = s_.size();
+    size_t e = b;
+    if (e < n && is_ident_start(p[e])) {
+      while (e < n && is_ident_char(p[e])) ++e;
     } else {
-      while (is_digit(cur())) ++pos_;
+      while (e < n && is_digit(p[e])) ++e;
     }
+    pos_ = e;
     if (pos_ == b) fail(std::string("expected a name after '") + sigil + "'");
     if (pos_ - b > 4096) fail_at(b, "name is longer than 4096 characters");
     return s_.substr(b, pos_ - b);
