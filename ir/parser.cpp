@@ -22,14 +22,19 @@ struct ParseError {
 };
 
 /// Character classes, one table lookup per byte in the parser's inner loops.
-enum : uint8_t { kIdentStart = 1, kIdentChar = 2, kSpace = 4 };
+enum : uint8_t { kIdentStart = 1, kIdentChar = 2, kSpace = 4, kAttrStop = 8 };
 constexpr std::array<uint8_t, 256> make_char_classes() {
   std::array<uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c) {
     const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
     const bool digit = c >= '0' && c <= '9';
     t[c] = static_cast<uint8_t>((start ? kIdentStart : 0) | (start || digit || c == '.' ? kIdentChar : 0) |
-                                (c == ' ' || c == '\t' || c == '\n' || c == '\r' ? kSpace : 0));
+                                (c == ' ' || c == '\t' || c == '\n' || c == '\r' ? kSpace : 0) |
+                                // the bytes attr_span_end looks at
+                                (c == '[' || c == ']' || c == '"' || c == '-' || c == '\n' || c == '/' || c == '{' ||
+                                         c == '}'
+                                     ? kAttrStop
+                                     : 0));
   }
   return t;
 }
@@ -456,6 +461,7 @@ class Parser {
     int depth = 0;
     for (size_t i = from; i + 1 < s_.size(); ++i) {
       char c = s_[i];
+      if (!char_is(c, kAttrStop)) continue;  // most bytes: one table lookup
       if (c == '[') ++depth;
       else if (c == ']') --depth;
       else if (c == '"') {

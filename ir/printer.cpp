@@ -110,11 +110,17 @@ class Printer {
 
   std::string run() {
     out_.reserve(p_.num_inst_slots() * 48);
-    for (BodyId b = 0; b < p_.num_bodies(); ++b) {
-      if (b) out_ += '\n';
-      print_body(b);
-    }
+    print_bodies();
     return std::move(out_);
+  }
+  /// Writes the text to `f` in pieces of about kChunk bytes (one buffer, reused: printing a large
+  /// program allocates no memory in proportion to it). False when a write failed.
+  bool run(std::FILE* f) {
+    sink_ = f;
+    out_.reserve(kChunk + 4096);
+    print_bodies();
+    flush();
+    return sink_ok_;
   }
 
  private:
@@ -192,6 +198,19 @@ class Printer {
     out_ += ')';
   }
 
+  static constexpr size_t kChunk = size_t{1} << 16;
+  void print_bodies() {
+    for (BodyId b = 0; b < p_.num_bodies(); ++b) {
+      if (b) out_ += '\n';
+      print_body(b);
+    }
+  }
+  void flush() {
+    if (!sink_ || out_.empty()) return;
+    if (std::fwrite(out_.data(), 1, out_.size(), sink_) != out_.size()) sink_ok_ = false;
+    out_.clear();
+  }
+
   void print_body(BodyId b) {
     const Body& body = p_.body(b);
     name_values(b);
@@ -208,7 +227,10 @@ class Printer {
     append_types(body.result_types);
     if (!body.fastmath.none()) out_ += " attributes[fastmath[" + fastmath_list(body.fastmath) + "]]";
     out_ += " {\n";
-    p_.for_each_inst(b, [&](InstId i) { print_inst(i); });
+    p_.for_each_inst(b, [&](InstId i) {
+      print_inst(i);
+      if (sink_ && out_.size() >= kChunk) flush();
+    });
     out_ += "}\n";
   }
 
@@ -274,6 +296,8 @@ class Printer {
 
   const Program& p_;
   std::string out_;
+  std::FILE* sink_ = nullptr;  ///< run(FILE*): where full chunks go
+  bool sink_ok_ = true;
   std::vector<std::string> type_text_;                      ///< by TypeId, filled on first use
   std::unordered_map<LiteralId, std::string> literal_text_;  ///< small literal operands
   std::unordered_map<AttrSetId, std::string> attr_text_;    ///< " name[value] ..." per attribute set
@@ -283,6 +307,8 @@ class Printer {
 }  // namespace
 
 std::string print_program(const Program& p) { return Printer(p).run(); }
+
+bool print_program(const Program& p, std::FILE* out) { return Printer(p).run(out); }
 
 std::string print_literal(const Tensor& t) {
   std::string out;

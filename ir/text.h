@@ -1,5 +1,6 @@
 // The PTIR text format: parser and printer (see docs/text-format.md).
 #pragma once
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -35,6 +36,9 @@ ParseResult parse_program(std::string_view text, std::string_view filename = "<i
 
 /// Prints a program in the canonical text form (a fixed point of parse+print).
 std::string print_program(const Program& p);
+/// The same text written to `out` as it is produced, in 64 KB pieces (memory independent of the program's
+/// size). False when a write failed (the stream's error flag tells why).
+bool print_program(const Program& p, std::FILE* out);
 /// Prints one tensor as a literal: `dense<[1.0, 2.0]> : tensor<f32, 2>`.
 std::string print_literal(const Tensor& t);
 /// Prints just the `dense<...>` part.

@@ -13,8 +13,7 @@ namespace {
 
 int print_like(const Args& a) {
   return for_each_program(input_path(a), input_mode(a), true, [](Loaded& l) {
-    std::string out = print_program(l.program());
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    (void)print_program(l.program(), stdout);  // a write error is reported when the output is closed
     return kExitOk;
   });
 }

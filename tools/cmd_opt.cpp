@@ -79,8 +79,7 @@ class ChangePrinter final : public PassInstrumentation {
 
  private:
   static void dump(const Program& p) {
-    std::string text = print_program(p);
-    std::fwrite(text.data(), 1, text.size(), stderr);
+    (void)print_program(p, stderr);
     std::fputc('\n', stderr);
   }
   bool before_, after_change_;
@@ -262,10 +261,10 @@ int cmd_opt(const Args& a) {
     return kExitBadInput;
   }
 
+  // Printed straight to the output in 64 KB pieces (a write error is reported when it is closed).
   auto t0 = std::chrono::steady_clock::now();
-  std::string out = print_program(p);
+  (void)print_program(p, stdout);
   timing.add("print", seconds_since(t0), p.num_live_insts(), p.memory_bytes());
-  std::fwrite(out.data(), 1, out.size(), stdout);
   int code = kExitOk;
   if (before) code = validate(*before, p, hoist_log->records, f, timing);
   if (f.certify) {

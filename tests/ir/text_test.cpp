@@ -2,6 +2,8 @@
 /// and one diagnostic per kind of malformed input.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -209,6 +211,39 @@ func @main(%x: tensor<f32, 2>, %p: tensor<i1>) -> (tensor<f32, 2>, tensor<si32, 
     if (!r.ok()) {
       EXPECT_EQ(r.error.rfind("t.ptir:", 0), 0u) << r.error;
     }
+  }
+}
+
+/// print_program to a stream writes the same bytes as print_program to a string, across its 64 KB pieces
+/// (three bodies, one of them with unnamed values, about 600 KB of text), and reports a failed write.
+TEST(Text, PrintingToAStreamWritesTheSameText) {
+  std::string src;
+  for (int f = 0; f < 3; ++f) {
+    src += "func @f" + std::to_string(f) + "(%x: tensor<f32, 4>) -> tensor<f32, 4> {\n  %v0 = neg %x -> tensor<f32, 4>\n";
+    for (int i = 1; i < 4000; ++i)
+      src += "  %v" + std::to_string(i) + " = add %v" + std::to_string(i - 1) + ", dense<[1.0, 2.0, 3.0, 4.5]> : tensor<f32, 4> -> tensor<f32, 4>\n";
+    src += "  return %v3999\n}\n";
+  }
+  ParseResult r = parse_program(src);
+  ASSERT_TRUE(r.ok()) << r.error;
+  Program& p = *r.program;
+  const BodyId b = p.entry();
+  const TypeId t = p.type_id(p.body(b).params[0]);
+  p.create_inst(b, OpCode::Neg, std::vector<ValueId>{p.body(b).params[0]}, 0, std::vector<TypeId>{t});  // unnamed
+  const std::string want = print_program(p);
+  ASSERT_GT(want.size(), size_t{3} << 16);
+  char* buf = nullptr;
+  size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(print_program(p, f));
+  std::fclose(f);
+  EXPECT_EQ(std::string(buf, len), want);
+  std::free(buf);
+  if (std::FILE* full = std::fopen("/dev/full", "w")) {
+    std::setvbuf(full, nullptr, _IONBF, 0);
+    EXPECT_FALSE(print_program(p, full));
+    std::fclose(full);
   }
 }
 
