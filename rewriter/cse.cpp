@@ -171,7 +171,7 @@ int64_t eliminate_common_subexpressions(ProgramRewriter& rw) { return CseSweep(r
 PassResult CSEPass::run(ProgramRewriter& rw) {
   int64_t n = eliminate_common_subexpressions(rw);
   add_statistic("num-cse'd", n, "instructions merged into an earlier identical one");
-  return PassResult{.changed = n > 0};
+  return PassResult{.changed = n > 0, .fixpoint = true};
 }
 
 }  // namespace ptir

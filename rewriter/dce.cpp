@@ -28,7 +28,7 @@ int64_t eliminate_dead_code(ProgramRewriter& rw) {
 PassResult DCEPass::run(ProgramRewriter& rw) {
   int64_t n = eliminate_dead_code(rw);
   add_statistic("num-erased", n, "dead pure instructions erased");
-  return PassResult{.changed = n > 0};
+  return PassResult{.changed = n > 0, .fixpoint = true};
 }
 
 }  // namespace ptir

@@ -42,12 +42,19 @@ std::string PassGroup::to_string() const {
 
 bool PassManager::run_group(PassGroup& g, ProgramRewriter& rw, PipelineResult& r) {
   bool changed_any = false;
+  // Steps that changed the program so far in this group, and per pass the count at which its last run
+  // left a program it would not change (no change, or PassResult::fixpoint): while no other step has
+  // changed the program since, running it again would change nothing, so it is skipped.
+  int64_t changes = 0;
+  std::vector<int64_t> stable_at(g.nodes().size(), -1);
   for (int it = 0; it < g.max_iterations(); ++it) {
     bool changed = false;
-    for (PipelineNode& n : g.nodes()) {
+    for (size_t k = 0; k < g.nodes().size(); ++k) {
+      PipelineNode& n = g.nodes()[k];
       if (n.group) {
-        changed |= run_group(*n.group, rw, r);
+        if (run_group(*n.group, rw, r)) changed = true, ++changes;
       } else {
+        if (stable_at[k] == changes) continue;
         Pass& pass = *n.pass;
         for (PassInstrumentation* i : instrumentations_) i->before_pass(pass, rw.program());
         auto t0 = std::chrono::steady_clock::now();
@@ -57,6 +64,8 @@ bool PassManager::run_group(PassGroup& g, ProgramRewriter& rw, PipelineResult& r
         for (PassInstrumentation* i : instrumentations_) i->after_pass(pass, rw.program(), pr, secs);
         if (!pr.warning.empty()) r.warnings.push_back(pr.warning);
         changed |= pr.changed;
+        if (pr.changed) ++changes;
+        if (!pr.changed || pr.fixpoint) stable_at[k] = changes;
         if (!pr.error.empty()) {
           r.ok = false;
           r.error = pr.error;

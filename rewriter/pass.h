@@ -26,6 +26,9 @@ struct Statistic {
 /// What one run of a pass did.
 struct PassResult {
   bool changed = false;
+  /// The pass would not change the program this run left (it reaches its fixpoint in one run: cse, dce).
+  /// A fixpoint group then skips the pass until another step changes the program (PassManager::run_group).
+  bool fixpoint = false;
   std::string warning{};  ///< reported, not fatal (e.g. canonicalize did not converge)
   std::string error{};    ///< fatal: the pipeline stops
 };

@@ -198,6 +198,25 @@ TEST(FuzzFlatMatcher, AgreesOnSeededProgramsAndMatches) {
   std::printf("flat rules matched %d times on 400 seeded programs\n", matches);
 }
 
+/// CSE and DCE report PassResult::fixpoint (a fixpoint group then skips them until another step changes
+/// the program): a second run right after a first changes nothing.
+RC_GTEST_PROP(FuzzProperty, CseAndDceReachTheirFixpointInOneRun, ()) {
+  RcChoices c;
+  GenOptions o = small_options(c, 24, 16);
+  o.seeded_patterns = c.chance(1, 2);
+  auto p = gen_program(c, o);
+  Program q(*p);
+  ProgramRewriter rw(q);
+  RC_CLASSIFY(eliminate_common_subexpressions(rw) > 0, "cse merged");
+  const std::string once = print_program(q);
+  RC_ASSERT(eliminate_common_subexpressions(rw) == 0);
+  RC_ASSERT(print_program(q) == once);
+  RC_CLASSIFY(eliminate_dead_code(rw) > 0, "dce erased");
+  const std::string dce_once = print_program(q);
+  RC_ASSERT(eliminate_dead_code(rw) == 0);
+  RC_ASSERT(print_program(q) == dce_once);
+}
+
 RC_GTEST_PROP(FuzzProperty, CseNeverMergesEffectfulOps, ()) {
   RcChoices c;
   GenOptions o = small_options(c, 16, 16);

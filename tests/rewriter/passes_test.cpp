@@ -180,10 +180,51 @@ func @main(%x: tensor<f32>) -> tensor<f32> {
   EXPECT_TRUE(r.warnings.empty());
   ASSERT_EQ(timing.phases().size(), 2u);
   EXPECT_EQ(timing.phases()[0].name, "cse");
-  EXPECT_EQ(timing.phases()[0].runs, 2);  // iteration 1 changed, iteration 2 did not
+  // Iteration 1 merged; cse and dce reach their fixpoint in one run and nothing changed the program
+  // after them, so iteration 2 skips both, changes nothing, and the group stops.
+  EXPECT_EQ(timing.phases()[0].runs, 1);
+  EXPECT_EQ(timing.phases()[1].runs, 1);
   std::string stats = format_statistics(pm);
   EXPECT_NE(stats.find("       1 num-cse'd"), std::string::npos) << stats;
   EXPECT_NE(timing.format().find("Total Execution Time"), std::string::npos);
+}
+
+/// A pass that reports a change on its first `changing_runs` runs, and PassResult::fixpoint as told.
+class ScriptedPass final : public Pass {
+ public:
+  ScriptedPass(std::string name, int changing_runs, bool fixpoint)
+      : name_(std::move(name)), changing_runs_(changing_runs), fixpoint_(fixpoint) {}
+  std::string_view name() const override { return name_; }
+  PassResult run(ProgramRewriter&) override {
+    ++runs;
+    return PassResult{.changed = runs <= changing_runs_, .fixpoint = fixpoint_};
+  }
+  int runs = 0;
+
+ private:
+  std::string name_;
+  int changing_runs_;
+  bool fixpoint_;
+};
+
+/// In a fixpoint group a pass runs again only when something changed the program since its last run
+/// left a program it would not change (no change, or PassResult::fixpoint).
+TEST(PassManager, FixpointGroupSkipsAPassNothingHasChangedSince) {
+  auto p = parse("func @main(%x: tensor<f32>) -> tensor<f32> {\n  return %x\n}\n");
+  PassManager pm;
+  PassGroup& g = pm.top().add_fixpoint(5);
+  ScriptedPass& a = g.add<ScriptedPass>("a", 2, false);
+  ScriptedPass& b = g.add<ScriptedPass>("b", 1, true);
+  ScriptedPass& c = g.add<ScriptedPass>("c", 0, false);
+  PipelineResult r = pm.run(*p);
+  EXPECT_TRUE(r.ok);
+  EXPECT_TRUE(r.changed);
+  // Iteration 1: a, b change (b at its fixpoint), c does not. Iteration 2: a changes, so b runs (no
+  // change) and c runs (no change). Iteration 3: a runs (no change); b and c are skipped: nothing
+  // changed since their last runs. Nothing changed in iteration 3: the group stops.
+  EXPECT_EQ(a.runs, 3);
+  EXPECT_EQ(b.runs, 2);
+  EXPECT_EQ(c.runs, 2);
 }
 
 TEST(PassManager, DefaultPipelineOptimizesAndStaysValid) {
