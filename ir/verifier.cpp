@@ -280,38 +280,13 @@ class ProgramVerifier {
         return;
       }
       std::string e = check_operands(b, i);
-      if (e.empty() && !verified_before(i)) e = verify_inst(p_, i);
+      if (e.empty() && !memo_.passes(p_, i)) e = verify_inst(p_, i);
       if (!e.empty()) report(b, i, std::move(e));
       walked_[i] = b + 1;
       returned = p_.op(i) == OpCode::Return;
       record_regions(b, i);
     }
     if (!returned && !full()) report(b, kNone, label + " does not end with a return");
-  }
-
-  /// Whether an instruction of the same signature (op, attribute set, operand and result types: all
-  /// interned ids) passed verify_inst earlier in this run; if not, and `i` passes, it is remembered.
-  /// verify_inst reads nothing else of an instruction, except for ops that read other bodies (region
-  /// ops, `return`, which checks its body's result types) and opaque ops: those are always verified.
-  /// The interned ids make equal signatures equal keys, so the answer is the one verify_inst would give.
-  bool verified_before(InstId i) {
-    const OpCode op = p_.op(i);
-    if (has_trait(op, OpTrait::Regions) || has_trait(op, OpTrait::Terminator) || has_trait(op, OpTrait::Opaque))
-      return false;
-    key_.clear();
-    key_.push_back(static_cast<uint32_t>(op));
-    key_.push_back(p_.inst(i).attrs);
-    key_.push_back(p_.num_operands(i));
-    for (uint32_t k = 0; k < p_.num_operands(i); ++k) key_.push_back(p_.type_id(p_.operand(i, k)));
-    for (uint32_t k = 0; k < p_.num_results(i); ++k) key_.push_back(p_.type_id(p_.result(i, k)));
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint32_t x : key_) h = (h ^ x) * 0x100000001b3ull;
-    auto [b, e] = seen_.equal_range(h);
-    for (auto it = b; it != e; ++it)
-      if (it->second == key_) return true;
-    if (!verify_inst(p_, i).empty()) return false;  // verified again by the caller, which reports it
-    seen_.emplace(h, key_);
-    return true;
   }
 
   /// A region that (indirectly) runs itself never finishes in the interpreter or the SMT encoding.
@@ -394,13 +369,32 @@ class ProgramVerifier {
   const Program& p_;
   size_t max_;
   std::vector<uint32_t> walked_;  ///< InstId -> 1 + the body it was walked in, 0 before
-  std::vector<uint32_t> key_;                                      ///< verified_before's scratch
-  std::unordered_multimap<uint64_t, std::vector<uint32_t>> seen_;  ///< signatures that passed verify_inst
+  VerifyMemo memo_;  ///< signatures that passed verify_inst
   std::vector<RegionEdge> edges_;
   std::vector<Diagnostic> out_;
 };
 
 }  // namespace
+
+bool VerifyMemo::passes(const Program& p, InstId i) {
+  const OpCode op = p.op(i);
+  if (has_trait(op, OpTrait::Regions) || has_trait(op, OpTrait::Terminator) || has_trait(op, OpTrait::Opaque))
+    return verify_inst(p, i).empty();  // reads more than its signature: never from the memo
+  key_.clear();
+  key_.push_back(static_cast<uint32_t>(op));
+  key_.push_back(p.inst(i).attrs);
+  key_.push_back(p.num_operands(i));
+  for (uint32_t k = 0; k < p.num_operands(i); ++k) key_.push_back(p.type_id(p.operand(i, k)));
+  for (uint32_t k = 0; k < p.num_results(i); ++k) key_.push_back(p.type_id(p.result(i, k)));
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint32_t x : key_) h = (h ^ x) * 0x100000001b3ull;
+  auto [b, e] = seen_.equal_range(h);
+  for (auto it = b; it != e; ++it)
+    if (it->second == key_) return true;
+  if (!verify_inst(p, i).empty()) return false;
+  seen_.emplace(h, key_);
+  return true;
+}
 
 std::vector<Diagnostic> verify_program(const Program& p, size_t max_errors) {
   return ProgramVerifier(p, max_errors).run();

@@ -1,6 +1,8 @@
 // The IR verifier: type and shape rules of every op, region signatures, SSA dominance, erased-value uses.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/program.h"
@@ -27,6 +29,23 @@ struct Diagnostic {
 /// Checks one instruction's operand/result types and attributes against its op's rules.
 /// Returns an empty string when the instruction is well formed.
 std::string verify_inst(const Program& p, InstId i);
+
+/// verify_inst with a memo of the signatures that passed: op, attribute set, operand and result types
+/// (interned ids, stable for the life of the Program, so equal signatures are equal keys). verify_inst
+/// reads nothing else of an instruction except for ops that read other bodies (region ops, `return`)
+/// and opaque ops, which are always verified. Bound to one Program: use a memo with one Program only.
+class VerifyMemo {
+ public:
+  /// Whether `i` is well formed: true at once when an instruction of its signature passed before
+  /// (through this memo), else verify_inst decides, and a signature that passes is remembered.
+  bool passes(const Program& p, InstId i);
+  /// verify_inst(p, i), answered from the memo when it can be: "" when well formed.
+  std::string verify(const Program& p, InstId i) { return passes(p, i) ? std::string() : verify_inst(p, i); }
+
+ private:
+  std::vector<uint32_t> key_;  ///< scratch
+  std::unordered_multimap<uint64_t, std::vector<uint32_t>> seen_;
+};
 
 /// Verifies the whole program: every instruction, every body signature and return, region signatures
 /// of cond/while/scan, SSA dominance (a use sees a definition earlier in the same body), no use of an

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ir/program.h"
+#include "ir/verifier.h"
 #include "rewriter/listener.h"
 
 namespace ptir {
@@ -216,6 +217,9 @@ class ProgramRewriter {
   }
   bool has_error() const { return !error_.empty(); }
   const std::string& error() const { return error_; }
+  /// verify_inst of an instruction a pattern built, memoized by signature for this rewriter's program
+  /// (VerifyMemo): "" when well formed.
+  std::string verify_built(InstId i) { return verify_memo_.verify(p_, i); }
 
  private:
   struct PendingUpdate {
@@ -256,6 +260,7 @@ class ProgramRewriter {
   // Position numbering for is_before: order_[i] within its body, valid while body_order_ok_[body].
   std::vector<uint32_t> order_;
   std::vector<uint8_t> body_order_ok_;
+  VerifyMemo verify_memo_;
 };
 
 }  // namespace ptir

@@ -512,7 +512,7 @@ bool RulePattern::match_and_rewrite(InstId root, ProgramRewriter& rw) const {
   // A rule is checked at load time, but a result op whose attributes the shapes reject would corrupt
   // the program: verify what was built and stop the driver with the rule's name if it is malformed.
   for (InstId i : b.created())
-    if (std::string e = verify_inst(p, i); !e.empty()) {
+    if (std::string e = rw.verify_built(i); !e.empty()) {
       rw.report_error("rule " + rule_->rule->name + " built an invalid " + std::string(mnemonic(p.op(i))) + ": " + e);
       break;
     }

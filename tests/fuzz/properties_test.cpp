@@ -217,6 +217,19 @@ RC_GTEST_PROP(FuzzProperty, CseAndDceReachTheirFixpointInOneRun, ()) {
   RC_ASSERT(print_program(q) == dce_once);
 }
 
+/// VerifyMemo (used for instructions that rules build) gives verify_inst's answer at every instruction of
+/// a generated program, whatever was verified before it through the same memo.
+RC_GTEST_PROP(FuzzProperty, VerifyMemoAgreesWithVerifyInst, ()) {
+  RcChoices c;
+  GenOptions o = small_options(c, 24, 16);
+  o.seeded_patterns = c.chance(1, 2);
+  auto p = gen_program(c, o);
+  VerifyMemo memo;
+  for (int pass = 0; pass < 2; ++pass)
+    for (BodyId b = 0; b < p->num_bodies(); ++b)
+      p->for_each_inst(b, [&](InstId i) { RC_ASSERT(memo.verify(*p, i) == verify_inst(*p, i)); });
+}
+
 RC_GTEST_PROP(FuzzProperty, CseNeverMergesEffectfulOps, ()) {
   RcChoices c;
   GenOptions o = small_options(c, 16, 16);

@@ -106,6 +106,48 @@ func @f(%p: tensor<i1>, %x: tensor<f32>) -> tensor<f32> {
   EXPECT_EQ(verify_program(p, 0).size(), 1u);
 }
 
+/// VerifyMemo answers as verify_inst does: a signature that passed is answered from the memo, one that
+/// fails is verified every time (and not remembered), ops reading other bodies are always verified.
+TEST(VerifierRobustness, VerifyMemoAnswersAsVerifyInst) {
+  ParseResult r = parse_program(R"(
+region ^t(%a: tensor<f32>) -> tensor<f32> {
+  return %a
+}
+func @f(%p: tensor<i1>, %x: tensor<f32, 2x3>, %s: tensor<f32>) -> tensor<f32, 3x2> {
+  %a = transpose %x perm[1, 0] -> tensor<f32, 3x2>
+  %b = transpose %x perm[1, 0] -> tensor<f32, 3x2>
+  %c = cond %p, %s then[^t] else[^t] -> tensor<f32>
+  %d = transpose %x perm[1, 0] -> tensor<f32, 2x3>
+  %e = transpose %x perm[1, 0] -> tensor<f32, 3x2x1>
+  return %b
+}
+)");
+  ASSERT_TRUE(r.ok()) << r.error;
+  Program& p = *r.program;
+  const InstId a = p.body(1).first, b = p.inst(a).next, c = p.inst(b).next, d = p.inst(c).next, e = p.inst(d).next;
+  VerifyMemo memo;
+  EXPECT_TRUE(memo.passes(p, a));
+  EXPECT_EQ(memo.verify(p, b), "");  // the same signature: from the memo
+  // Same op, attributes and operands as `a`, another result type: not `a`'s signature.
+  EXPECT_FALSE(memo.passes(p, d));
+  EXPECT_EQ(memo.verify(p, d), verify_inst(p, d));
+  EXPECT_NE(verify_inst(p, d), "");
+  EXPECT_FALSE(memo.passes(p, e));
+  // An attribute set changed under the memo's feet is a different program (the memo is bound to one),
+  // so here a broken transpose gets a fresh attribute set, hence a fresh signature.
+  AttrSetId bad = make_ints_attr(p, "perm", {1, 1});
+  p.set_attrs(b, bad);
+  EXPECT_FALSE(memo.passes(p, b));
+  EXPECT_EQ(memo.verify(p, b), verify_inst(p, b));
+  EXPECT_NE(memo.verify(p, b), "");
+  EXPECT_FALSE(memo.passes(p, b));  // a failure is not remembered as a pass
+  // cond reads its regions: never answered from the memo.
+  EXPECT_TRUE(memo.passes(p, c));
+  AttrSet& attrs = p.mutable_attrs_for_resolution(p.inst(c).attrs);
+  attrs.attrs[0].value.ints = {999};
+  EXPECT_EQ(memo.verify(p, c), "cond: then[^t] refers to no region");
+}
+
 /// Programs with `$` standing for an integer list; each is tried with every list in kValues.
 constexpr const char* kTemplates[] = {
     "func @f(%x: tensor<f32, 2x3>) -> tensor<f32, 3x2> {\n %r = transpose %x perm[$] -> tensor<f32, 3x2>\n return %r\n}",
