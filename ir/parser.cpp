@@ -278,7 +278,7 @@ class Parser {
   [[gnu::noinline]] void skip_ws_loop() {
     while (pos_ < s_.size()) {
       char c = s_[pos_];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') { ++pos_; continue; }
+      if (char_is(c, kSpace)) { ++pos_; continue; }
       if (c == '/' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '/') {
         while (pos_ < s_.size() && s_[pos_] != '\n') ++pos_;
         continue;

@@ -280,7 +280,7 @@ class ProgramVerifier {
         return;
       }
       std::string e = check_operands(b, i);
-      if (e.empty() && !memo_.passes(p_, i)) e = verify_inst(p_, i);
+      if (e.empty()) e = memo_.verify(p_, i);
       if (!e.empty()) report(b, i, std::move(e));
       walked_[i] = b + 1;
       returned = p_.op(i) == OpCode::Return;
@@ -376,10 +376,10 @@ class ProgramVerifier {
 
 }  // namespace
 
-bool VerifyMemo::passes(const Program& p, InstId i) {
+std::string VerifyMemo::verify(const Program& p, InstId i) {
   const OpCode op = p.op(i);
   if (has_trait(op, OpTrait::Regions) || has_trait(op, OpTrait::Terminator) || has_trait(op, OpTrait::Opaque))
-    return verify_inst(p, i).empty();  // reads more than its signature: never from the memo
+    return verify_inst(p, i);  // reads more than its signature: never from the memo
   key_.clear();
   key_.push_back(static_cast<uint32_t>(op));
   key_.push_back(p.inst(i).attrs);
@@ -390,10 +390,10 @@ bool VerifyMemo::passes(const Program& p, InstId i) {
   for (uint32_t x : key_) h = (h ^ x) * 0x100000001b3ull;
   auto [b, e] = seen_.equal_range(h);
   for (auto it = b; it != e; ++it)
-    if (it->second == key_) return true;
-  if (!verify_inst(p, i).empty()) return false;
-  seen_.emplace(h, key_);
-  return true;
+    if (it->second == key_) return {};
+  std::string err = verify_inst(p, i);
+  if (err.empty()) seen_.emplace(h, key_);
+  return err;
 }
 
 std::vector<Diagnostic> verify_program(const Program& p, size_t max_errors) {

@@ -36,11 +36,11 @@ std::string verify_inst(const Program& p, InstId i);
 /// and opaque ops, which are always verified. Bound to one Program: use a memo with one Program only.
 class VerifyMemo {
  public:
-  /// Whether `i` is well formed: true at once when an instruction of its signature passed before
-  /// (through this memo), else verify_inst decides, and a signature that passes is remembered.
-  bool passes(const Program& p, InstId i);
-  /// verify_inst(p, i), answered from the memo when it can be: "" when well formed.
-  std::string verify(const Program& p, InstId i) { return passes(p, i) ? std::string() : verify_inst(p, i); }
+  /// verify_inst(p, i), answered from the memo when an instruction of its signature passed before
+  /// (through this memo); a signature that passes now is remembered, a failure is not.
+  std::string verify(const Program& p, InstId i);
+  /// Whether `i` is well formed (verify(p, i) is "").
+  bool passes(const Program& p, InstId i) { return verify(p, i).empty(); }
 
  private:
   std::vector<uint32_t> key_;  ///< scratch

@@ -52,7 +52,10 @@ bool PassManager::run_group(PassGroup& g, ProgramRewriter& rw, PipelineResult& r
     for (size_t k = 0; k < g.nodes().size(); ++k) {
       PipelineNode& n = g.nodes()[k];
       if (n.group) {
-        if (run_group(*n.group, rw, r)) changed = true, ++changes;
+        if (run_group(*n.group, rw, r)) {
+          changed = true;
+          ++changes;
+        }
       } else {
         if (stable_at[k] == changes) continue;
         Pass& pass = *n.pass;

@@ -65,29 +65,40 @@ struct Matcher {
     return false;
   }
 
-  bool match(const MNode& m, ValueId v) {
-    if (!bind_type(m.type_slot, p.type_id(v))) return false;
-    if (m.as_slot >= 0 && !bind_value(m.as_slot, v)) return false;
+  /// A node's `: $T` and `as %r` at value v: the first tests of every node.
+  bool bind_node(const MNode& m, ValueId v) {
+    return bind_type(m.type_slot, p.type_id(v)) && (m.as_slot < 0 || bind_value(m.as_slot, v));
+  }
+  /// An op node's attribute tests against `attrs`.
+  bool attrs_match(const MNode& m, const AttrSet& attrs) {
+    for (const MNode::MAttr& a : m.attrs)
+      if (!attr_matches(a, attrs.find(a.name))) return false;
+    return true;
+  }
+  /// A leaf (%x, splat(N), const($c)) at value v, after bind_node; `lit` is v's constant (or null).
+  bool leaf_matches(const MNode& m, ValueId v, const Tensor* lit) {
     switch (m.kind) {
       case Node::Kind::Value: return bind_value(m.slot, v);
-      case Node::Kind::Splat: return splat_matches(p.constant_of(v), m);
-      case Node::Kind::Const: {
-        const Tensor* t = p.constant_of(v);
-        if (!t) return false;
+      case Node::Kind::Splat: return splat_matches(lit, m);
+      case Node::Kind::Const:
+        if (!lit) return false;
         // A second const($c) must be an equal literal (same type, same bits).
-        if (is_bound(CapKind::Lit, m.slot)) return c.lit[m.slot]->type == t->type && *c.lit[m.slot] == *t;
-        c.lit[m.slot] = t;
+        if (is_bound(CapKind::Lit, m.slot)) return c.lit[m.slot]->type == lit->type && *c.lit[m.slot] == *lit;
+        c.lit[m.slot] = lit;
         set_bound(CapKind::Lit, m.slot);
         return true;
-      }
-      case Node::Kind::Op: break;
+      case Node::Kind::Op: return false;
     }
+    return false;
+  }
+
+  bool match(const MNode& m, ValueId v) {
+    if (!bind_node(m, v)) return false;
+    if (m.kind != Node::Kind::Op) return leaf_matches(m, v, m.kind == Node::Kind::Value ? nullptr : p.constant_of(v));
     const InstId i = p.def_inst(v);
     if (i == kNone || p.op(i) != m.op || p.num_results(i) != 1) return false;
     if (p.num_operands(i) != m.operands.size()) return false;
-    const AttrSet& attrs = p.attrs_of(i);
-    for (const MNode::MAttr& a : m.attrs)
-      if (!attr_matches(a, attrs.find(a.name))) return false;
+    if (!attrs_match(m, p.attrs_of(i))) return false;
     const bool swap = m.commutative && ((swaps >> m.swap_bit) & 1);
     for (uint32_t k = 0; k < m.operands.size(); ++k) {
       const uint32_t from = swap ? 1 - k : k;
@@ -135,8 +146,8 @@ bool root_may_match(const MNode& m, const Program& p, InstId root) {
   return operand_may_match(m.operands[0], p, p.operand(root, 1)) && operand_may_match(m.operands[1], p, p.operand(root, 0));
 }
 
-/// match_rule for a flat source (CompiledRule::flat: one op over leaves): the same tests in the same
-/// order as the tree matcher, each operand's constant looked up at most once, no recursion.
+/// match_rule for a flat source (CompiledRule::flat: one op over leaves): Matcher::match's tests in its
+/// order, without the recursion, each operand's constant looked up at most once.
 bool match_flat(const CompiledRule& r, const Program& p, InstId root, Captures& c) {
   const MNode& m = r.source;
   if (p.op(root) != m.op || p.num_results(root) != 1) return false;
@@ -155,38 +166,13 @@ bool match_flat(const CompiledRule& r, const Program& p, InstId root, Captures& 
   const unsigned orders = m.commutative ? 2 : 1;
   for (unsigned s = 0; s < orders; ++s) {
     Matcher mt{p, c};
-    // The root: its type, its `as` name, its attributes (Matcher::match's order).
-    if (m.type_slot >= 0 && !mt.bind_type(m.type_slot, p.type_id(res))) continue;
-    if (m.as_slot >= 0 && !mt.bind_value(m.as_slot, res)) continue;
+    if (!mt.bind_node(m, res) || (attrs && !mt.attrs_match(m, *attrs))) continue;
     bool ok = true;
-    if (attrs)
-      for (const MNode::MAttr& a : m.attrs)
-        if (!(ok = mt.attr_matches(a, attrs->find(a.name)))) break;
     for (uint32_t k = 0; ok && k < n; ++k) {
       const MNode& o = m.operands[k];
       const uint32_t from = s ? 1 - k : k;
-      const ValueId v = ops[from];
-      if ((o.type_slot >= 0 && !mt.bind_type(o.type_slot, p.type_id(v))) || (o.as_slot >= 0 && !mt.bind_value(o.as_slot, v))) {
-        ok = false;
-        break;
-      }
-      switch (o.kind) {
-        case Node::Kind::Value: ok = mt.bind_value(o.slot, v); break;
-        case Node::Kind::Splat: ok = Matcher::splat_matches(constant(from), o); break;
-        case Node::Kind::Const: {
-          const Tensor* t = constant(from);
-          if (!t) {
-            ok = false;
-          } else if (mt.is_bound(CapKind::Lit, o.slot)) {
-            ok = c.lit[o.slot]->type == t->type && *c.lit[o.slot] == *t;
-          } else {
-            c.lit[o.slot] = t;
-            mt.set_bound(CapKind::Lit, o.slot);
-          }
-          break;
-        }
-        case Node::Kind::Op: ok = false; break;  // not flat
-      }
+      ok = mt.bind_node(o, ops[from]) &&
+           mt.leaf_matches(o, ops[from], o.kind == Node::Kind::Value ? nullptr : constant(from));
     }
     if (ok && (r.where.empty() || constraints_hold(r, p, c))) return true;
   }
