@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/prefault.h"
 #include "ir/program.h"
 
 namespace ptir {
@@ -201,6 +202,10 @@ class HashedNames {
     num_slots_ = n;
     gen_ = 1;
     advise_huge_pages(slots_, n * sizeof(Main));
+    // Probes read slots anywhere before any is written: each untouched page would first be mapped
+    // to the shared zero page, then faulted again (and its TLB entry flushed on every core the
+    // process runs on) at its first write. Faulting the whole table in at once costs less.
+    if (n * sizeof(Main) >= (size_t{1} << 20)) populate_pages(slots_, n * sizeof(Main));
   }
   void release() {
     std::free(slots_);

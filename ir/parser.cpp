@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "ir/name_table.h"
+#include "ir/prefault.h"
 #include "ir/text.h"
 
 namespace ptir {
@@ -174,6 +175,13 @@ class Parser {
  public:
   Parser(std::string_view text, Program& p, size_t expected_names = 64)
       : s_(text), p_(p), names_(text, p), expected_names_(expected_names), cache_(text) {}
+
+  /// Faults in the arrays' next pages on a helper thread while this one parses (ir/prefault.h).
+  void set_prefaulter(Prefaulter* pf, const SourceMap& sm) {
+    pf_ = pf;
+    if (pf_) publish_progress(sm);
+  }
+  static constexpr size_t kSlotInstOffsets = 4;
 
   void parse_file(SourceMap& sm) {
     skip_ws();
@@ -782,6 +790,7 @@ class Parser {
         break;
       }
       parse_stmt(b, sm);
+      if (pf_ && (++since_publish_ & 255) == 0) publish_progress(sm);
     }
     expect('}', "to close the body after 'return'");
     check_duplicates();
@@ -810,6 +819,16 @@ class Parser {
     expect(']', "to close the fast-math flags");
     expect(']', "to close the function attributes");
     p_.body(b).fastmath = fm;
+  }
+
+  /// Tells the prefaulter how far each array is written: the Program's four and the source map's
+  /// instruction offsets. (The name table's slots are read and written anywhere: the table faults
+  /// itself in when it is allocated, HashedNames::allocate.)
+  void publish_progress(const SourceMap& sm) {
+    const auto st = p_.storage();
+    for (size_t k = 0; k < st.size(); ++k) pf_->publish(k, st[k].data, st[k].used, st[k].capacity);
+    pf_->publish(kSlotInstOffsets, sm.inst_offset.data(), sm.inst_offset.size() * sizeof(uint32_t),
+                 sm.inst_offset.capacity() * sizeof(uint32_t));
   }
 
   void record(SourceMap& sm, InstId i, size_t at) {
@@ -987,17 +1006,27 @@ class Parser {
   std::vector<std::pair<std::string_view, size_t>> results_;  ///< parse_stmt's result names (reused)
   std::vector<TypeId> rtypes_;                                 ///< parse_stmt's result types (reused)
   std::vector<std::pair<uint32_t, std::string>> region_refs_;
+  Prefaulter* pf_ = nullptr;
+  uint32_t since_publish_ = 0;
 };
 
-std::vector<uint32_t> compute_line_starts(std::string_view text) {
+/// The offset of every line's start. With a prefaulter, the array's next pages are faulted in ahead.
+std::vector<uint32_t> compute_line_starts(std::string_view text, Prefaulter* pf = nullptr) {
+  constexpr size_t kSlotLineStarts = 6;
   std::vector<uint32_t> ls;
   ls.reserve(text.size() / 32 + 16);  // lines of 32 bytes or more grow it at most once
   advise_huge_pages(ls.data(), ls.capacity() * sizeof(uint32_t));
+  auto publish = [&] {
+    if (pf) pf->publish(kSlotLineStarts, ls.data(), ls.size() * sizeof(uint32_t), ls.capacity() * sizeof(uint32_t));
+  };
+  publish();
   ls.push_back(0);
   const char* b = text.data();
   const char* e = b + text.size();
-  for (const char* q = b; (q = static_cast<const char*>(std::memchr(q, '\n', e - q))) != nullptr; ++q)
+  for (const char* q = b; (q = static_cast<const char*>(std::memchr(q, '\n', e - q))) != nullptr; ++q) {
     ls.push_back(static_cast<uint32_t>(q - b + 1));
+    if ((ls.size() & 0x7fff) == 0) publish();
+  }
   return ls;
 }
 
@@ -1020,7 +1049,10 @@ std::string SourceMap::inst_location(const Program& p, InstId i) const {
 ParseResult parse_program(std::string_view text, std::string_view filename) {
   ParseResult r;
   r.source.filename = std::string(filename);
-  r.source.line_starts = compute_line_starts(text);
+  // Declared before the arrays it faults in, so it stops after the last of them is freed (that would
+  // be harmless anyway: it never touches their contents).
+  Prefaulter pf(Prefaulter::wanted(text.size()));
+  r.source.line_starts = compute_line_starts(text, pf.active() ? &pf : nullptr);
   auto prog = std::make_unique<Program>();
   // Value names take about a sixth of an exported graph's text (`%l12_mean_sum = ...`): reserved so,
   // the name arena is not copied as it grows.
@@ -1028,6 +1060,7 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
   r.source.inst_offset.reserve(r.source.line_starts.size());
   advise_huge_pages(r.source.inst_offset.data(), r.source.inst_offset.capacity() * sizeof(uint32_t));
   Parser parser(text, *prog, r.source.line_starts.size());
+  parser.set_prefaulter(pf.active() ? &pf : nullptr, r.source);
   try {
     parser.parse_file(r.source);
   } catch (const ParseError& thrown) {

@@ -5,6 +5,7 @@
 // sets are interned. Every body is a single block ending in a `return` instruction, so body results are
 // ordinary uses and `replace_all_uses` updates them like any other operand.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -27,6 +28,12 @@ using LiteralId = uint32_t;
 using AttrSetId = uint32_t;
 using BodyId = uint32_t;
 inline constexpr uint32_t kNone = UINT32_MAX;
+
+/// An array's storage in bytes: where it starts, how much is written, how much is reserved.
+struct StorageBytes {
+  const void* data = nullptr;
+  size_t used = 0, capacity = 0;
+};
 
 /// How a value is defined.
 enum class ValueKind : uint8_t { Result, Param, Literal };
@@ -187,6 +194,14 @@ class Program {
   /// Pre-sizes the arrays for about n instructions and name_bytes bytes of value names (0: 6 per
   /// instruction).
   void reserve(size_t n, size_t name_bytes = 0);
+  /// The storage of the instruction, value, operand-slot and name arrays, for a helper that faults in
+  /// their pages ahead of a parser (ir/prefault.h). Valid until the next change of the program.
+  std::array<StorageBytes, 4> storage() const {
+    return {StorageBytes{insts_.data(), insts_.size() * sizeof(Inst), insts_.capacity() * sizeof(Inst)},
+            StorageBytes{values_.data(), values_.size() * sizeof(ValueInfo), values_.capacity() * sizeof(ValueInfo)},
+            StorageBytes{uses_.data(), uses_.size() * sizeof(Use), uses_.capacity() * sizeof(Use)},
+            StorageBytes{names_.data(), names_.size(), names_.capacity()}};
+  }
   /// Number of live instructions over all bodies (returns included).
   size_t num_live_insts() const;
 
