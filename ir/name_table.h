@@ -261,6 +261,7 @@ class NameTable {
     }
   }
   bool insert(std::string_view name, ValueId v) {
+    if (!ends_in_digit(name)) return hashed_.insert(name, v);  // not numbered: skip dense_slot's call
     if (Dense* d = dense_slot(name, /*create=*/true)) {
       if (d->gen == gen_) return false;
       *d = Dense{v, gen_};
@@ -269,6 +270,7 @@ class NameTable {
     return hashed_.insert(name, v);
   }
   ValueId find(std::string_view name) {
+    if (!ends_in_digit(name)) return hashed_.find(name);
     if (Dense* d = dense_slot(name, /*create=*/false)) return d->gen == gen_ ? d->value : kNone;
     return hashed_.find(name);
   }
@@ -288,6 +290,9 @@ class NameTable {
   static constexpr size_t kMaxPrefixes = 4;
   static constexpr size_t kMaxPrefixLen = 8;
 
+  static bool ends_in_digit(std::string_view name) {
+    return !name.empty() && name.back() >= '0' && name.back() <= '9';
+  }
   /// The dense slot of a numbered name, or nullptr when the name is not one (then it is hashed).
   /// Whether a name is numbered depends only on its spelling and the file size, never on what was
   /// inserted before, so insert and find always agree on where a name lives.
