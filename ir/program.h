@@ -17,6 +17,7 @@
 #include "ir/attrs.h"
 #include "ir/fastmath.h"
 #include "ir/ops.h"
+#include "ir/pod_array.h"
 #include "ir/tensor.h"
 
 namespace ptir {
@@ -225,9 +226,10 @@ class Program {
   };
   std::unordered_map<std::string, BodyId, NameHash, std::equal_to<>> body_index_[2];  ///< [is_region]
   BodyId main_ = kNone, first_func_ = kNone;  ///< for entry()
-  std::vector<Inst> insts_;
-  std::vector<ValueInfo> values_;
-  std::vector<Use> uses_;
+  // Grown with realloc (ir/pod_array.h): a pass that appends instructions does not copy them all.
+  PodArray<Inst> insts_;
+  PodArray<ValueInfo> values_;
+  PodArray<Use> uses_;
   std::string names_;  ///< NUL-terminated value names
 };
 

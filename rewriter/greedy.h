@@ -98,7 +98,7 @@ class FailureCache {
 
  private:
   std::weak_ptr<const void> patterns_, rw_;  // identities, not addresses: a reused address is not a match
-  std::vector<Entry> entries_;
+  PodArray<Entry> entries_;  ///< grown with realloc, as the Program's arrays (ir/pod_array.h)
 };
 
 /// Runs the driver on every body of the rewriter's program.

@@ -246,7 +246,7 @@ class ProgramRewriter {
   void invalidate_order(BodyId b);
 
   Program& p_;
-  std::vector<uint32_t> versions_;
+  PodArray<uint32_t> versions_;  ///< grown with realloc, as the Program's arrays (ir/pod_array.h)
   uint32_t clock_ = 0;
   uint64_t mutations_ = 0;
   bool track_ = false;
