@@ -1,12 +1,14 @@
-// PodArray<T>: a growable array of trivially copyable elements that grows with realloc.
+// PodArray<T>: a growable array of trivially copyable elements that grows without copying.
 //
 // The Program's per-instruction arrays (instructions, values, operand slots) and the rewriter's
 // per-instruction side tables grow while a pass appends instructions. std::vector grows by allocating
 // a new block, copying every element and freeing the old block: for a 1M-instruction program that is
 // tens of megabytes copied into fresh memory, each new page faulted in, at the first rewrite that
-// appends. A large block from glibc's malloc is its own mapping, and realloc moves it with mremap:
-// the page tables move, nothing is copied and no page is faulted in again. For the elements here
-// (plain structs and integers, std::is_trivially_copyable) moving the bytes is moving the objects.
+// appends. Here a block of 1 MB or more is its own anonymous mapping, grown with mremap: the page
+// tables move, nothing is copied and no page is faulted in again (on Linux; elsewhere, and for small
+// blocks, malloc and realloc). Not left to malloc's own mmap threshold: glibc raises it after large
+// frees, and then a realloc of an 8 MB block copies it. For the elements here (plain structs and
+// integers, std::is_trivially_copyable) moving the bytes is moving the objects.
 //
 // The interface is the subset of std::vector the project uses; elements are value-initialized (T{})
 // where std::vector would value-initialize them.
@@ -20,6 +22,10 @@
 #include <type_traits>
 #include <cstdint>
 #include <utility>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace ptir {
 
@@ -45,9 +51,9 @@ class PodArray {
     if (o.size_) std::memcpy(static_cast<void*>(data_), o.data_, o.size_ * sizeof(T));
     size_ = o.size_;
   }
-  PodArray(PodArray&& o) noexcept : data_(o.data_), size_(o.size_), cap_(o.cap_) {
+  PodArray(PodArray&& o) noexcept : data_(o.data_), size_(o.size_), cap_(o.cap_), map_bytes_(o.map_bytes_) {
     o.data_ = nullptr;
-    o.size_ = o.cap_ = 0;
+    o.size_ = o.cap_ = o.map_bytes_ = 0;
   }
   PodArray& operator=(const PodArray& o) {
     if (this != &o) {
@@ -60,14 +66,15 @@ class PodArray {
   }
   PodArray& operator=(PodArray&& o) noexcept {
     if (this != &o) {
-      std::free(data_);
+      release();
       data_ = std::exchange(o.data_, nullptr);
       size_ = std::exchange(o.size_, 0);
       cap_ = std::exchange(o.cap_, 0);
+      map_bytes_ = std::exchange(o.map_bytes_, 0);
     }
     return *this;
   }
-  ~PodArray() { std::free(data_); }
+  ~PodArray() { release(); }
 
   size_t size() const { return size_; }
   size_t capacity() const { return cap_; }
@@ -85,11 +92,32 @@ class PodArray {
   T& back() { return data_[size_ - 1]; }
   const T& back() const { return data_[size_ - 1]; }
 
-  /// Capacity for at least n elements; a larger block is obtained with realloc (see the top).
+  /// Capacity for at least n elements; a larger block keeps the elements without copying them where
+  /// it can (see the top).
   void reserve(size_t n) {
     if (n <= cap_) return;
-    if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
-    void* p = std::realloc(static_cast<void*>(data_), n * sizeof(T));
+    if (n > SIZE_MAX / sizeof(T) - 4096) throw std::bad_alloc();
+    size_t bytes = n * sizeof(T);
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+    if (bytes >= kMapBytes) {
+      const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+      bytes = (bytes + page - 1) / page * page;
+      void* p;
+      if (map_bytes_) {
+        p = mremap(static_cast<void*>(data_), map_bytes_, bytes, MREMAP_MAYMOVE);
+      } else {
+        p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED && size_) std::memcpy(p, static_cast<const void*>(data_), size_ * sizeof(T));
+        if (p != MAP_FAILED) std::free(data_);
+      }
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      data_ = static_cast<T*>(p);
+      map_bytes_ = bytes;
+      cap_ = bytes / sizeof(T);
+      return;
+    }
+#endif
+    void* p = std::realloc(static_cast<void*>(data_), bytes);
     if (!p) throw std::bad_alloc();
     data_ = static_cast<T*>(p);
     cap_ = n;
@@ -119,11 +147,23 @@ class PodArray {
   }
 
  private:
-  /// Growth by half (realloc of a large block costs no copy, so doubling buys nothing).
+  static constexpr size_t kMapBytes = size_t{1} << 20;  ///< blocks this large are their own mapping
+  /// Growth by half (growing a large block copies nothing, so doubling buys nothing).
   void grow_for(size_t n) { reserve(std::max(n, cap_ + cap_ / 2 + 16)); }
+  void release() {
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+    if (map_bytes_) {
+      munmap(static_cast<void*>(data_), map_bytes_);
+      map_bytes_ = 0;
+      return;
+    }
+#endif
+    std::free(data_);
+  }
 
   T* data_ = nullptr;
   size_t size_ = 0, cap_ = 0;
+  size_t map_bytes_ = 0;  ///< the mapping's length when the block is an anonymous mapping, else 0
 };
 
 }  // namespace ptir

@@ -245,14 +245,9 @@ void Program::replace_all_uses(ValueId from, ValueId to) {
   }
 }
 
-const Tensor* Program::constant_of(ValueId v) const {
-  const ValueInfo& vi = values_[v];
-  if (vi.kind == ValueKind::Literal) return &literals_[vi.def];
-  if (vi.kind == ValueKind::Result && insts_[vi.def].op == OpCode::Constant) {
-    const AttrValue* a = attr_sets_[insts_[vi.def].attrs].find("value");
-    return a ? &a->lit : nullptr;
-  }
-  return nullptr;
+const Tensor* Program::constant_value(InstId i) const {
+  const AttrValue* a = attr_sets_[insts_[i].attrs].find("value");
+  return a ? &a->lit : nullptr;
 }
 
 std::vector<InstId> Program::users(ValueId v) const {

@@ -151,7 +151,12 @@ class Program {
   /// Defining instruction of a result value; kNone for parameters and literals.
   InstId def_inst(ValueId v) const { return values_[v].kind == ValueKind::Result ? values_[v].def : kNone; }
   /// The literal of a literal value or of a `constant` result; nullptr otherwise.
-  const Tensor* constant_of(ValueId v) const;
+  const Tensor* constant_of(ValueId v) const {
+    const ValueInfo& vi = values_[v];
+    if (vi.kind == ValueKind::Literal) return &literals_[vi.def];
+    if (vi.kind == ValueKind::Result && insts_[vi.def].op == OpCode::Constant) return constant_value(vi.def);
+    return nullptr;  // inline: most operands are neither, and every matcher asks
+  }
   bool has_uses(ValueId v) const { return values_[v].first_use != kNone; }
   bool has_one_use(ValueId v) const {
     uint32_t u = values_[v].first_use;
@@ -208,6 +213,7 @@ class Program {
 
  private:
   ValueId new_value(TypeId t, ValueKind kind, uint32_t def, uint16_t index);
+  const Tensor* constant_value(InstId i) const;  ///< a `constant` instruction's value attribute
   void link_use(uint32_t u);
   void unlink_use(uint32_t u);
 

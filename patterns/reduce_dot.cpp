@@ -28,6 +28,13 @@ class MergeReduceChain final : public Pattern {
   MergeReduceChain() : Pattern("merge_reduce_chain", kRoots, 3) {
     set_has_bounded_recursion();  // produces its own root op: each application shrinks the chain
   }
+  /// Operand 0 is a reduction of the root's own op (the first check below).
+  RootShape root_shape_for(OpCode root) const override {
+    RootShape s;
+    s.operand[0].kind = OperandNeed::Kind::Op;
+    s.operand[0].op = root;
+    return s;
+  }
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     const ValueId y = rw.operand(root, 0);
     const InstId in = rw.inst_of(y);

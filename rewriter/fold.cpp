@@ -336,7 +336,7 @@ int64_t fold_constant_cones(ProgramRewriter& rw, const FoldOptions& opts) {
     for (InstId i = p.body(b).first; i != kNone; i = p.inst(i).next) {
       const OpCode op = p.op(i);
       if (!cone_op(op) || p.num_results(i) != 1) continue;
-      if (p.type_of(p.result(i)).num_elements() > opts.max_elements) continue;
+      // The operands first: most instructions read a value no constant computes, and fail there.
       bool ok = true;
       for (uint32_t k = 0; k < p.num_operands(i) && ok; ++k) {
         const ValueId v = p.operand(i, k);
@@ -347,7 +347,7 @@ int64_t fold_constant_cones(ProgramRewriter& rw, const FoldOptions& opts) {
         const InstId d = p.def_inst(v);
         ok = is_cc(d) && p.inst(d).body == b;
       }
-      if (!ok) continue;
+      if (!ok || p.type_of(p.result(i)).num_elements() > opts.max_elements) continue;
       cc[i] = 1;
       if (op != OpCode::Constant) candidates.push_back(i);
     }

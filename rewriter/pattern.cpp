@@ -68,7 +68,7 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
     if (list.empty()) continue;
     auto ix = std::make_unique<Index>();
     for (size_t j = 0; j < list.size() && j < FrozenPatternSet::kIndexedPatterns; ++j) {
-      const RootShape s = list[j]->root_shape();
+      const RootShape s = list[j]->root_shape_for(static_cast<OpCode>(op));
       const uint64_t bit = uint64_t{1} << j;
       for (int k = 0; k < 2; ++k)
         for (int c = 0; c < Index::kClasses; ++c)
@@ -87,6 +87,10 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
         ix->needs_splat[k] |= bit;
         ix->splat_need[k][d] |= bit;
       }
+      // Type facts hold of an operand in its own position: not indexed for an either-order match.
+      for (int k = 0; k < 2 && !s.either_order; ++k)
+        for (int f = 0; f < kNumTypeFacts; ++f)
+          if (s.operand_facts[k] >> f & 1u) ix->needs_fact[k][f] |= bit, ix->fact_needy_at[k] |= bit;
     }
     (*index)[op] = std::move(ix);
   }
@@ -94,6 +98,22 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
   f.owner_ = std::move(owned);
   return f;
 }
+
+namespace {
+/// TypeFact bits of operand k of i (pattern.h); the natives' own dtype tests (is_float, is_integer, i1).
+inline uint8_t facts_of(const Program& p, InstId i, uint32_t k) {
+  if (k >= p.num_operands(i) || p.num_results(i) == 0) return 0;
+  const ValueId v = p.operand(i, k);
+  const TensorType& t = p.type_of(v);
+  uint8_t f = 0;
+  if (is_float(t.dtype)) f |= kFactFloat;
+  if (is_integer(t.dtype)) f |= kFactInt;
+  if (t.dtype == DType::I1) f |= kFactBool;
+  if (t.num_elements() == 0) f |= kFactEmpty;
+  if (p.type_id(v) == p.type_id(p.result(i, 0))) f |= kFactResultType;
+  return f;
+}
+}  // namespace
 
 uint64_t FrozenPatternSet::candidates(const Program& p, InstId i) const {
   if (!index_) return ~uint64_t{0};
@@ -137,7 +157,15 @@ uint64_t FrozenPatternSet::candidates(const Program& p, InstId i) const {
   }
   uint64_t cand = (a0 & a1) | (ix->either_order & b0 & b1);
   if (ix->same_operands && (nops < 2 || p.operand(i, 0) != p.operand(i, 1))) cand &= ~ix->same_operands;
+  // Drop the patterns needing a type fact operand 0 or 1 lacks (facts computed only where needed).
+  for (uint32_t k = 0; k < 2; ++k) {
+    if (!(cand & ix->fact_needy_at[k])) continue;
+    const uint32_t lacks = ~static_cast<uint32_t>(facts_of(p, i, k)) & ((1u << kNumTypeFacts) - 1);
+    for (uint32_t m = lacks; m; m &= m - 1) cand &= ~ix->needs_fact[k][std::countr_zero(m)];
+  }
   return cand;
 }
+
+uint8_t type_facts(const Program& p, InstId i, uint32_t k) { return facts_of(p, i, k); }
 
 }  // namespace ptir

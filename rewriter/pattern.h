@@ -33,13 +33,27 @@ struct OperandNeed {
   bool nan = false;
 };
 
+/// Facts about one operand's type that the index can test (bits; type_facts() computes them).
+enum TypeFact : uint8_t {
+  kFactFloat = 1,       ///< the dtype is a float (is_float: f16, bf16, f32, f64)
+  kFactInt = 2,         ///< the dtype is a signed or unsigned integer, not i1 (is_integer)
+  kFactBool = 4,        ///< the dtype is i1
+  kFactEmpty = 8,       ///< the type has no elements (some dim is 0)
+  kFactResultType = 16, ///< the operand's type is the root's (first) result type
+};
+inline constexpr int kNumTypeFacts = 5;
+/// The TypeFact bits of operand k of instruction i (0 if i has no operand k or no result).
+uint8_t type_facts(const Program& p, InstId i, uint32_t k);
+
 /// Necessary conditions on a root for the index: its operand count (-1: any), what operands 0 and 1
-/// must be (for a commutative match, in one order or the other), and whether they must be one value.
+/// must be (for a commutative match, in one order or the other), whether they must be one value, and
+/// the type facts operands 0 and 1 must have (in their own position; not for either_order patterns).
 struct RootShape {
   int32_t num_operands = -1;
   std::array<OperandNeed, 2> operand{};
   bool either_order = false;
   bool same_operands = false;  ///< operands 0 and 1 are the same value (`sub(%x, %x)`)
+  std::array<uint8_t, 2> operand_facts{};  ///< TypeFact bits operand k must all have (0: none)
 };
 
 /// A rewrite anchored at a root instruction.
@@ -74,6 +88,10 @@ class Pattern {
   /// default (anything) keeps the pattern a candidate everywhere: a C++ pattern that overrides it must
   /// never reject a root its match_and_rewrite would rewrite.
   virtual RootShape root_shape() const { return {}; }
+  /// The shape for roots of one op of roots() (the index asks per root op); by default root_shape().
+  /// A pattern whose need depends on the root's op overrides this (merge_reduce_chain: operand 0 is a
+  /// reduction of the root's own op).
+  virtual RootShape root_shape_for(OpCode root) const { return root_shape(); }
   /// Where the pattern comes from, for listings: "C++" (the default) or "FILE:LINE" of a rule.
   std::string_view origin() const { return origin_.empty() ? std::string_view("C++") : std::string_view(origin_); }
   void set_origin(std::string o) { origin_ = std::move(o); }
@@ -172,6 +190,10 @@ class FrozenPatternSet {
     std::vector<OperandNeed> splats;
     std::array<uint64_t, 2> needs_splat{};
     std::array<std::array<uint64_t, kMaxSplats>, 2> splat_need{};
+    /// Per position and TypeFact bit, the patterns needing that fact of the operand there; and per
+    /// position all of them, so that facts are computed only where a candidate needs one.
+    std::array<std::array<uint64_t, kNumTypeFacts>, 2> needs_fact{};
+    std::array<uint64_t, 2> fact_needy_at{};
   };
   std::shared_ptr<const std::array<std::unique_ptr<RootIndex>, kNumOps>> index_;
   std::vector<std::string> filtered_out_;

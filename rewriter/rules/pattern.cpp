@@ -458,7 +458,60 @@ RootShape RulePattern::root_shape() const {
   // `op(%x, %x)`: bind_value makes the second operand the first's value.
   s.same_operands = m.operands.size() >= 2 && m.operands[0].kind == Node::Kind::Value &&
                     m.operands[1].kind == Node::Kind::Value && m.operands[0].slot == m.operands[1].slot;
+  if (!s.either_order) add_type_facts(s);
   return s;
+}
+
+/// The type facts (TypeFact) the rule's `where` clause requires of root operands 0 and 1: a constraint
+/// (not negated) that must hold for the rule to fire, on a capture bound to the operand itself (its
+/// `%x`, or its `: $T`), implies the fact:
+///   is_float / is_int / is_bool (x)      x's dtype is in that class (the natives' own tests)
+///   num_elements_is(x, 0)               x has no elements
+///   some_axis_size(x, $a, 0)            an axis of x has size 0, so x has no elements
+///   same_type(x, R) or same_type(R, x)  x has the root's result type (R: the root's `: $T` or `as %r`)
+void RulePattern::add_type_facts(RootShape& s) const {
+  const MNode& m = rule_->source;
+  // Which root operand (0 or 1) an argument denotes, or -1; whether it denotes the root's result type.
+  auto operand_of = [&](const Arg& a) -> int {
+    for (size_t k = 0; k < m.operands.size() && k < 2; ++k) {
+      const MNode& o = m.operands[k];
+      if (a.kind == CapKind::Value && o.kind == Node::Kind::Value && o.slot == a.slot) return static_cast<int>(k);
+      if (a.kind == CapKind::Value && o.as_slot == a.slot) return static_cast<int>(k);
+      if (a.kind == CapKind::Type && o.type_slot == a.slot) return static_cast<int>(k);
+    }
+    return -1;
+  };
+  auto is_result = [&](const Arg& a) {
+    return (a.kind == CapKind::Type && m.type_slot >= 0 && m.type_slot == a.slot) ||
+           (a.kind == CapKind::Value && m.as_slot >= 0 && m.as_slot == a.slot);
+  };
+  for (const MConstraint& c : rule_->where) {
+    if (!c.pred || c.negated || c.args.empty()) continue;
+    const int k = operand_of(c.args[0]);
+    switch (c.pred->id) {
+      case NativeId::IsFloat:
+        if (k >= 0) s.operand_facts[k] |= kFactFloat;
+        break;
+      case NativeId::IsInt:
+        if (k >= 0) s.operand_facts[k] |= kFactInt;
+        break;
+      case NativeId::IsBool:
+        if (k >= 0) s.operand_facts[k] |= kFactBool;
+        break;
+      case NativeId::NumElementsIs:
+        if (k >= 0 && c.args.size() == 2 && c.args[1].i == 0) s.operand_facts[k] |= kFactEmpty;
+        break;
+      case NativeId::SomeAxisSize:
+        if (k >= 0 && c.args.size() == 3 && c.args[2].i == 0) s.operand_facts[k] |= kFactEmpty;
+        break;
+      case NativeId::SameType:
+        if (c.args.size() != 2) break;
+        if (k >= 0 && is_result(c.args[1])) s.operand_facts[k] |= kFactResultType;
+        else if (const int k1 = operand_of(c.args[1]); k1 >= 0 && is_result(c.args[0])) s.operand_facts[k1] |= kFactResultType;
+        break;
+      default: break;
+    }
+  }
 }
 
 bool RulePattern::matches(const Program& p, InstId root) const {

@@ -40,7 +40,8 @@ class RulePattern final : public Pattern {
   explicit RulePattern(std::shared_ptr<const CompiledRule> rule);
   ~RulePattern() override;
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override;
-  /// The source root's operand count and the kind of each direct operand (root_may_match's first look).
+  /// The source root's operand count and the kind of each direct operand (root_may_match's first look),
+  /// and the type facts its `where` clause requires of operands 0 and 1 (add_type_facts in pattern.cpp).
   RootShape root_shape() const override;
   /// True when the rule's source DAG and constraints match at `root` (no IR change).
   bool matches(const Program& p, InstId root) const;
@@ -54,6 +55,8 @@ class RulePattern final : public Pattern {
   std::shared_ptr<const RuleFile> file() const;
 
  private:
+  void add_type_facts(RootShape& s) const;
+
   std::shared_ptr<const CompiledRule> rule_;
   OpCode root_op_[1];
   uint8_t assumes_ = 0;  ///< the rule's Assume bits, kept here: read on every attempt

@@ -20,7 +20,7 @@ TEST(PodArray, GrowsLikeAVectorAndKeepsEveryElement) {
   PodArray<uint64_t> a;
   std::vector<uint64_t> ref;
   EXPECT_TRUE(a.empty());
-  // Past glibc's mmap threshold, so the block is moved with mremap at least once.
+  // Past 1 MB, so the block becomes a mapping and is grown with mremap several times.
   for (uint64_t k = 0; k < 3'000'000; ++k) {
     const uint64_t v = k * 0x9e3779b97f4a7c15ULL;
     a.push_back(v);
@@ -37,6 +37,22 @@ TEST(PodArray, GrowsLikeAVectorAndKeepsEveryElement) {
   EXPECT_EQ(a.size(), ref.size() - 1);
   a.clear();
   EXPECT_TRUE(a.empty());
+}
+
+TEST(PodArray, AnElementSizeThatDoesNotDivideAPageCrossesIntoAMapping) {
+  // 20-byte elements (as ValueInfo): the block crosses the 1 MB mark where it becomes its own mapping,
+  // grows as one, and is released as one (a mismatch would crash here or under ASan).
+  struct Twenty {
+    uint32_t a, b, c, d, e;
+  };
+  static_assert(sizeof(Twenty) == 20);
+  PodArray<Twenty> a;
+  for (uint32_t k = 0; k < 200'000; ++k) a.push_back(Twenty{k, k + 1, k + 2, k + 3, k + 4});
+  for (uint32_t k = 0; k < 200'000; k += 331) ASSERT_EQ(a[k].e, k + 4) << k;
+  PodArray<Twenty> b = a;  // a copy of a mapped block
+  PodArray<Twenty> c = std::move(a);
+  EXPECT_EQ(b[199'999].a, 199'999u);
+  EXPECT_EQ(c[12'345].c, 12'347u);
 }
 
 TEST(PodArray, ResizeAndAssignValueInitialize) {
