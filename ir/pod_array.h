@@ -5,10 +5,10 @@
 // a new block, copying every element and freeing the old block: for a 1M-instruction program that is
 // tens of megabytes copied into fresh memory, each new page faulted in, at the first rewrite that
 // appends. Here a block of 1 MB or more is its own anonymous mapping, grown with mremap: the page
-// tables move, nothing is copied and no page is faulted in again (on Linux; elsewhere, and for small
-// blocks, malloc and realloc). Not left to malloc's own mmap threshold: glibc raises it after large
-// frees, and then a realloc of an 8 MB block copies it. For the elements here (plain structs and
-// integers, std::is_trivially_copyable) moving the bytes is moving the objects.
+// tables move, nothing is copied and no page is faulted in again (on Linux; elsewhere, for small
+// blocks and under AddressSanitizer: malloc and realloc). Not left to malloc's own mmap threshold:
+// glibc raises it after large frees, and then a realloc of an 8 MB block copies it. For the elements
+// here (plain structs and integers, std::is_trivially_copyable) moving the bytes is moving the objects.
 //
 // The interface is the subset of std::vector the project uses; elements are value-initialized (T{})
 // where std::vector would value-initialize them.
@@ -25,6 +25,20 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
+
+// Under AddressSanitizer every block stays a malloc block, which ASan watches (a mapping it does not).
+#if defined(__SANITIZE_ADDRESS__)
+#define PTIR_POD_ARRAY_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTIR_POD_ARRAY_ASAN 1
+#endif
+#endif
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && !defined(PTIR_POD_ARRAY_ASAN)
+#define PTIR_POD_ARRAY_MAPS 1
+#else
+#define PTIR_POD_ARRAY_MAPS 0
 #endif
 
 namespace ptir {
@@ -98,7 +112,7 @@ class PodArray {
     if (n <= cap_) return;
     if (n > SIZE_MAX / sizeof(T) - 4096) throw std::bad_alloc();
     size_t bytes = n * sizeof(T);
-#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+#if PTIR_POD_ARRAY_MAPS
     if (bytes >= kMapBytes) {
       const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
       bytes = (bytes + page - 1) / page * page;
@@ -151,7 +165,7 @@ class PodArray {
   /// Growth by half (growing a large block copies nothing, so doubling buys nothing).
   void grow_for(size_t n) { reserve(std::max(n, cap_ + cap_ / 2 + 16)); }
   void release() {
-#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+#if PTIR_POD_ARRAY_MAPS
     if (map_bytes_) {
       munmap(static_cast<void*>(data_), map_bytes_);
       map_bytes_ = 0;
