@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 #if defined(__SSE2__)
@@ -1034,6 +1036,20 @@ class Parser {
   uint32_t since_publish_ = 0;
 };
 
+/// About how many lines `text` has, from the newlines of three 256 KB samples (its start, middle and
+/// end: names grow longer down an exported graph, `%l9_x` to `%l999_x`): the reservations of a large
+/// parse are made from it while the exact line starts are computed beside the parse. A low estimate
+/// costs little: the Program's arrays grow without copying (ir/pod_array.h).
+size_t estimate_lines(std::string_view text) {
+  const size_t piece = std::min<size_t>(text.size() / 3, size_t{256} << 10);
+  if (piece == 0) return 16;
+  size_t n = 0;
+  for (size_t at : {size_t{0}, text.size() / 2 - piece / 2, text.size() - piece})
+    for (const char *q = text.data() + at, *e = q + piece; (q = static_cast<const char*>(std::memchr(q, '\n', e - q))); ++q) ++n;
+  if (n == 0) return text.size() / 64 + 16;
+  return static_cast<size_t>(static_cast<double>(n) * static_cast<double>(text.size()) / static_cast<double>(3 * piece)) + 16;
+}
+
 /// The offset of every line's start. With a prefaulter, the array's next pages are faulted in ahead.
 std::vector<uint32_t> compute_line_starts(std::string_view text, Prefaulter* pf = nullptr) {
   constexpr size_t kSlotLineStarts = 6;
@@ -1076,19 +1092,48 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
   // Declared before the arrays it faults in, so it stops after the last of them is freed (that would
   // be harmless anyway: it never touches their contents).
   Prefaulter pf(Prefaulter::wanted(text.size()));
-  r.source.line_starts = compute_line_starts(text, pf.active() ? &pf : nullptr);
+  // The line starts are needed only to locate an error, after the parse: for a large text they are
+  // computed on a thread of their own beside it, and the arrays are reserved from an estimate.
+  std::vector<uint32_t> lines;
+  bool lines_failed = false;
+  std::jthread line_thread;  // joined before `lines` and `pf` go (declared after them)
+  size_t n_lines = 0;
+  if (pf.active()) {
+    try {
+      line_thread = std::jthread([&lines, &lines_failed, &pf, text] {
+        try {
+          lines = compute_line_starts(text, &pf);
+        } catch (...) {
+          lines_failed = true;
+        }
+      });
+      n_lines = estimate_lines(text);
+    } catch (const std::system_error&) {
+      // No thread: counted below, before the parse.
+    }
+  }
+  if (!line_thread.joinable()) {
+    r.source.line_starts = compute_line_starts(text, pf.active() ? &pf : nullptr);
+    n_lines = r.source.line_starts.size();
+  }
+  auto join_lines = [&] {
+    if (!line_thread.joinable()) return;
+    line_thread.join();
+    r.source.line_starts = lines_failed ? compute_line_starts(text) : std::move(lines);
+  };
   auto prog = std::make_unique<Program>();
   // Value names take about a sixth of an exported graph's text (`%l12_mean_sum = ...`): reserved so,
   // the name arena is not copied as it grows.
-  prog->reserve(r.source.line_starts.size(), text.size() / 6);
-  r.source.inst_offset.reserve(r.source.line_starts.size());
+  prog->reserve(n_lines, text.size() / 6);
+  r.source.inst_offset.reserve(n_lines);
   advise_huge_pages(r.source.inst_offset.data(), r.source.inst_offset.capacity() * sizeof(uint32_t));
-  Parser parser(text, *prog, r.source.line_starts.size());
+  Parser parser(text, *prog, n_lines);
   parser.set_prefaulter(pf.active() ? &pf : nullptr, r.source);
   try {
     parser.parse_file(r.source);
   } catch (const ParseError& thrown) {
     ParseError e = parser.first_error(thrown);
+    join_lines();
     r.error = r.source.location(std::min<uint32_t>(e.offset, static_cast<uint32_t>(text.size()))) +
               ": error: " + escape_control_bytes(e.message);
     return r;
@@ -1096,6 +1141,7 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
     r.error = std::string(filename) + ": error: out of memory while parsing";
     return r;
   }
+  join_lines();
   r.program = std::move(prog);
   return r;
 }

@@ -130,6 +130,12 @@ TEST(Prefaulter, ALargeParseGivesTheSameProgramWithOrWithoutIt) {
                     "  return %layer5_gate_value\n}\n";
   ParseResult d = parse_program(dup, "dup.ptir");
   EXPECT_EQ(d.error, "dup.ptir:" + std::to_string(n + 2) + ":3: error: redefinition of value '%layer5_gate_value'");
+  // An error on the first line: the parse stops at once, while the line starts of the 3 MB are still
+  // being counted beside it; the error is located only after they are.
+  ParseResult e = parse_program("func @main(%in_x: tensor<f32, 4x16>) -> tensor<f32, 4x16> {\n  %a = nope %in_x\n" +
+                                    text.substr(text.find('\n') + 1),
+                                "early.ptir");
+  EXPECT_EQ(e.error, "early.ptir:2:8: error: unknown op 'nope'");
 }
 
 }  // namespace
