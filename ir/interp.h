@@ -80,8 +80,9 @@ struct InterpOptions {
   /// made, and splats expanded for a kernel); 0: no limit. An instruction that would go past it is
   /// not run: the run stops with RunStatus::Error and a message naming the budget.
   uint64_t max_bytes = 0;
-  /// Time budget: checked before every instruction (and so every loop iteration); a run past it stops
-  /// with RunStatus::Error and a message naming the budget. Default: no limit.
+  /// Time budget: checked before the first instruction, then before every 32nd one and before each one
+  /// making 64 KB or more of results (so within a few loop iterations); a run past it stops with
+  /// RunStatus::Error and a message naming the budget. Default: no limit.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   /// Index maps reused across runs (see IndexMapCache); nullptr: each instruction builds its own.
   IndexMapCache* index_maps = nullptr;

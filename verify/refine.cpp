@@ -885,6 +885,7 @@ Verdict check_refinement(const Program& src, BodyId sb, const Program& tgt, Body
     FastPass fp = fast_pass(src, sb, tgt, tb, opts, std::min(250.0, opts.timeout_ms / 10.0));
     v.log.push_back({0, "fast pass", "",
                      (fp.refuted ? "counterexample in " : "no counterexample in ") + std::to_string(fp.runs) + " runs" +
+                         (fp.repeats ? " (" + std::to_string(fp.repeats) + " repeated inputs skipped)" : "") +
                          (fp.refuted || fp.unconfirmed.empty() ? "" : " (differences the source's fast-math choices answer or may answer)"),
                      ms_since(t0)});
     if (auto& r = fp.refuted) {

@@ -111,6 +111,7 @@ FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
   // pooled values (ties), and plain random ones.
   static constexpr double kBias[] = {0.9, 0.6, 1.0, 0.3};
   const FastMathPlan plan = plan_fastmath(src, sb, tgt, tb);
+  std::vector<size_t> seen;  // the input sets run so far (hashes)
   for (int run = 0; run < opts.fast_pass_runs; ++run) {
     const uint64_t seed = mix(opts.seed * 1000003u + static_cast<uint64_t>(run));
     const double bias = kBias[(run / 5) % std::size(kBias)];
@@ -126,6 +127,17 @@ FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
     } catch (const std::bad_alloc&) {
       break;  // inputs too large to draw: no run, no verdict
     }
+    // An input set drawn before runs as it did then (the interpreter is deterministic): skipped. A program
+    // without parameters has one input set, and a loop that runs to its bound cost 32 runs of it. The
+    // key is a hash (a collision skips a run, which can only lose a counterexample, never make one);
+    // a splat and its dense form are different keys, as the interpreter takes another path for each.
+    size_t key = in.size();
+    for (const Tensor& t : in) key = (key ^ hash_value(t) ^ static_cast<size_t>(t.splat)) * 0x9E3779B97F4A7C15ULL;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      ++out.repeats;
+      continue;
+    }
+    seen.push_back(key);
     // A loop that runs long on a random input stops early: such a run is skipped, not a verdict.
     ++out.runs;
     // A difference that another choice of the source may answer is no verdict: Z3 goes on. The first

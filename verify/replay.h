@@ -32,7 +32,8 @@ struct FastPass {
   /// A difference under the source's default fast-math choices that another allowed choice answers
   /// (or may answer): the check cannot be PROVED, and without a refutation it is UNKNOWN.
   std::string unconfirmed;
-  int runs = 0;
+  int runs = 0;     ///< interpreter runs (distinct input sets)
+  int repeats = 0;  ///< input sets drawn again and skipped (a program without parameters has one)
 };
 
 /// Interpreter runs on edge and random inputs (CheckOptions::fast_pass_runs of them, within `budget_ms`).

@@ -182,6 +182,9 @@ std::string check_pipeline(const Program& p, ChecksLevel checks, const DiffOptio
 
 std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_ms, int confirm_runs,
                        std::string* verdict) {
+  // Z3 contexts reused from one check to the next (smt::ContextReuse): making one is most of a small
+  // check's cost under ASan. The verdict does not depend on it.
+  smt::ContextReuse reuse;
   verify::Verdict v = verify::check_refinement(
       src, tgt, {.timeout_ms = timeout_ms, .threads = 1, .fast_pass_runs = 32, .kernels = &fuzz_kernels()});
   if (verdict) *verdict = verify::verdict_word(v);

@@ -74,7 +74,7 @@ Status eval_while(const Call& c, Out& out) {
     if (Status st = run_region(c.exec, body_b, std::move(state), next); !st.ok()) return st;
     if (next.size() != out.size()) return c.fail("the body returns a different number of values than the state");
     if (Status st = check_types(c, next, out, 0, out.size()); !st.ok()) return st;
-    state = std::move(next);
+    std::swap(state, next);  // both keep their capacity
     next.clear();
   }
   for (size_t k = 0; k < out.size(); ++k) out[k] = std::move(state[k]);

@@ -43,6 +43,44 @@ TEST(Refine, EqualProgramsAreProvedWithNumberedQueries) {
   EXPECT_EQ(numbers, (std::vector<int>{1, 0, 2, 3, 4, 4, 4, 5}));
 }
 
+/// The fast pass runs each distinct input set once: a function without parameters has one, and a loop
+/// in it that runs to its bound used to run 64 times. The verdict is what it was.
+TEST(Refine, FastPassRunsEachDistinctInputOnce) {
+  const std::string loop =
+      "region ^c(%i: tensor<si32>) -> tensor<i1> {\n"
+      "  %b = compare %i, dense<COND> : tensor<si32> dir[lt] -> tensor<i1>\n"
+      "  return %b\n}\n"
+      "region ^b(%i: tensor<si32>) -> tensor<si32> {\n"
+      "  %n = add %i, dense<1> : tensor<si32> -> tensor<si32>\n"
+      "  return %n\n}\n"
+      "func @f() -> tensor<si32> {\n"
+      "  %r = while dense<0> : tensor<si32> cond[^c] body[^b] -> tensor<si32>\n"
+      "  return %r\n}\n";
+  auto with = [&](const std::string& bound) {
+    std::string t = loop;
+    t.replace(t.find("COND"), 4, bound);
+    return parse(t);
+  };
+  auto src = with("3"), same = with("3"), other = with("4");
+  for (const Program* tgt : {same.get(), other.get()}) {
+    const Verdict v = check_refinement(*src, *tgt, CheckOptions{.fast_pass_runs = 64});
+    ASSERT_FALSE(v.log.size() < 2);
+    EXPECT_EQ(v.log[1].name, "fast pass");
+    if (tgt == same.get()) {
+      EXPECT_TRUE(v.proved()) << verdict_word(v);
+      EXPECT_EQ(v.log[1].outcome, "no counterexample in 1 runs (63 repeated inputs skipped)");
+    } else {
+      ASSERT_TRUE(v.refuted()) << verdict_word(v);  // 3 against 4: found by the one run
+      EXPECT_EQ(std::get<Refuted>(v.v).found_by, "fast pass (interpreter, run 0)");
+    }
+  }
+  // With parameters every drawn set is new or a repeat of an earlier one: runs + repeats = 64.
+  auto p = parse(unary_fn("tensor<i1>", "  %r = select %x, %x, %x -> tensor<i1>\n"));
+  const Verdict v = check_refinement(*p, *p, CheckOptions{.fast_pass_runs = 64});
+  ASSERT_TRUE(v.proved()) << verdict_word(v);
+  EXPECT_NE(v.log[1].outcome.find("repeated inputs skipped"), std::string::npos) << v.log[1].outcome;
+}
+
 TEST(Refine, RefutedInputsReplayInTheInterpreter) {
   auto src = parse(unary_fn("tensor<f32, 2>", "  %r = mul %x, dense<0.0> : tensor<f32, 2> -> tensor<f32, 2>\n"));
   auto tgt = parse(unary_fn("tensor<f32, 2>", "  %r = constant dense<0.0> : tensor<f32, 2> -> tensor<f32, 2>\n"));

@@ -556,5 +556,59 @@ TEST(SmtSolver, ChecksReturnWithinTheirTimeoutAndOnInterrupt) {
   }
 }
 
+/// Reused contexts (ContextReuse) answer as fresh ones, count each check's units from zero, and only a
+/// clean context goes back to the pool: never an interrupted one, and none without a ContextReuse.
+TEST(SmtSolver, ReusedContextsAnswerAsFreshOnesAndOnlyCleanOnesArePooled) {
+  const FPFormat f = fp_format(DType::F32);
+  // Three checks in one context: unsat, sat with its model, and unknown at a 1 ms budget.
+  auto checks = [&] {
+    Context ctx;
+    const Expr x = Expr::fromIEEE(Expr::var("xb", Sort::bv(32)), f);
+    std::vector<std::pair<Result, uint64_t>> out;
+    Solver a(10000);
+    a.add(x + Expr::zero(f, true) != x);
+    out.push_back({a.check(), a.units()});
+    Solver b(10000);
+    b.add(x + Expr::zero(f, false) != x);
+    out.push_back({b.check(), b.units()});
+    EXPECT_EQ(*b.model()->eval(Expr::var("xb", Sort::bv(32))).numeral(), 0x80000000u);
+    const FPFormat d = fp_format(DType::F64);
+    const Expr p = Expr::var("p", Sort::floating(d)), q = Expr::var("q", Sort::floating(d));
+    Solver c(1);
+    c.add(p - (-q) != q - (-p));
+    out.push_back({c.check(), c.units()});
+    EXPECT_FALSE(ctx.dead());
+    return out;
+  };
+  const int before = pooled_contexts();
+  const auto fresh = checks();
+  EXPECT_EQ(pooled_contexts(), before);  // no ContextReuse: deleted
+  ASSERT_EQ(fresh[0].first, Result::Unsat);
+  ASSERT_EQ(fresh[1].first, Result::Sat);
+  ASSERT_EQ(fresh[2].first, Result::Unknown);
+  {
+    ContextReuse reuse;
+    for (int round = 0; round < 3; ++round) {
+      const auto again = checks();
+      EXPECT_EQ(pooled_contexts(), std::max(before, 1)) << "round " << round;  // back in the pool, then taken again
+      for (size_t k = 0; k < fresh.size(); ++k) {
+        EXPECT_EQ(again[k].first, fresh[k].first) << "round " << round << ", check " << k;
+        // Units are this check's own, not the context's running total.
+        EXPECT_LE(again[k].second, 2 * fresh[k].second + kQuickUnits) << "round " << round << ", check " << k;
+      }
+    }
+    const int pooled = pooled_contexts();
+    {
+      Context ctx;  // taken from the pool
+      EXPECT_EQ(pooled_contexts(), pooled - 1);
+      ctx.interrupt();
+    }
+    EXPECT_EQ(pooled_contexts(), pooled - 1);  // interrupted: deleted, not pooled
+  }
+  const int pooled = pooled_contexts();
+  { Context ctx; }  // the ContextReuse is gone: neither taken nor given
+  EXPECT_EQ(pooled_contexts(), pooled);
+}
+
 }  // namespace
 }  // namespace ptir::smt

@@ -154,6 +154,11 @@ std::pair<Z3_ast, Z3_ast> ordered(const Expr& a, const Expr& b) {
 }  // namespace
 
 Context::Context() : prev_(tl_ctx), prev_obj_(tl_obj) {
+  if (take_pooled()) {
+    tl_ctx = ctx_;
+    tl_obj = this;
+    return;
+  }
   Z3_config cfg = Z3_mk_config();
   if (!cfg) throw std::runtime_error("z3: out of memory making a context");
   Z3_set_param_value(cfg, "model", "true");
@@ -167,6 +172,11 @@ Context::Context() : prev_(tl_ctx), prev_obj_(tl_obj) {
 }
 
 Context::~Context() {
+  if (give_to_pool()) {  // the pool has the Z3 context and the host now
+    tl_ctx = prev_;
+    tl_obj = prev_obj_;
+    return;
+  }
   stop_host();  // a dead context's host was handed to the reaper already
   tl_ctx = prev_;
   tl_obj = prev_obj_;

@@ -57,6 +57,8 @@ class Context {
   std::shared_ptr<Host> host();  ///< the solver host, started on first use
   void abandon();                ///< hands the context to the host, which is still running a check
   void stop_host();              ///< ends the host thread (the destructor)
+  bool take_pooled();            ///< under ContextReuse: a pooled Z3 context and host (verify/smt/solver.cpp)
+  bool give_to_pool();           ///< under ContextReuse: pools this one if it is clean; false: delete it
 
   Z3_context ctx_;
   Z3_context prev_;
@@ -76,6 +78,31 @@ class Context {
   /// Expr::setOrigin's table: term -> (source term, tag), both referenced (released with the context).
   std::unordered_map<Z3_ast, std::pair<Z3_ast, uint32_t>> origins;
 };
+
+/// While one is alive on a thread, the Z3 contexts that thread makes are reused: a Context destroyed
+/// there hands its Z3 context and solver host to a small process-wide pool (at most 4) when it was never
+/// interrupted, never abandoned and holds no term of its own any more (its memo tables are released
+/// first), and the next Context made on such a thread takes one from the pool instead of making a new
+/// one. Making a Z3 context costs 0.7 ms natively and 11 ms under ASan (Z3 allocates two 8 MB tables,
+/// which ASan maps afresh each time); the fuzz targets check thousands of small pairs per minute.
+/// Off by default, and only the fuzz harness turns it on: in a reused context terms are numbered after
+/// the history of the context, and Z3's run time (so an answer near the budget) can depend on the
+/// numbering, so `ptir check` and `ptir prove`, whose budgets are deterministic and whose verdicts are
+/// cached, always use fresh contexts. A verdict itself does not depend on it: Z3 answers the same
+/// formula the same way in any context, only maybe with other resource use. Nests; not copyable.
+class ContextReuse {
+ public:
+  ContextReuse();
+  ~ContextReuse();
+  ContextReuse(const ContextReuse&) = delete;
+  ContextReuse& operator=(const ContextReuse&) = delete;
+
+ private:
+  bool prev_;
+};
+
+/// Contexts in the pool of ContextReuse now (for tests).
+int pooled_contexts();
 
 /// Thrown when a term is made in a dead context (see Context).
 struct ContextAbandoned : std::runtime_error {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include <z3.h>
 
@@ -180,6 +181,112 @@ void note_nondeterministic_event() {
 uint64_t nondeterministic_events() { return g_nondeterministic.load(std::memory_order_relaxed); }
 uint64_t nondeterministic_events_here() { return t_nondeterministic; }
 void pass_nondeterministic_events(uint64_t n) { t_nondeterministic += n; }
+
+// ---- reused contexts (ContextReuse) ----
+
+namespace {
+thread_local bool t_reuse = false;
+
+/// Idle Z3 contexts with their solver hosts (nullptr: none started yet) and resource counters. A
+/// function-local static made after Z3's own static state, so destroyed (and its contexts deleted)
+/// before it, like the Reaper.
+class Pool {
+ public:
+  struct Entry {
+    Z3_context ctx;
+    std::shared_ptr<Context::Host> host;
+    uint64_t rlimit_seen;
+  };
+  static constexpr size_t kMax = 4;
+  std::optional<Entry> take() {
+    std::lock_guard<std::mutex> g(m_);
+    if (idle_.empty()) return std::nullopt;
+    Entry e = std::move(idle_.back());
+    idle_.pop_back();
+    return e;
+  }
+  bool give(Entry e) {
+    std::lock_guard<std::mutex> g(m_);
+    if (idle_.size() >= kMax) return false;
+    idle_.push_back(std::move(e));
+    return true;
+  }
+  int size() {
+    std::lock_guard<std::mutex> g(m_);
+    return static_cast<int>(idle_.size());
+  }
+  ~Pool() {
+    for (Entry& e : idle_) {
+      if (e.host) {
+        {
+          std::lock_guard<std::mutex> hg(e.host->m);
+          e.host->state = Context::Host::State::Quit;
+          e.host->cv.notify_all();
+        }
+        e.host->thread.join();
+      }
+      Z3_del_context(e.ctx);
+    }
+  }
+
+ private:
+  std::mutex m_;
+  std::vector<Entry> idle_;
+};
+
+Pool& pool() {
+  static Pool p;
+  return p;
+}
+}  // namespace
+
+ContextReuse::ContextReuse() : prev_(t_reuse) { t_reuse = true; }
+ContextReuse::~ContextReuse() { t_reuse = prev_; }
+int pooled_contexts() { return pool().size(); }
+
+bool Context::take_pooled() {
+  if (!t_reuse) return false;
+  std::optional<Pool::Entry> e = pool().take();
+  if (!e) return false;
+  ctx_ = e->ctx;
+  host_ = std::move(e->host);
+  rlimit_seen_ = e->rlimit_seen;
+  return true;
+}
+
+bool Context::give_to_pool() {
+  if (!t_reuse || dead_ || interrupts_.load() != 0 || !pow2_divisors.empty()) return false;
+  {
+    std::lock_guard<std::mutex> g(host_m_);
+    if (host_) {
+      std::lock_guard<std::mutex> hg(host_->m);
+      if (host_->state != Host::State::Idle) return false;  // a check in flight: never reuse
+    }
+  }
+  // The memo tables' references go (the terms they kept die with the last reference, as in a
+  // deleted context); anything else still referenced only costs memory.
+  for (const auto& [k, v] : simplify_memo) {
+    Z3_dec_ref(ctx_, k);
+    Z3_dec_ref(ctx_, v);
+  }
+  simplify_memo.clear();
+  for (const auto& [k, v] : origins) {
+    Z3_dec_ref(ctx_, k);
+    Z3_dec_ref(ctx_, v.first);
+  }
+  origins.clear();
+  std::shared_ptr<Host> h;
+  {
+    std::lock_guard<std::mutex> g(host_m_);
+    h = host_;
+  }
+  if (pool().give({ctx_, h, rlimit_seen_})) {
+    std::lock_guard<std::mutex> g(host_m_);
+    host_.reset();
+    return true;
+  }
+  return false;
+}
 
 std::shared_ptr<Context::Host> Context::host() {
   std::lock_guard<std::mutex> g(host_m_);
