@@ -83,10 +83,6 @@ class HashedNames {
     size_t cap = 16;
     while (cap < expected * 2) cap <<= 1;
     want_ = cap;
-    // Up to kBatch pending names, fewer for a small body: the pending table is two slots per name of the
-    // batch, filled when the body's first name is inserted (12 KB for every short text was 5% of the
-    // parser fuzzer's time).
-    batch_ = std::min(kBatch, cap / 2);
     // A small body after a large one (the first body is sized from the whole file) gets a small table:
     // probing a large one would scatter its few names over megabytes.
     if (num_slots_ > 4 * cap) release();
@@ -106,14 +102,13 @@ class HashedNames {
       release();
       allocate(want_);
     }
-    // On the first name (a body of numbered names never pays); nothing is pending then (reset emptied it).
-    if (pending_.size() < 2 * batch_) pending_.assign(2 * batch_, Slot{});
+    if (pending_.empty()) pending_.assign(2 * kBatch, Slot{});  // on the first name: a body of numbered names never pays
     const uint64_t h = hash(name);
     Slot* s = probe_pending(name, h);
     if (s->gen == pgen_) return false;
     *s = Slot{h, static_cast<uint32_t>(name.data() - base_), v, static_cast<uint16_t>(name.size()), pgen_};
     order_.push_back(static_cast<uint32_t>(s - pending_.data()));
-    if (order_.size() >= batch_) flush();
+    if (order_.size() == kBatch) flush();
     return true;
   }
   ValueId find(std::string_view name) const {
@@ -239,7 +234,6 @@ class HashedNames {
   const char* end_;
   const Program& p_;
   size_t want_ = 16;
-  size_t batch_ = kBatch;  ///< pending names moved at once in this body (reset)
   Main* slots_ = nullptr;
   size_t num_slots_ = 0;
   size_t size_ = 0;
