@@ -129,12 +129,21 @@ std::string differential(const Program& src, const Program& tgt, const DiffOptio
     ++st.drawn;
     if (seen.contains(in)) continue;
     ++st.distinct;
-    d = compare(run_program(src, in, io), run_program(tgt, in, io), in);
+    // compare() reads the target's run only when the source ran Ok (a source with UB, a loop at its
+    // bound or an error decides alone): the target is not run otherwise.
+    const RunResult s = run_program(src, in, io);
+    RunResult t;
+    if (s.status == RunStatus::Ok) {
+      t = run_program(tgt, in, io);
+      ++st.target_runs;
+    }
+    d = compare(s, t, in);
     seen.insert(std::move(in));
   }
   if (o.stats) {
     o.stats->drawn += st.drawn;
     o.stats->distinct += st.distinct;
+    o.stats->target_runs += st.target_runs;
   }
   return d;
 }

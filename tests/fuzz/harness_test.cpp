@@ -51,5 +51,35 @@ TEST(Differential, WideInputsAllRun) {
   EXPECT_GE(st.distinct, 60);
 }
 
+/// The target runs only where the source ran Ok. A source that is UB on every input (x / 0) requires
+/// nothing, so a target whose loop never ends is not run at all; where the source runs, a target stopped
+/// by the loop bound is still a finding.
+TEST(Differential, RunsTheTargetOnlyWhereTheSourceRuns) {
+  constexpr std::string_view kLoop =
+      "region ^c(%i: tensor<si32>) -> tensor<i1> {\n"
+      "  %b = compare %i, dense<1> : tensor<si32> dir[lt] -> tensor<i1>\n"
+      "  return %b\n}\n"
+      "region ^b(%i: tensor<si32>) -> tensor<si32> {\n"
+      "  %n = mul %i, dense<1> : tensor<si32> -> tensor<si32>\n"
+      "  return %n\n}\n"
+      "func @main(%x: tensor<si32>) -> tensor<si32> {\n"
+      "  %r = while dense<0> : tensor<si32> cond[^c] body[^b] -> tensor<si32>\n"
+      "  return %r\n}\n";
+  auto never_ends = parse(kLoop);
+  auto always_ub = parse(
+      "func @main(%x: tensor<si32>) -> tensor<si32> {\n"
+      "  %r = div %x, dense<0> : tensor<si32> -> tensor<si32>\n"
+      "  return %r\n}\n");
+  auto runs = parse("func @main(%x: tensor<si32>) -> tensor<si32> {\n  return %x\n}\n");
+  DiffStats st;
+  EXPECT_EQ(differential(*always_ub, *never_ends, {.runs = 32, .stats = &st}), "");
+  EXPECT_GT(st.distinct, 1);
+  EXPECT_EQ(st.target_runs, 0);
+  DiffStats st2;
+  const std::string d = differential(*runs, *never_ends, {.runs = 32, .stats = &st2});
+  EXPECT_NE(d.find("the target has loop bound where the source runs"), std::string::npos) << d;
+  EXPECT_EQ(st2.target_runs, 1);  // the first run is the finding
+}
+
 }  // namespace
 }  // namespace ptir::fuzz
