@@ -30,7 +30,6 @@ class GreedyDriver {
  public:
   GreedyDriver(ProgramRewriter& rw, const FrozenPatternSet& patterns, const GreedyConfig& cfg, FailureCache& cache)
       : rw_(rw), p_(rw.program()), patterns_(patterns), cfg_(cfg), cache_(cache), wl_(cfg.random_order_seed) {
-    for (const Pattern* pat : patterns.all()) index_.emplace(pat, static_cast<uint32_t>(index_.size()));
     fired_.assign(patterns.size() + 2, 0);
     fired_prev_.assign(patterns.size() + 2, 0);
   }
@@ -171,6 +170,7 @@ class GreedyDriver {
       return false;
     }
     const Pattern& pat = *list[j];
+    const uint32_t idx = patterns_.position(p_.op(i), j);  // before the rewrite changes i
     ++res_.stats.attempts;
     bool log = rw_.has_listeners();
     size_t first_new = p_.num_inst_slots();
@@ -183,7 +183,6 @@ class GreedyDriver {
       return false;
     }
     ++res_.stats.rewrites;
-    uint32_t idx = index_.at(&pat);
     ++fired_[idx];
     check_recursion(pat, idx, i, first_new);
     drain();
@@ -292,7 +291,6 @@ class GreedyDriver {
   FailureCache& cache_;
   Worklist wl_;
   GreedyResult res_;
-  std::unordered_map<const Pattern*, uint32_t> index_;
   std::vector<int64_t> fired_, fired_prev_;  ///< per pattern, then fold, then dce; this round / last round
   std::vector<Origin> origin_;
   size_t base_ = p_.num_inst_slots();  ///< first InstId created during this run

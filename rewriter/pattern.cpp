@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <unordered_map>
 
 namespace ptir {
 namespace {
@@ -45,6 +46,12 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
   for (auto& list : f.by_root_)
     std::stable_sort(list.begin(), list.end(),
                      [](const Pattern* a, const Pattern* b) { return a->benefit() > b->benefit(); });
+  {
+    std::unordered_map<const Pattern*, uint32_t> pos;
+    for (const Pattern* p : f.all_) pos.emplace(p, static_cast<uint32_t>(pos.size()));
+    for (size_t op = 0; op < f.by_root_.size(); ++op)
+      for (const Pattern* p : f.by_root_[op]) f.by_root_pos_[op].push_back(pos.at(p));
+  }
   // The index: which patterns of each list admit each operand class at positions 0 and 1.
   using Index = FrozenPatternSet::RootIndex;
   auto index = std::make_shared<std::array<std::unique_ptr<Index>, kNumOps>>();

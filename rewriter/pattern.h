@@ -166,6 +166,9 @@ class FrozenPatternSet {
   static constexpr size_t kIndexedPatterns = 64;
   /// All kept patterns in insertion order.
   std::span<const Pattern* const> all() const { return all_; }
+  /// The position in all() of entry j of patterns_for(op) (computed once when the set is frozen: the
+  /// greedy driver counts each pattern's rewrites by it and used to build a hash map per run).
+  uint32_t position(OpCode op, size_t j) const { return by_root_pos_[static_cast<size_t>(op)][j]; }
   /// Names of patterns the filter removed (reported by `ptir opt --stats`).
   const std::vector<std::string>& filtered_out() const { return filtered_out_; }
   size_t size() const { return all_.size(); }
@@ -177,6 +180,7 @@ class FrozenPatternSet {
   std::shared_ptr<const std::vector<std::unique_ptr<Pattern>>> owner_;
   std::vector<const Pattern*> all_;
   std::array<std::vector<const Pattern*>, kNumOps> by_root_;
+  std::array<std::vector<uint32_t>, kNumOps> by_root_pos_;  ///< position() of each by_root_ entry
   /// Per root op: for operand position k and operand class c, the bits of the patterns admitting c at k;
   /// and the bits of the patterns that match their two operands in either order.
   struct RootIndex {
