@@ -101,6 +101,12 @@ std::optional<Refuted> replay(const Program& src, BodyId sb, const Program& tgt,
                          plan ? *plan : own, tgt_signs, why_not, deadline, tgt_fused);
 }
 
+size_t input_set_hash(std::span<const Tensor> in) {
+  size_t h = in.size();
+  for (const Tensor& t : in) h = (h ^ hash_value(t) ^ static_cast<size_t>(t.splat)) * 0x9E3779B97F4A7C15ULL;
+  return h;
+}
+
 FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts,
                    double budget_ms) {
   using clock = std::chrono::steady_clock;
@@ -131,8 +137,7 @@ FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
     // without parameters has one input set, and a loop that runs to its bound cost 32 runs of it. The
     // key is a hash (a collision skips a run, which can only lose a counterexample, never make one);
     // a splat and its dense form are different keys, as the interpreter takes another path for each.
-    size_t key = in.size();
-    for (const Tensor& t : in) key = (key ^ hash_value(t) ^ static_cast<size_t>(t.splat)) * 0x9E3779B97F4A7C15ULL;
+    const size_t key = input_set_hash(in);
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
       ++out.repeats;
       continue;

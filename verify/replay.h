@@ -3,6 +3,7 @@
 #pragma once
 #include <chrono>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "verify/fastmath.h"
@@ -35,6 +36,11 @@ struct FastPass {
   int runs = 0;     ///< interpreter runs (distinct input sets)
   int repeats = 0;  ///< input sets drawn again and skipped (a program without parameters has one)
 };
+
+/// A hash of an input set that tells apart what the interpreter may run differently: types, bytes, and
+/// each tensor's form (splat or dense). The fast pass skips a set whose hash it has run; the fuzz
+/// harness's differential keys its set of runs by it.
+size_t input_set_hash(std::span<const Tensor> in);
 
 /// Interpreter runs on edge and random inputs (CheckOptions::fast_pass_runs of them, within `budget_ms`).
 FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb, const CheckOptions& opts,

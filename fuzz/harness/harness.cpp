@@ -12,6 +12,7 @@
 #include "rewriter/canonicalize.h"
 #include "rewriter/checks.h"
 #include "verify/refine.h"
+#include "verify/replay.h"
 #include "verify/report.h"
 #include "verify/smt/solver.h"
 
@@ -34,11 +35,7 @@ std::vector<Tensor> inputs_for(const Program& p, int k, const DiffOptions& o) {
 /// Input sets that are the same to the interpreter: same types, same form (splat or dense: the
 /// interpreter may take another path for a splat) and the same bytes.
 struct InputSetHash {
-  size_t operator()(const std::vector<Tensor>& in) const {
-    size_t h = in.size();
-    for (const Tensor& t : in) h = (h ^ hash_value(t) ^ t.splat) * 0x9E3779B97F4A7C15ULL;
-    return h;
-  }
+  size_t operator()(const std::vector<Tensor>& in) const { return verify::input_set_hash(in); }
 };
 struct InputSetEq {
   bool operator()(const std::vector<Tensor>& a, const std::vector<Tensor>& b) const {
@@ -192,7 +189,7 @@ std::string check_pipeline(const Program& p, ChecksLevel checks, const DiffOptio
 std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_ms, int confirm_runs,
                        std::string* verdict) {
   // Z3 contexts reused from one check to the next (smt::ContextReuse): making one is most of a small
-  // check's cost under ASan. The verdict does not depend on it.
+  // check's cost under ASan. Z3's answers do not depend on it; only whether one comes within the budget can.
   smt::ContextReuse reuse;
   verify::Verdict v = verify::check_refinement(
       src, tgt, {.timeout_ms = timeout_ms, .threads = 1, .fast_pass_runs = 32, .kernels = &fuzz_kernels()});

@@ -66,6 +66,16 @@ struct Context::Host {
   Host(const Host&) = delete;
   Host& operator=(const Host&) = delete;
 
+  /// Ends the thread of an idle host (its context stays: the caller deletes or keeps it).
+  void quit_and_join() {
+    {
+      std::lock_guard<std::mutex> hg(m);
+      state = State::Quit;
+      cv.notify_all();
+    }
+    thread.join();
+  }
+
   void loop() {
     std::unique_lock<std::mutex> lk(m);
     for (;;) {
@@ -217,14 +227,7 @@ class Pool {
   }
   ~Pool() {
     for (Entry& e : idle_) {
-      if (e.host) {
-        {
-          std::lock_guard<std::mutex> hg(e.host->m);
-          e.host->state = Context::Host::State::Quit;
-          e.host->cv.notify_all();
-        }
-        e.host->thread.join();
-      }
+      if (e.host) e.host->quit_and_join();
       Z3_del_context(e.ctx);
     }
   }
@@ -256,12 +259,14 @@ bool Context::take_pooled() {
 
 bool Context::give_to_pool() {
   if (!t_reuse || dead_ || interrupts_.load() != 0 || !pow2_divisors.empty()) return false;
+  std::shared_ptr<Host> h;
   {
     std::lock_guard<std::mutex> g(host_m_);
     if (host_) {
       std::lock_guard<std::mutex> hg(host_->m);
       if (host_->state != Host::State::Idle) return false;  // a check in flight: never reuse
     }
+    h = host_;
   }
   // The memo tables' references go (the terms they kept die with the last reference, as in a
   // deleted context); anything else still referenced only costs memory.
@@ -275,11 +280,6 @@ bool Context::give_to_pool() {
     Z3_dec_ref(ctx_, v.first);
   }
   origins.clear();
-  std::shared_ptr<Host> h;
-  {
-    std::lock_guard<std::mutex> g(host_m_);
-    h = host_;
-  }
   if (pool().give({ctx_, h, rlimit_seen_})) {
     std::lock_guard<std::mutex> g(host_m_);
     host_.reset();
@@ -327,13 +327,7 @@ void Context::stop_host() {
     std::lock_guard<std::mutex> g(host_m_);
     h.swap(host_);
   }
-  if (!h) return;
-  {
-    std::lock_guard<std::mutex> hg(h->m);
-    h->state = Host::State::Quit;
-    h->cv.notify_all();
-  }
-  h->thread.join();
+  if (h) h->quit_and_join();
 }
 
 // ---- Model ----
