@@ -230,7 +230,10 @@ class GreedyDriver {
     }
     for (InstId f : log.freed) {
       if (rw_.is_erased(f)) continue;
-      queue(f);
+      // A producer the change left dead goes in this round, popped next: a dead chain is erased in
+      // one sweep whatever the order (top-down reaches a chain's producers before its dead end).
+      if (cfg_.dce && trivially_dead(f)) wl_.push_current(f);
+      else queue(f);
       queue_users(f);
     }
     log.clear();

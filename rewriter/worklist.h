@@ -15,7 +15,7 @@ class Worklist {
   /// `random_seed` != 0 pops a pseudo-random element of the current round instead of the last one.
   explicit Worklist(uint64_t random_seed = 0) : rng_(random_seed), random_(random_seed != 0) {}
 
-  /// Queues `i` for the current round (used when seeding).
+  /// Queues `i` for the current round (seeding, and a producer a change left dead: popped next).
   void push_current(InstId i) {
     if (mark(i)) current_.push_back(i);
   }

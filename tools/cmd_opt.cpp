@@ -144,6 +144,7 @@ std::optional<int> read_flags(const Args& a, OptFlags& f) {
       !check_pattern_names(f.canon, f.canon.filter.enabled_names, "enable-patterns"))
     return kExitUsage;
   if (a.has("no-fold")) f.canon.greedy.fold = false;
+  if (a.has("bottom-up")) f.canon.greedy.order = TraversalOrder::BottomUp;
   f.hoist.params = a.list("hoist-params");
   f.canon.greedy.random_order_seed = f.seed;
   f.canon.greedy.check_seed = f.seed ? f.seed : 1;

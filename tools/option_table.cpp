@@ -113,6 +113,9 @@ std::vector<OptionSpec> make_options() {
       {.name = "list-patterns", .scope = kOpt,
        .help = "print the canonicalization patterns (name, benefit, roots, labels, and where each comes from: "
                "C++, FILE:LINE of a rule, 'C++ plugin LIB' or 'LIB(FILE):LINE' for a plugin's pattern), exit"},
+      {.name = "bottom-up", .scope = kOpt,
+       .help = "seed the canonicalize worklist bottom-up (users before producers) instead of top-down "
+               "(producers first, the default, as mlir-opt's canonicalizer); the result must not depend on it"},
       {.name = "no-fold", .scope = kOpt,
        .help = "canonicalize without fold hooks (identity folds and constant folding), so only patterns "
                "rewrite: the golden tests of the library isolate each pattern"},

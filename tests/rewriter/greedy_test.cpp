@@ -259,6 +259,28 @@ func @main(%x: tensor<f32, 2x3>, %y: tensor<f32, 3>, %z: tensor<f32, 2x3>) -> (t
   EXPECT_EQ(print_anonymous(*td), want);
 }
 
+TEST(Greedy, DeadChainGoesInOneRoundInEitherOrder) {
+  // 100 pure ops, each reading the previous one, none read by the return. Bottom-up meets the chain's
+  // dead end first; top-down meets its producers first, so each erasure hands the producer it left
+  // dead to the current round (with max_iterations = 2 a chain erased one round per op would not
+  // converge).
+  std::string text = "func @main(%x: tensor<f32, 4>) -> tensor<f32, 4> {\n";
+  std::string prev = "%x";
+  for (int k = 0; k < 100; ++k) {
+    text += "  %a" + std::to_string(k) + " = exp " + prev + " -> tensor<f32, 4>\n";
+    prev = "%a" + std::to_string(k);
+  }
+  text += "  return %x\n}\n";
+  for (TraversalOrder order : {TraversalOrder::BottomUp, TraversalOrder::TopDown}) {
+    auto p = parse(text);
+    GreedyResult r = apply_patterns_and_fold_greedily(*p, FrozenPatternSet(), cfg({.order = order, .max_iterations = 2}));
+    EXPECT_TRUE(r.converged) << r.diagnostic;
+    EXPECT_EQ(r.stats.rounds, 1);
+    EXPECT_EQ(r.stats.erased_dead, 100);
+    EXPECT_EQ(count_op(*p, OpCode::Exp), 0);
+  }
+}
+
 TEST(Greedy, EffectfulOpsAreNeverRemoved) {
   auto p = parse(R"(
 func @main(%x: tensor<f32, 4>) -> tensor<f32, 4> {
