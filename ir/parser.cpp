@@ -196,6 +196,20 @@ struct RawDense {
   std::vector<std::string_view> elems;
   std::vector<uint32_t> elem_offsets;
   std::vector<int64_t> shape;  ///< the written nesting: count per depth (stops at an empty list)
+  /// Empties it for the next literal; the vectors keep their storage (one RawDense per parser).
+  void clear() {
+    splat = false;
+    elems.clear();
+    elem_offsets.clear();
+    shape.clear();
+  }
+};
+
+/// The shape of one bracketed list while it is parsed: on the stack, no allocation per list.
+struct DenseShape {
+  int n = 0;
+  std::array<int64_t, kMaxRank> d{};
+  bool operator==(const DenseShape& o) const { return n == o.n && std::equal(d.begin(), d.begin() + n, o.d.begin()); }
 };
 
 class Parser {
@@ -438,6 +452,9 @@ class Parser {
     if (try_char(',')) {
       skip_ws();
       int64_t total = 1;
+      // On the stack first: one allocation for the dims, not one per doubling.
+      std::array<int64_t, kMaxRank> dims;
+      size_t rank = 0;
       while (true) {
         skip_ws();
         size_t nb = pos_;
@@ -448,13 +465,14 @@ class Parser {
           ++pos_;
         }
         if (pos_ == nb) fail("expected a dimension" + describe_found());
-        t.dims.push_back(v);
-        if (t.dims.size() > kMaxRank) fail_at(nb, "rank is larger than " + std::to_string(kMaxRank));
+        if (rank == kMaxRank) fail_at(nb, "rank is larger than " + std::to_string(kMaxRank));
+        dims[rank++] = v;
         total = v == 0 ? 0 : total * v;
         if (total > kMaxElements) fail_at(b, "tensor type has too many elements");
         if (cur() == 'x') { ++pos_; continue; }
         break;
       }
+      t.dims.assign(dims.begin(), dims.begin() + rank);
     }
     expect('>', "to close the tensor type");
     return t;
@@ -510,21 +528,24 @@ class Parser {
   }
 
   // ---- literals ----
-  /// Parses one bracketed list; returns its shape (count at this depth, then the common shape of its items).
-  std::vector<int64_t> parse_dense_list(RawDense& raw, int depth) {
+  /// Parses one bracketed list into `shape`: its count at this depth, then the common shape of its items.
+  void parse_dense_list(RawDense& raw, int depth, DenseShape& shape) {
     if (depth >= kMaxRank) fail("literal nests deeper than the largest rank");
     expect('[', "");
-    if (try_char(']')) return {0};
+    if (try_char(']')) {
+      shape.n = 1, shape.d[0] = 0;
+      return;
+    }
     skip_ws();
-    std::vector<int64_t> inner;
+    DenseShape inner, s;
     int64_t count = 0;
     if (cur() == '[') {
       do {
         skip_ws();
         size_t at = pos_;
-        std::vector<int64_t> s = parse_dense_list(raw, depth + 1);
-        if (count > 0 && s != inner) fail_at(at, "ragged literal: nested lists of different shapes");
-        inner = std::move(s);
+        parse_dense_list(raw, depth + 1, s);
+        if (count > 0 && !(s == inner)) fail_at(at, "ragged literal: nested lists of different shapes");
+        inner = s;
         ++count;
         skip_ws();
       } while (try_char(','));
@@ -539,9 +560,10 @@ class Parser {
       } while (try_char(','));
     }
     expect(']', "to close the literal list");
-    std::vector<int64_t> shape{count};
-    shape.insert(shape.end(), inner.begin(), inner.end());
-    return shape;
+    // depth + inner.n <= kMaxRank - 1: a list at `depth` holds lists at most kMaxRank - 1 - depth deep.
+    shape.n = 1 + inner.n;
+    shape.d[0] = count;
+    std::copy(inner.d.begin(), inner.d.begin() + inner.n, shape.d.begin() + 1);
   }
 
   Tensor parse_dense_literal() {
@@ -550,10 +572,13 @@ class Parser {
     if (peek_ident() != "dense") fail("expected a literal 'dense<...>'" + describe_found());
     pos_ += 5;
     expect('<', "after 'dense'");
-    RawDense raw;
+    RawDense& raw = raw_;
+    raw.clear();
     skip_ws();
     if (cur() == '[') {
-      raw.shape = parse_dense_list(raw, 0);
+      DenseShape shape;
+      parse_dense_list(raw, 0, shape);
+      raw.shape.assign(shape.d.begin(), shape.d.begin() + shape.n);
     } else {
       raw.splat = true;
       raw.elem_offsets.push_back(static_cast<uint32_t>(pos_));
@@ -1031,6 +1056,7 @@ class Parser {
   std::vector<ValueId> operands_;
   std::vector<std::pair<std::string_view, size_t>> results_;  ///< parse_stmt's result names (reused)
   std::vector<TypeId> rtypes_;                                 ///< parse_stmt's result types (reused)
+  RawDense raw_;                                               ///< parse_dense_literal's elements (reused)
   std::vector<std::pair<uint32_t, std::string>> region_refs_;
   Prefaulter* pf_ = nullptr;
   uint32_t since_publish_ = 0;
