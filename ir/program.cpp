@@ -45,36 +45,36 @@ void reserve_one_more(V& v) {
 
 Program::Program() {
   attr_sets_.emplace_back();  // id 0: no attributes
-  attr_index_[hash_value(attr_sets_[0])].push_back(0);
+  attr_index_.insert(hash_value(attr_sets_[0]), 0);
 }
 
 TypeId Program::intern_type(const TensorType& t) {
-  auto& bucket = type_index_[hash_value(t)];
-  for (TypeId id : bucket)
-    if (types_[id] == t) return id;
+  const size_t h = hash_value(t);
+  if (TypeId id = type_index_.find(h, [&](TypeId k) { return types_[k] == t; }); id != kNone) return id;
   types_.push_back(t);
-  bucket.push_back(static_cast<TypeId>(types_.size() - 1));
-  return bucket.back();
+  const TypeId id = static_cast<TypeId>(types_.size() - 1);
+  type_index_.insert(h, id);
+  return id;
 }
 
 LiteralId Program::intern_literal(const Tensor& t) {
-  auto& bucket = literal_index_[hash_value(t)];
-  for (LiteralId id : bucket)
-    if (literals_[id] == t) return id;
+  const size_t h = hash_value(t);
+  if (LiteralId id = literal_index_.find(h, [&](LiteralId k) { return literals_[k] == t; }); id != kNone) return id;
   literals_.push_back(t);
   literal_values_.push_back(kNone);
-  bucket.push_back(static_cast<LiteralId>(literals_.size() - 1));
-  return bucket.back();
+  const LiteralId id = static_cast<LiteralId>(literals_.size() - 1);
+  literal_index_.insert(h, id);
+  return id;
 }
 
 AttrSetId Program::intern_attrs(const AttrSet& s) {
   if (s.attrs.empty()) return 0;
-  auto& bucket = attr_index_[hash_value(s)];
-  for (AttrSetId id : bucket)
-    if (attr_sets_[id] == s) return id;
+  const size_t h = hash_value(s);
+  if (AttrSetId id = attr_index_.find(h, [&](AttrSetId k) { return attr_sets_[k] == s; }); id != kNone) return id;
   attr_sets_.push_back(s);
-  bucket.push_back(static_cast<AttrSetId>(attr_sets_.size() - 1));
-  return bucket.back();
+  const AttrSetId id = static_cast<AttrSetId>(attr_sets_.size() - 1);
+  attr_index_.insert(h, id);
+  return id;
 }
 
 BodyId Program::add_body(std::string name, bool is_region) {
@@ -268,7 +268,7 @@ size_t Program::memory_bytes() const {
   for (const AttrSet& s : attr_sets_) n += sizeof(AttrSet) + s.attrs.capacity() * sizeof(Attr);
   for (const TensorType& t : types_) n += t.dims.capacity() * 8;
   for (const Body& b : bodies_) n += b.params.capacity() * 4 + b.result_types.capacity() * 4;
-  n += (type_index_.size() + literal_index_.size() + attr_index_.size()) * 48;
+  n += type_index_.memory_bytes() + literal_index_.memory_bytes() + attr_index_.memory_bytes();
   n += (body_index_[0].size() + body_index_[1].size()) * 64;
   return n;
 }

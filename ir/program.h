@@ -16,6 +16,7 @@
 
 #include "ir/attrs.h"
 #include "ir/fastmath.h"
+#include "ir/intern_index.h"
 #include "ir/ops.h"
 #include "ir/pod_array.h"
 #include "ir/tensor.h"
@@ -218,12 +219,12 @@ class Program {
   void unlink_use(uint32_t u);
 
   std::vector<TensorType> types_;
-  std::unordered_map<size_t, std::vector<TypeId>> type_index_;
+  InternIndex type_index_;
   std::vector<Tensor> literals_;
-  std::unordered_map<size_t, std::vector<LiteralId>> literal_index_;
+  InternIndex literal_index_;
   std::vector<ValueId> literal_values_;  ///< LiteralId -> shared value, kNone if not made yet
   std::vector<AttrSet> attr_sets_;
-  std::unordered_map<size_t, std::vector<AttrSetId>> attr_index_;
+  InternIndex attr_index_;
   std::vector<Body> bodies_;
   /// Heterogeneous string hash, so find_body looks up a string_view without building a string.
   struct NameHash {
