@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # A stand-in for a libFuzzer binary (scripts/fuzz FUZZ_BIN=...): prints what libFuzzer prints, in one
 # process or in -fork=N mode (status lines only, no final stats), and for FAKE_FUZZ_CRASH=1 writes a
-# crash artifact and exits 1. Runs for FAKE_FUZZ_SECONDS (default 0) seconds.
+# crash artifact and exits 1. Runs for FAKE_FUZZ_SECONDS (default 0) seconds. Given a file (an artifact)
+# instead of corpus folders, it replays it: reports the crash again, naming the ASAN_OPTIONS it ran with.
 fork=0; prefix=""
 for a in "$@"; do
   case "$a" in
     -fork=*) fork="${a#-fork=}" ;;
     -artifact_prefix=*) prefix="${a#-artifact_prefix=}" ;;
+    -*) ;;
+    *) if [ -f "$a" ]; then
+         echo "==12345==ERROR: AddressSanitizer: heap-buffer-overflow (fake, replayed with ASAN_OPTIONS=$ASAN_OPTIONS)"
+         exit 1
+       fi ;;
   esac
 done
+echo "INFO: ASAN_OPTIONS=$ASAN_OPTIONS"
 echo "INFO: Running with entropic power schedule (0xFF, 100)."
 for ((t = 1; t <= ${FAKE_FUZZ_SECONDS:-0}; t++)); do
   sleep 1
@@ -28,7 +35,7 @@ else
   echo "stat::average_exec_per_sec:     1024"
 fi
 if [ "${FAKE_FUZZ_CRASH:-0}" = 1 ]; then
-  echo "==12345==ERROR: AddressSanitizer: heap-buffer-overflow (fake)"
+  echo "==12345==ERROR: AddressSanitizer: heap-buffer-overflow (fake, campaign with ASAN_OPTIONS=$ASAN_OPTIONS)"
   printf 'x' > "${prefix}crash-0000"
   exit 1
 fi
