@@ -107,15 +107,17 @@ std::vector<OptionSpec> make_options() {
       {.name = "timing", .scope = kOpt,
        .help = "print wall time, us/op and bytes/op of parse, verify, each pass and print"},
       {.name = "seed", .kind = K::UInt, .meta = "N", .scope = kOpt,
-       .help = "pop the canonicalize worklist in a random order seeded by N (the result must not depend on "
-               "it; 0 = in order) and seed the expensive checks' inputs with it",
+       .help = "pop the canonicalize worklist in a random order seeded by N (0 = in order; the result is "
+               "equivalent in any order, and where two patterns compete for one op it may differ in form) and "
+               "seed the expensive checks' inputs with it",
        .dflt = "0"},
       {.name = "list-patterns", .scope = kOpt,
        .help = "print the canonicalization patterns (name, benefit, roots, labels, and where each comes from: "
                "C++, FILE:LINE of a rule, 'C++ plugin LIB' or 'LIB(FILE):LINE' for a plugin's pattern), exit"},
       {.name = "bottom-up", .scope = kOpt,
        .help = "seed the canonicalize worklist bottom-up (users before producers) instead of top-down "
-               "(producers first, the default, as mlir-opt's canonicalizer); the result must not depend on it"},
+               "(producers first, the default, as mlir-opt's canonicalizer); where two patterns compete for "
+               "one op the orders can reach different fixpoints (docs/rewriter.md, \"Top-down canonicalize\")"},
       {.name = "no-fold", .scope = kOpt,
        .help = "canonicalize without fold hooks (identity folds and constant folding), so only patterns "
                "rewrite: the golden tests of the library isolate each pattern"},
