@@ -179,8 +179,7 @@ void BM_Canonicalize(benchmark::State& st, const Context* ctx) {
   PatternSet set;
   populate_canonicalization_patterns(set);
   FrozenPatternSet frozen = std::move(set).freeze();
-  // Seeded as the canonicalize pass seeds it (top-down; the driver's own default is bottom-up).
-  GreedyConfig cfg{.order = TraversalOrder::TopDown, .expensive_checks = false};
+  GreedyConfig cfg{.order = kCanonicalizeOrder, .expensive_checks = false};  // as the canonicalize pass seeds
   run_phase(st, ctx, [&](ProgramRewriter& rw) {
     GreedyResult r = apply_patterns_and_fold_greedily(rw, frozen, cfg);
     if (!r.converged) st.SkipWithError(r.diagnostic.c_str());

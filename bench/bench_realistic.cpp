@@ -120,13 +120,13 @@ void text_phase(benchmark::State& st, Kind k, Phase phase) {
   counters(st, double(f.program->num_live_insts()), cpu);
 }
 
-/// The driver seeded as the canonicalize pass seeds it (top-down; GreedyConfig's default is bottom-up).
+/// The driver seeded as the canonicalize pass seeds it (kCanonicalizeOrder).
 void BM_TextCanonicalize(benchmark::State& st, Kind k) {
   PatternSet set;
   populate_canonicalization_patterns(set);
   FrozenPatternSet frozen = std::move(set).freeze();
   text_phase(st, k, [&](Program& p) {
-    GreedyResult r = apply_patterns_and_fold_greedily(p, frozen, GreedyConfig{.order = TraversalOrder::TopDown, .expensive_checks = false});
+    GreedyResult r = apply_patterns_and_fold_greedily(p, frozen, GreedyConfig{.order = kCanonicalizeOrder, .expensive_checks = false});
     if (!r.converged) st.SkipWithError(r.diagnostic.c_str());
   });
 }
@@ -147,7 +147,7 @@ void BM_TextConeFold(benchmark::State& st, Kind k) {
   populate_canonicalization_patterns(set);
   FrozenPatternSet frozen = std::move(set).freeze();
   Program canon(*f.program);
-  apply_patterns_and_fold_greedily(canon, frozen, GreedyConfig{.order = TraversalOrder::TopDown, .expensive_checks = false});
+  apply_patterns_and_fold_greedily(canon, frozen, GreedyConfig{.order = kCanonicalizeOrder, .expensive_checks = false});
   double cpu = 0;
   int64_t folded = 0;
   for (auto _ : st) {

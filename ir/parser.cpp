@@ -191,25 +191,29 @@ std::optional<OpCode> find_op(std::string_view m) {
 }
 
 /// Literal elements as written, before the type that follows them is known.
+/// The shape of a bracketed list as written: count per depth (stops at an empty list). Fixed storage,
+/// so a literal's nested lists allocate nothing.
+struct DenseShape {
+  int n = 0;
+  std::array<int64_t, kMaxRank> d{};
+  const int64_t* begin() const { return d.data(); }
+  const int64_t* end() const { return d.data() + n; }
+  size_t size() const { return static_cast<size_t>(n); }
+  bool operator==(const DenseShape& o) const { return std::equal(begin(), end(), o.begin(), o.end()); }
+};
+
 struct RawDense {
   bool splat = false;
   std::vector<std::string_view> elems;
   std::vector<uint32_t> elem_offsets;
-  std::vector<int64_t> shape;  ///< the written nesting: count per depth (stops at an empty list)
+  DenseShape shape;  ///< the written nesting
   /// Empties it for the next literal; the vectors keep their storage (one RawDense per parser).
   void clear() {
     splat = false;
     elems.clear();
     elem_offsets.clear();
-    shape.clear();
+    shape.n = 0;
   }
-};
-
-/// The shape of one bracketed list while it is parsed: on the stack, no allocation per list.
-struct DenseShape {
-  int n = 0;
-  std::array<int64_t, kMaxRank> d{};
-  bool operator==(const DenseShape& o) const { return n == o.n && std::equal(d.begin(), d.begin() + n, o.d.begin()); }
 };
 
 class Parser {
@@ -576,9 +580,7 @@ class Parser {
     raw.clear();
     skip_ws();
     if (cur() == '[') {
-      DenseShape shape;
-      parse_dense_list(raw, 0, shape);
-      raw.shape.assign(shape.d.begin(), shape.d.begin() + shape.n);
+      parse_dense_list(raw, 0, raw.shape);
     } else {
       raw.splat = true;
       raw.elem_offsets.push_back(static_cast<uint32_t>(pos_));
@@ -596,13 +598,13 @@ class Parser {
     if (raw.splat) return Tensor::filled(type, convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype));
     Tensor t(type);
     // Compare the written nesting with the type's dims.
-    bool ok = raw.shape == type.dims;
-    if (!ok && n == 0 && !raw.shape.empty() && raw.shape.back() == 0 &&
-        static_cast<int>(raw.shape.size()) <= type.rank())
-      ok = std::equal(raw.shape.begin(), raw.shape.end(), type.dims.begin());  // `[]` for 0x3 stops at the 0
+    const DenseShape& sh = raw.shape;
+    bool ok = std::equal(sh.begin(), sh.end(), type.dims.begin(), type.dims.end());
+    if (!ok && n == 0 && sh.n > 0 && sh.d[sh.n - 1] == 0 && static_cast<int>(sh.size()) <= type.rank())
+      ok = std::equal(sh.begin(), sh.end(), type.dims.begin());  // `[]` for 0x3 stops at the 0
     if (!ok) {
       std::string shp;
-      for (size_t d = 0; d < raw.shape.size(); ++d) shp += (d ? "x" : "") + std::to_string(raw.shape[d]);
+      for (size_t d = 0; d < sh.size(); ++d) shp += (d ? "x" : "") + std::to_string(sh.d[d]);
       fail_at(at, "literal of shape [" + shp + "] does not match its type " + to_string(type));
     }
     for (int64_t i = 0; i < n; ++i) t.set_bits(i, convert_elem(raw.elems[i], raw.elem_offsets[i], type.dtype));

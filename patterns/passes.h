@@ -32,8 +32,8 @@ struct CanonicalizeOptions {
   /// Pattern plugins (`--load-plugin LIB`, patterns/plugin.h), added after the built-in library and
   /// before the rule files.
   std::vector<std::shared_ptr<const Plugin>> plugins{};
-  /// Top-down, as CanonicalizePass's default (`ptir opt --bottom-up` seeds bottom-up).
-  GreedyConfig greedy = {.order = TraversalOrder::TopDown, .expensive_checks = false};
+  /// kCanonicalizeOrder (top-down), as CanonicalizePass's default (`ptir opt --bottom-up` seeds bottom-up).
+  GreedyConfig greedy = {.order = kCanonicalizeOrder, .expensive_checks = false};
 };
 
 /// All canonicalization patterns: the built-in rule library (patterns/rules/*.rules), the C++ patterns,

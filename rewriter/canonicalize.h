@@ -16,9 +16,8 @@ inline constexpr int kMaxConeRounds = 4;
 
 class CanonicalizePass final : public Pass {
  public:
-  /// Seeds top-down by default, as mlir-opt's canonicalizer does (its `top-down=true`); the greedy
-  /// driver's own default (GreedyConfig) is bottom-up, as MLIR's GreedyRewriteConfig.
-  explicit CanonicalizePass(FrozenPatternSet patterns, GreedyConfig config = {.order = TraversalOrder::TopDown})
+  /// Seeds in kCanonicalizeOrder (top-down) by default.
+  explicit CanonicalizePass(FrozenPatternSet patterns, GreedyConfig config = {.order = kCanonicalizeOrder})
       : patterns_(std::move(patterns)), config_(std::move(config)) {
     config_.expensive_checks = false;
   }

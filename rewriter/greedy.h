@@ -30,6 +30,11 @@ enum class TraversalOrder : uint8_t {
   TopDown,   ///< producers first
 };
 
+/// The order the canonicalize pass seeds (CanonicalizePass, CanonicalizeOptions, the benchmarks):
+/// top-down, as mlir-opt's canonicalizer (`top-down=true`); GreedyConfig's own default stays
+/// bottom-up, as MLIR's GreedyRewriteConfig.
+inline constexpr TraversalOrder kCanonicalizeOrder = TraversalOrder::TopDown;
+
 /// Benefit of `pattern` at `root` under a cost model; higher is tried first (ties: frozen order).
 using CostModel = std::function<int(const Pattern& pattern, InstId root, const ProgramRewriter& rw)>;
 
