@@ -6,7 +6,9 @@
 #include "fuzz/harness/harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string finding = ptir::fuzz::fuzz_equiv_case(data, size);
+  // A program checked before in this process is not checked again (fuzz/harness/repeats.h).
+  static ptir::fuzz::RepeatFilter& repeats = ptir::fuzz::target_repeat_filter("fuzz_equiv");
+  std::string finding = ptir::fuzz::fuzz_equiv_case(data, size, &repeats);
   if (!finding.empty()) {
     std::fprintf(stderr, "fuzz_equiv finding:\n%s\n", finding.c_str());
     __builtin_trap();

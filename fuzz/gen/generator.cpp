@@ -430,13 +430,10 @@ Generated Gen::run() {
     types.push_back(main.pool[order[k]].type);
   }
   Generated g;
-  for (const std::string& r : regions_) g.text += r;
+  // Bodies apart by a blank line, as the printer writes them: the generator's text is the printed form
+  // (fuzz_pipeline skips its print/parse round trip when they are equal).
+  for (const std::string& r : regions_) g.text += r + "\n";
   g.text += "func @main" + signature(main.params, types) + " {\n" + main.lines + ret_line(rets) + "}\n";
-  ParseResult pr = parse_program(g.text, "generated.ptir");
-  if (pr.ok())
-    g.program = std::move(pr.program);
-  else
-    g.error = pr.error;
   g.templates = templates_;
   return g;
 }
@@ -468,6 +465,20 @@ const char* profile_name(Profile p) {
   return "random";
 }
 
-Generated generate(Choices& c, const GenOptions& opts) { return detail::Gen(c, opts).run(); }
+Generated generate_text(Choices& c, const GenOptions& opts) { return detail::Gen(c, opts).run(); }
+
+void parse_generated(Generated& g) {
+  ParseResult pr = parse_program(g.text, "generated.ptir");
+  if (pr.ok())
+    g.program = std::move(pr.program);
+  else
+    g.error = pr.error;
+}
+
+Generated generate(Choices& c, const GenOptions& opts) {
+  Generated g = generate_text(c, opts);
+  parse_generated(g);
+  return g;
+}
 
 }  // namespace ptir::fuzz

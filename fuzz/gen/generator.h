@@ -67,6 +67,11 @@ struct Generated {
 
 /// Generates one program. Deterministic for the same decisions and options.
 Generated generate(Choices& c, const GenOptions& opts = {});
+/// The same, leaving `program` null and `error` empty: the text only (parse_generated parses it later).
+/// fuzz_pipeline looks its text up among the programs already checked before paying for the parse.
+Generated generate_text(Choices& c, const GenOptions& opts = {});
+/// Parses `g.text` into `g.program` (or `g.error`), as generate() does.
+void parse_generated(Generated& g);
 
 /// Kernels for the opaque ops the generator writes (custom_call targets "fuzz.*", quantize, dequantize,
 /// requantize): a deterministic hash of the operands' values (NaNs hashed as one value, +0 and -0 apart,

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "fuzz/gen/gen_impl.h"
+#include "ir/text.h"
 
 namespace ptir::fuzz {
 namespace {
@@ -187,7 +188,31 @@ class Instance {
     return std::nullopt;
   }
 
-  /// Replaces every `$name` in s; false when one has no meaning here.
+  /// `text` with each literal `dense<...> : tensor<...>` written as the printer writes it: a template's
+/// splat `dense<1> : $T` is a list when $T has fewer than two elements, as everything the generator
+/// writes is in the printer's form (fuzz_pipeline relies on it to skip a redundant round trip).
+static std::string canonical_literals(const std::string& text) {
+  std::string out;
+  size_t i = 0;
+  for (size_t k; (k = text.find("dense<", i)) != std::string::npos;) {
+    const size_t colon = text.find("> : tensor<", k);
+    const size_t end = colon == std::string::npos ? colon : text.find('>', colon + 11);
+    if (end == std::string::npos) break;
+    out.append(text, i, k - i);
+    Tensor lit;
+    std::string error;
+    const std::string_view written = std::string_view(text).substr(k, end + 1 - k);
+    if (parse_literal(written, &lit, &error))
+      out += print_literal(lit);
+    else
+      out += written;  // the parse of the whole program reports it
+    i = end + 1;
+  }
+  out.append(text, i, std::string::npos);
+  return out;
+}
+
+/// Replaces every `$name` in s; false when one has no meaning here.
   bool subst(std::string_view s, std::string& out) const {
     for (size_t i = 0; i < s.size();) {
       if (s[i] != '$') {
@@ -235,7 +260,7 @@ class Instance {
       names_.push_back("%v" + std::to_string(b_.next_id + static_cast<int>(names_.size())));
       std::string text;
       if (!subst(line.substr(eq + 3, arrow - eq - 3), text)) return false;
-      stmts.push_back({std::move(text), *t});
+      stmts.push_back({canonical_literals(text), *t});
     }
     for (const Stmt& s : stmts) g_.emit(b_, s.text, s.type);
     return true;

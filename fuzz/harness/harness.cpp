@@ -1,6 +1,8 @@
 // The fuzz checks: interpreter differential, pipeline properties, checker soundness on pairs.
 #include "fuzz/harness/harness.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <unordered_set>
 
 #include "fuzz/gen/bytes_choices.h"
@@ -224,23 +226,31 @@ GenOptions fuzz_gen_options(Choices& c, int max_ops) {
   return o;
 }
 
-std::string fuzz_pipeline_case(const uint8_t* data, size_t size) {
+std::string fuzz_pipeline_case(const uint8_t* data, size_t size, RepeatFilter* repeats) {
   BytesChoices c(data, size);
   GenOptions o = fuzz_gen_options(c, 12);
-  Generated g = generate(c, o);
+  Generated g = generate_text(c, o);
+  // Everything below is a function of g.text (the program is parsed from it).
+  if (repeats && repeats->seen_before(g.text)) return "";
+  parse_generated(g);
   if (!g.program) return "the generator wrote a program the parser rejects: " + g.error + "\n" + g.text;
   if (auto d = verify_program(*g.program, 1); !d.empty())
     return "the generator wrote a program that does not verify: " + d[0].message + "\n" + g.text;
+  // The printer's form parses back to itself. The generator writes that form (so far always): then
+  // g.program was parsed from this very text and printed it back, and parsing it again would repeat
+  // that, so the round trip is checked only where the texts differ.
   const std::string printed = print_program(*g.program);
-  ParseResult again = parse_program(printed, "printed.ptir");
-  if (!again.ok() || print_program(*again.program) != printed) return "print/parse is not exact\n" + printed;
+  if (printed != g.text) {
+    ParseResult again = parse_program(printed, "printed.ptir");
+    if (!again.ok() || print_program(*again.program) != printed) return "print/parse is not exact\n" + printed;
+  }
   // Light expensive checks (every rewrite replayed on 1 random and 2 edge inputs) keep the target fast;
   // the whole-program differential below covers what they skip.
   return check_pipeline(*g.program, {.on = true, .random_trials = 1, .edge_trials = 2},
                         {.runs = 6, .seed = 1, .edge_bias = 0.4});
 }
 
-std::string fuzz_equiv_case(const uint8_t* data, size_t size) {
+std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repeats) {
   BytesChoices c(data, size);
   GenOptions o = fuzz_gen_options(c, 6);
   o.max_elements = std::min<int64_t>(o.max_elements, 8);
@@ -250,12 +260,38 @@ std::string fuzz_equiv_case(const uint8_t* data, size_t size) {
   if (!verify_program(*g.program, 1).empty()) return "the generator wrote a program that does not verify\n" + g.text;
   std::optional<Mutant> m = mutate(*g.program, c);
   if (!m) return "";
+  // The check is a function of the pair and of its time budget: a repeat of a check that ran out of
+  // time might end otherwise, and is not run again either.
+  if (repeats && repeats->seen_before(g.text + "\n// mutant\n" + print_program(*m->program))) return "";
   std::string f = check_pair(*g.program, *m->program, 1000, 256);
   // A check that overran its budget left its Z3 context to a solver host that is still stopping it:
   // wait for it here, so that no context is alive or half deleted when libFuzzer's leak check looks
   // (after an input that allocated more than it freed) and none is left behind at exit.
   smt::reap_abandoned_checks();
   return f.empty() ? "" : "mutation: " + m->description + "\n" + f;
+}
+
+RepeatFilter& target_repeat_filter(const char* target) {
+  // Never destroyed: the exit hook reads it, and libFuzzer leaves through exit(), which runs atexit
+  // hooks and static destructors in an order not worth relying on.
+  static RepeatFilter* filter = nullptr;
+  static const char* name = nullptr;
+  if (!filter) {
+    filter = new RepeatFilter();
+    name = target;
+    std::atexit([] {
+      const auto n = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+      const uint64_t cases = filter->checked() + filter->repeats();
+      if (cases == 0) return;
+      std::fprintf(stderr,
+                   "%s repeats: %llu programs checked, %llu repeats skipped (%.0f%% of %llu cases), "
+                   "%llu table restarts\n",
+                   name, n(filter->checked()), n(filter->repeats()),
+                   100.0 * static_cast<double>(filter->repeats()) / static_cast<double>(cases), n(cases),
+                   n(filter->restarts()));
+    });
+  }
+  return *filter;
 }
 
 }  // namespace ptir::fuzz

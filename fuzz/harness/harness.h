@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fuzz/gen/generator.h"
+#include "fuzz/harness/repeats.h"
 #include "ir/program.h"
 #include "rewriter/pass.h"
 
@@ -71,8 +72,20 @@ std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_
                        std::string* verdict = nullptr);
 
 /// libFuzzer cases: the bytes decide a program (and a mutant), then the checks above run.
-std::string fuzz_pipeline_case(const uint8_t* data, size_t size);
-std::string fuzz_equiv_case(const uint8_t* data, size_t size);
+/// With `repeats`, a program (fuzz_equiv: a program and its mutant) whose text that filter has seen
+/// before is not checked again: the case returns "" once it is generated (fuzz/harness/repeats.h). The
+/// libFuzzer targets pass one filter per process; the regression tests replay every input in full.
+std::string fuzz_pipeline_case(const uint8_t* data, size_t size, RepeatFilter* repeats);
+std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repeats);
+inline std::string fuzz_pipeline_case(const uint8_t* data, size_t size) {
+  return fuzz_pipeline_case(data, size, nullptr);
+}
+inline std::string fuzz_equiv_case(const uint8_t* data, size_t size) { return fuzz_equiv_case(data, size, nullptr); }
+
+/// The RepeatFilter of a libFuzzer target's process. At exit it prints one line to stderr:
+/// "TARGET repeats: N programs checked, R repeats skipped (P% of C cases), T table restarts"
+/// (scripts/fuzz reads it for its summary).
+RepeatFilter& target_repeat_filter(const char* target);
 
 /// Generator options decided by the first bytes of a fuzz input (shared by the fuzz cases).
 GenOptions fuzz_gen_options(Choices& c, int max_ops);

@@ -81,5 +81,70 @@ TEST(Differential, RunsTheTargetOnlyWhereTheSourceRuns) {
   EXPECT_EQ(st2.target_runs, 1);  // the first run is the finding
 }
 
+TEST(RepeatFilter, RemembersWhatItSawAndNothingElse) {
+  RepeatFilter f(12);  // 4,096 slots: room for 2,048 texts
+  EXPECT_FALSE(f.seen_before(""));
+  EXPECT_TRUE(f.seen_before(""));
+  // 2,000 distinct texts, differing in one byte, in length, or in the last of 8-byte words.
+  std::vector<std::string> texts;
+  for (int i = 0; i < 2000; ++i) {
+    std::string t = "func @main() -> tensor<f32> {\n  return dense<" + std::to_string(i) + ".0> : tensor<f32>\n}\n";
+    if (i % 3 == 1) t += std::string(static_cast<size_t>(i % 17), ' ');
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) EXPECT_FALSE(f.seen_before(t)) << t;
+  for (const std::string& t : texts) EXPECT_TRUE(f.seen_before(t)) << t;
+  EXPECT_EQ(f.checked(), 2001u);
+  EXPECT_EQ(f.repeats(), 2001u);
+  EXPECT_EQ(f.restarts(), 0u);
+  // A text and that text with a NUL after it are different texts.
+  EXPECT_FALSE(f.seen_before(std::string_view("\0", 1)));
+  EXPECT_FALSE(f.seen_before(std::string_view("a\0", 2)));
+  EXPECT_TRUE(f.seen_before(std::string_view("a\0", 2)));
+}
+
+TEST(RepeatFilter, StartsOverWhenHalfFull) {
+  RepeatFilter f(4);  // 16 slots: 8 texts, then the table is emptied
+  for (int i = 0; i < 8; ++i) EXPECT_FALSE(f.seen_before(std::to_string(i)));
+  EXPECT_EQ(f.restarts(), 0u);
+  EXPECT_FALSE(f.seen_before("8"));  // the ninth empties the table and is its first text
+  EXPECT_EQ(f.restarts(), 1u);
+  EXPECT_TRUE(f.seen_before("8"));
+  EXPECT_FALSE(f.seen_before("0"));  // forgotten: checked again, never skipped wrongly
+}
+
+TEST(RepeatFilter, Hash128LanesAreIndependent) {
+  // Every one-byte change of a 40-byte text changes both lanes.
+  std::string base(40, 'x');
+  const Hash128 h0 = hash128(base);
+  for (size_t i = 0; i < base.size(); ++i) {
+    std::string t = base;
+    t[i] = 'y';
+    const Hash128 h = hash128(t);
+    EXPECT_NE(h.a, h0.a) << i;
+    EXPECT_NE(h.b, h0.b) << i;
+  }
+}
+
+/// With a filter, a case whose program was checked before returns at once; without one, every call checks.
+TEST(RepeatFilter, FuzzCasesSkipOnlyRepeats) {
+  const std::vector<uint8_t> a = {7, 1, 200, 3, 99, 14, 5, 250, 31, 8, 64, 2, 111, 42, 9, 17};
+  std::vector<uint8_t> b = a;
+  b[1] = 3;  // another profile: another program
+  RepeatFilter f;
+  EXPECT_EQ(fuzz_pipeline_case(a.data(), a.size(), &f), "");
+  EXPECT_EQ(fuzz_pipeline_case(a.data(), a.size(), &f), "");
+  EXPECT_EQ(fuzz_pipeline_case(b.data(), b.size(), &f), "");
+  EXPECT_EQ(f.checked(), 2u);
+  EXPECT_EQ(f.repeats(), 1u);
+  // fuzz_equiv: the program and its mutant are the key.
+  RepeatFilter e;
+  EXPECT_EQ(fuzz_equiv_case(a.data(), a.size(), &e), "");
+  ASSERT_EQ(e.checked(), 1u) << "these bytes should give a mutant";
+  EXPECT_EQ(fuzz_equiv_case(a.data(), a.size(), &e), "");
+  EXPECT_EQ(e.checked(), 1u);
+  EXPECT_EQ(e.repeats(), 1u);
+}
+
 }  // namespace
 }  // namespace ptir::fuzz
