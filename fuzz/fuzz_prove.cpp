@@ -5,10 +5,13 @@
 // (fuzz/harness/prove_case.h). Slow by nature: Z3 runs for every input.
 #include <cstdio>
 
+#include "fuzz/harness/harness.h"
 #include "fuzz/harness/prove_case.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string finding = ptir::fuzz::fuzz_prove_case(data, size);
+  // A rule checked before in this process is not checked again (fuzz/harness/repeats.h).
+  static ptir::fuzz::RepeatFilter& repeats = ptir::fuzz::target_repeat_filter("fuzz_prove", "rules");
+  std::string finding = ptir::fuzz::fuzz_prove_case(data, size, &repeats);
   if (!finding.empty()) {
     std::fprintf(stderr, "fuzz_prove finding:\n%s\n", finding.c_str());
     __builtin_trap();

@@ -271,22 +271,24 @@ std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repe
   return f.empty() ? "" : "mutation: " + m->description + "\n" + f;
 }
 
-RepeatFilter& target_repeat_filter(const char* target) {
+RepeatFilter& target_repeat_filter(const char* target, const char* what) {
   // Never destroyed: the exit hook reads it, and libFuzzer leaves through exit(), which runs atexit
   // hooks and static destructors in an order not worth relying on.
   static RepeatFilter* filter = nullptr;
   static const char* name = nullptr;
+  static const char* noun = nullptr;
   if (!filter) {
     filter = new RepeatFilter();
     name = target;
+    noun = what;
     std::atexit([] {
       const auto n = [](uint64_t v) { return static_cast<unsigned long long>(v); };
       const uint64_t cases = filter->checked() + filter->repeats();
       if (cases == 0) return;
       std::fprintf(stderr,
-                   "%s repeats: %llu programs checked, %llu repeats skipped (%.0f%% of %llu cases), "
+                   "%s repeats: %llu %s checked, %llu repeats skipped (%.0f%% of %llu cases), "
                    "%llu table restarts\n",
-                   name, n(filter->checked()), n(filter->repeats()),
+                   name, n(filter->checked()), noun, n(filter->repeats()),
                    100.0 * static_cast<double>(filter->repeats()) / static_cast<double>(cases), n(cases),
                    n(filter->restarts()));
     });

@@ -83,9 +83,9 @@ inline std::string fuzz_pipeline_case(const uint8_t* data, size_t size) {
 inline std::string fuzz_equiv_case(const uint8_t* data, size_t size) { return fuzz_equiv_case(data, size, nullptr); }
 
 /// The RepeatFilter of a libFuzzer target's process. At exit it prints one line to stderr:
-/// "TARGET repeats: N programs checked, R repeats skipped (P% of C cases), T table restarts"
-/// (scripts/fuzz reads it for its summary).
-RepeatFilter& target_repeat_filter(const char* target);
+/// "TARGET repeats: N WHAT checked, R repeats skipped (P% of C cases), T table restarts", WHAT being
+/// `what` ("programs"; fuzz_prove: "rules"). scripts/fuzz reads it for its summary.
+RepeatFilter& target_repeat_filter(const char* target, const char* what = "programs");
 
 /// Generator options decided by the first bytes of a fuzz input (shared by the fuzz cases).
 GenOptions fuzz_gen_options(Choices& c, int max_ops);

@@ -249,11 +249,14 @@ std::string check_rule_text(const std::string& text, bool role_conflict, const P
          (all.verdict == allshape::Verdict::Proved ? ": " + all.scope() : "") + ") ---\n" + text;
 }
 
-std::string fuzz_prove_case(const uint8_t* data, size_t size) {
+std::string fuzz_prove_case(const uint8_t* data, size_t size, RepeatFilter* repeats) {
   BytesChoices c(data, size);
   RuleGenOptions ro;
   ro.max_ops = 6;
   const GeneratedRule g = generate_rule(c, ro);
+  // The check is a function of these two and of its time budgets (a repeat of a check that ran out of
+  // time might end otherwise, and is not run again either).
+  if (repeats && repeats->seen_before((g.role_conflict ? "role conflict\n" : "\n") + g.text)) return "";
   ProveFuzzOptions o;
   o.bounded_instances = 16;
   o.bounded_timeout_ms = 500;

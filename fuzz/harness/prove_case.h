@@ -13,6 +13,7 @@
 #include <string>
 
 #include "fuzz/gen/gen_rules.h"
+#include "fuzz/harness/repeats.h"
 
 namespace ptir::fuzz {
 
@@ -63,7 +64,8 @@ std::string check_rule_text(const std::string& text, bool role_conflict, const P
                             ProveFuzzOutcome* out = nullptr);
 
 /// The libFuzzer case: the bytes decide a rule (generate_rule over BytesChoices), then check_rule_text
-/// with small budgets.
-std::string fuzz_prove_case(const uint8_t* data, size_t size);
+/// with small budgets. With `repeats`, a rule (its text and role_conflict) that filter has seen is not
+/// checked again (fuzz/harness/repeats.h); the fuzz_prove target passes its process's filter.
+std::string fuzz_prove_case(const uint8_t* data, size_t size, RepeatFilter* repeats = nullptr);
 
 }  // namespace ptir::fuzz

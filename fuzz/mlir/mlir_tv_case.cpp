@@ -37,7 +37,7 @@ void report_known_once(const std::string& id) {
                    kKnownMlirFindings[k].what);
 }
 
-std::string one_case(const uint8_t* data, size_t size, MlirTvOutcome* out) {
+std::string one_case(const uint8_t* data, size_t size, MlirTvOutcome* out, RepeatFilter* repeats) {
   MlirTvOutcome local;
   MlirTvOutcome& o = out ? *out : local;
   BytesChoices c(data, size);
@@ -61,7 +61,10 @@ std::string one_case(const uint8_t* data, size_t size, MlirTvOutcome* out) {
   g_opts.regions = false;
   g_opts.transcendentals = false;
   g_opts.max_elements = std::min<int64_t>(g_opts.max_elements, 16);
-  Generated g = generate(c, g_opts);
+  Generated g = generate_text(c, g_opts);
+  // Everything below is a function of these (and of the check's time budget).
+  if (repeats && repeats->seen_before(o.dialect + " " + o.pass + "\n" + g.text)) return "";
+  parse_generated(g);
   if (!g.program) return "the generator wrote a program the parser rejects: " + g.error + "\n" + g.text;
 
   std::string err;
@@ -97,8 +100,8 @@ std::string one_case(const uint8_t* data, size_t size, MlirTvOutcome* out) {
 
 }  // namespace
 
-std::string fuzz_mlir_tv_case(const uint8_t* data, size_t size, MlirTvOutcome* out) {
-  std::string f = one_case(data, size, out);
+std::string fuzz_mlir_tv_case(const uint8_t* data, size_t size, MlirTvOutcome* out, RepeatFilter* repeats) {
+  std::string f = one_case(data, size, out, repeats);
   // As fuzz_equiv_case: a check that overran its budget left its Z3 context to a solver host still
   // stopping it; wait for it, so that libFuzzer's leak check never sees a context alive or half deleted
   // (a smoke run with two fuzzers sharing the cores reported 1.9 MB "leaked" inside libz3).

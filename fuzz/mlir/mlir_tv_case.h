@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "fuzz/harness/repeats.h"
+
 namespace ptir::fuzz {
 
 /// What one input did (for tests and statistics).
@@ -28,6 +30,10 @@ extern const size_t kNumKnownMlirFindings;
 /// Runs the case on the fuzz input; "" or the finding (a REFUTED not attributed to a known finding, or a
 /// bug of ptir: an export that does not import back, a PROVED the interpreter contradicts, a REFUTED
 /// that does not replay, MLIR's pass failing on the exported module).
-std::string fuzz_mlir_tv_case(const uint8_t* data, size_t size, MlirTvOutcome* out = nullptr);
+/// With `repeats`, a case whose dialect, pass and program that filter has seen returns "" at once
+/// (fuzz/harness/repeats.h; `out` then says nothing was exported); the fuzz_mlir_tv target passes its
+/// process's filter.
+std::string fuzz_mlir_tv_case(const uint8_t* data, size_t size, MlirTvOutcome* out = nullptr,
+                              RepeatFilter* repeats = nullptr);
 
 }  // namespace ptir::fuzz

@@ -34,7 +34,7 @@ else
   printf '#2048\tDONE   cov: 310 ft: 950 corp: 13/2Kb lim: 64 exec/s: 1024 rss: 61Mb\n'
   echo "stat::number_of_executed_units: 2048"
   echo "stat::average_exec_per_sec:     1024"
-  # fuzz_pipeline and fuzz_equiv print how many of their cases repeated a program (fuzz/harness/repeats.h).
+  # The generator-driven targets print how many of their cases repeated a program (fuzz/harness/repeats.h).
   [ -n "${FAKE_FUZZ_REPEATS:-}" ] &&
     echo "fuzz_parse repeats: $((2048 - FAKE_FUZZ_REPEATS)) programs checked, $FAKE_FUZZ_REPEATS repeats skipped (50% of 2048 cases), 0 table restarts"
 fi
