@@ -441,8 +441,12 @@ Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, c
     // Not a replayed difference: an uninterpreted function or rng value made it (no why), or another
     // allowed choice of the source answers it or may answer it (nsz zero signs, reassoc orders). Block
     // the model; after the first answered one, also ask for inputs where the source chooses no zero sign.
-    if (why.empty()) ++unreplayed;
-    else {
+    if (why.empty()) {
+      ++unreplayed;
+      // An uninterpreted value may have made the difference: the next model must take libm's values at
+      // this model's arguments (transc::lemmas_at; blocking, so no PROVED can follow).
+      for (Expr& l : transc::lemmas_at({&f, 1}, *s.model())) blocked.push_back(std::move(l));
+    } else {
       if (answered++ == 0 && !e.src_no_choice.isTrue()) blocked.push_back(e.src_no_choice);
       why_not = why;
     }

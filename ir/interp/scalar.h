@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "ir/interp/kernels.h"
+#include "ir/ops.h"
 
 namespace ptir::interp {
 
@@ -24,6 +25,18 @@ inline float f32_transcendental(Unary kind, float x) {
     case Unary::Neg: case Unary::Abs: case Unary::Reciprocal: case Unary::Sqrt: case Unary::Identity: break;
   }
   return x;
+}
+
+/// The Unary kind of a transcendental op (exp log tanh erf rsqrt); false for every other op.
+inline bool transcendental_kind(OpCode op, Unary* kind) {
+  switch (op) {
+    case OpCode::Exp: *kind = Unary::Exp; return true;
+    case OpCode::Log: *kind = Unary::Log; return true;
+    case OpCode::Tanh: *kind = Unary::Tanh; return true;
+    case OpCode::Erf: *kind = Unary::Erf; return true;
+    case OpCode::Rsqrt: *kind = Unary::Rsqrt; return true;
+    default: return false;
+  }
 }
 
 /// The libm function of `kind` in the dtype's precision: f64 in double, everything else in f32.

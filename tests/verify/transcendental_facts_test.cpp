@@ -323,5 +323,47 @@ TEST(TranscendentalFacts, FactsDecideMonotoneQueriesAndNothingMore) {
   EXPECT_EQ(sv.check(), smt::Result::Sat);
 }
 
+/// lemmas_at: at the argument a model chose, the application takes the interpreter's value; the lemma
+/// says nothing at any other argument (+0 and -0 are different arguments; a NaN argument gives NaN).
+TEST(TranscendentalFacts, LemmasAtAModelsPointsAreTheInterpretersValues) {
+  smt::Context ctx;
+  const DType t = DType::F32;
+  const smt::Sort s = sem::sort_of(t);
+  const smt::Expr a = smt::Expr::var("a", s);
+  smt::Func tanh(uf_name(OpCode::Tanh, t), std::vector<smt::Sort>{s}, s);
+  const smt::Expr ta = tanh({&a, 1});
+  auto lemmas_with = [&](uint64_t a_bits) {
+    smt::Solver sv(20000);
+    const smt::Expr pin = a == sem::constant(t, a_bits);
+    sv.add(pin);
+    sv.add(ta == ta);
+    EXPECT_EQ(sv.check(), smt::Result::Sat);
+    const smt::Expr f = ta.flt(ta) || pin;  // a formula that mentions tanh(a)
+    return lemmas_at({&f, 1}, *sv.model());
+  };
+  auto decided = [&](const std::vector<smt::Expr>& lemmas, uint64_t a_bits, const smt::Expr& claim) {
+    smt::Solver sv(20000);
+    sv.add(a == sem::constant(t, a_bits));
+    for (const smt::Expr& l : lemmas) sv.add(l);
+    sv.add(!claim);
+    return sv.check() == smt::Result::Unsat;  // the claim follows
+  };
+  const uint64_t half = std::bit_cast<uint32_t>(0.5f), neg_zero = 0x80000000u, nan = 0x7fc00000u;
+  const uint64_t tanh_half = interp::float_unary(Unary::Tanh, t, half);
+  const std::vector<smt::Expr> at_half = lemmas_with(half);
+  ASSERT_EQ(at_half.size(), 1u);
+  EXPECT_TRUE(decided(at_half, half, ta == sem::constant(t, tanh_half)));
+  // Elsewhere tanh stays any function: at 0.25 the lemma does not give libm's value.
+  const uint64_t quarter = std::bit_cast<uint32_t>(0.25f);
+  EXPECT_FALSE(decided(at_half, quarter, ta == sem::constant(t, interp::float_unary(Unary::Tanh, t, quarter))));
+  // -0: tanh(-0) = -0, and nothing about +0.
+  const std::vector<smt::Expr> at_neg_zero = lemmas_with(neg_zero);
+  EXPECT_TRUE(decided(at_neg_zero, neg_zero, ta == sem::constant(t, neg_zero)));
+  EXPECT_FALSE(decided(at_neg_zero, 0, ta == sem::constant(t, 0)));
+  // NaN: NaN (SMT's one NaN).
+  const std::vector<smt::Expr> at_nan = lemmas_with(nan);
+  EXPECT_TRUE(decided(at_nan, nan, ta.isNaN()));
+}
+
 }  // namespace
 }  // namespace ptir::verify::transc

@@ -10,7 +10,9 @@
 #include <map>
 #include <string>
 
+#include "ir/interp/scalar.h"
 #include "verify/encode/scalar.h"
+#include "verify/smt/solver.h"
 
 namespace ptir::verify::transc {
 namespace {
@@ -138,8 +140,10 @@ std::span<const PairFact> pair_facts() { return kPair; }
 
 std::string uf_name(OpCode op, DType t) { return std::string(mnemonic(op)) + "." + dtype_name(t); }
 
-std::vector<Expr> facts_for(std::span<const Expr> formulas) {
-  // The functions facts are known for, by name.
+namespace {
+
+/// The uninterpreted transcendental functions, by name: (op, dtype).
+const std::map<std::string, std::pair<OpCode, DType>>& known_functions() {
   static const std::map<std::string, std::pair<OpCode, DType>> known = [] {
     std::map<std::string, std::pair<OpCode, DType>> m;
     for (OpCode op : kOps)
@@ -147,16 +151,29 @@ std::vector<Expr> facts_for(std::span<const Expr> formulas) {
         if (is_float(static_cast<DType>(d))) m[uf_name(op, static_cast<DType>(d))] = {op, static_cast<DType>(d)};
     return m;
   }();
+  return known;
+}
+
+/// An application of one of them: one argument of the dtype's own float sort (an input function of the
+/// all-shape prover, with Int arguments, never matches). Null when `a` is none.
+const std::pair<OpCode, DType>* transcendental_application(const smt::Application& a) {
+  const auto& known = known_functions();
+  auto k = known.find(a.name);
+  if (k == known.end() || a.args.size() != 1 || !a.args[0].isFP() ||
+      !(a.args[0].format() == fp_format(k->second.second)) || !a.term.isFP())
+    return nullptr;
+  return &k->second;
+}
+
+}  // namespace
+
+std::vector<Expr> facts_for(std::span<const Expr> formulas) {
+  const auto& known = known_functions();
   std::map<std::string, std::vector<smt::Application>> by_fn;
   std::vector<unsigned> seen;
   for (const Expr& f : formulas)
     for (smt::Application& a : f.applications()) {
-      auto k = known.find(a.name);
-      // One argument of the dtype's own float sort: an input function of the all-shape prover (Int
-      // arguments) never matches.
-      if (k == known.end() || a.args.size() != 1 || !a.args[0].isFP() ||
-          !(a.args[0].format() == fp_format(k->second.second)) || !a.term.isFP())
-        continue;
+      if (!transcendental_application(a)) continue;
       const unsigned id = a.term.id();
       if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
       seen.push_back(id);
@@ -186,6 +203,29 @@ std::vector<Expr> facts_for(std::span<const Expr> formulas) {
             out.push_back(f.smt(apps[i].args[0], apps[i].term, apps[j].args[0], apps[j].term, t));
       }
   }
+  return out;
+}
+
+std::vector<Expr> lemmas_at(std::span<const Expr> formulas, const smt::Model& m) {
+  std::vector<Expr> out;
+  std::vector<unsigned> seen;
+  for (const Expr& f : formulas)
+    for (const smt::Application& a : f.applications()) {
+      const auto* fn = transcendental_application(a);
+      if (!fn) continue;
+      const unsigned id = a.term.id();
+      if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+      seen.push_back(id);
+      interp::Unary kind;
+      if (!interp::transcendental_kind(fn->first, &kind)) continue;
+      const Expr c = m.eval(a.args[0]);
+      const std::optional<uint64_t> bits = c.numeral();
+      if (!bits) continue;
+      // SMT equality is the identity of values (one NaN; +0 and -0 apart), so the antecedent picks out
+      // exactly the argument value c, and every NaN argument gives a NaN, as libm's does.
+      const DType t = fn->second;
+      out.push_back((a.args[0] == c).implies(a.term == sem::constant(t, interp::float_unary(kind, t, *bits))));
+    }
   return out;
 }
 

@@ -18,6 +18,10 @@
 #include "ir/ops.h"
 #include "verify/smt/expr.h"
 
+namespace ptir::smt {
+class Model;
+}
+
 namespace ptir::verify::transc {
 
 using smt::Expr;
@@ -58,6 +62,15 @@ std::string uf_name(OpCode op, DType t);
 /// interpreter.
 std::vector<Expr> facts_for(std::span<const Expr> formulas);
 inline constexpr size_t kMaxPairs = 512;
+
+/// Ground lemmas at the points a model chose: for each application y = f(x) of exp log tanh erf in
+/// `formulas` whose argument evaluates in `m` to a float c, `x = c => y = libm(c)`, the value the
+/// interpreter computes (interp::float_unary). True of every real run. The refinement checker adds them
+/// when a model's counterexample did not replay, together with blocking that model's inputs, so the
+/// next model agrees with libm where this one did not; like every blocking constraint they rule out a
+/// PROVED (an unsat with them is UNKNOWN), so they only make the search for a replayable counterexample
+/// shorter, and the transcendentals stay uninterpreted functions for any proof (docs/verification.md).
+std::vector<Expr> lemmas_at(std::span<const Expr> formulas, const smt::Model& m);
 
 /// rsqrt, exactly (docs/semantics.md): f64 1/sqrt(x) in f64; otherwise x in f32, 1/sqrt in f32, rounded
 /// once to t.
