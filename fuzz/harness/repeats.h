@@ -8,11 +8,11 @@
 // mutant too, then the checker, up to its time budget), so checking a repeat again finds nothing the
 // first check did not: a finding of the first check ends the process.
 //
-// A fixed table of 128-bit hashes (two independent 64-bit hashes of the text), allocated once and never
+// A fixed table of 128-bit hashes of the texts (ir/hash128.h), allocated once and never
 // grown: an insertion allocates nothing, so libFuzzer's leak heuristic (more mallocs than frees in an
 // input) is not set off by the table, and the input's re-run that heuristic makes is never counted as
 // a new check. When half full it is emptied and starts over: a program seen before that is checked
-// again costs time, never a finding. The chance that two distinct texts share both hashes is about
+// again costs time, never a finding. The chance that two distinct texts share a hash is about
 // n^2 / 2^129 for n texts in the table (n <= 2^20 here).
 #pragma once
 #include <cstddef>
@@ -20,14 +20,9 @@
 #include <string_view>
 #include <vector>
 
-namespace ptir::fuzz {
+#include "ir/hash128.h"
 
-/// Two independent 64-bit hashes of a text (different seeds and mixing constants).
-struct Hash128 {
-  uint64_t a = 0, b = 0;
-  bool operator==(const Hash128&) const = default;
-};
-Hash128 hash128(std::string_view s);
+namespace ptir::fuzz {
 
 class RepeatFilter {
  public:

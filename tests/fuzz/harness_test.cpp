@@ -113,7 +113,20 @@ TEST(RepeatFilter, StartsOverWhenHalfFull) {
   EXPECT_FALSE(f.seen_before("0"));  // forgotten: checked again, never skipped wrongly
 }
 
-TEST(RepeatFilter, Hash128LanesAreIndependent) {
+TEST(Hash128, PiecesHashAsTheirConcatenation) {
+  const std::string text = "func @main(%x: tensor<f32>) -> tensor<f32> {\n  return %x\n}\n";
+  for (size_t cut1 = 0; cut1 <= text.size(); cut1 += 3)
+    for (size_t cut2 = cut1; cut2 <= text.size(); cut2 += 5) {
+      Hash128Builder h;
+      h.add(std::string_view(text).substr(0, cut1));
+      h.add(std::string_view(text).substr(cut1, cut2 - cut1));
+      h.add(std::string_view(text).substr(cut2));
+      EXPECT_EQ(h.digest(), hash128(text)) << cut1 << " " << cut2;
+    }
+  EXPECT_NE(hash128(""), hash128(std::string_view("\0", 1)));
+}
+
+TEST(Hash128, LanesAreIndependent) {
   // Every one-byte change of a 40-byte text changes both lanes.
   std::string base(40, 'x');
   const Hash128 h0 = hash128(base);

@@ -14,66 +14,27 @@
 #include <link.h>
 #include <unistd.h>
 
+#include "ir/hash128.h"
+
 namespace ptir::prove {
 namespace {
 
 constexpr const char* kMagic = "ptir-prove-cache 1\n";  // the format; bump it when a field is added
 constexpr size_t kMaxFile = size_t{64} << 20;           // a larger file is not ours: ignored
 
-uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-uint64_t fmix(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdull;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ull;
-  k ^= k >> 33;
-  return k;
-}
-
-/// Two 64-bit lanes over 8-byte words (MurmurHash3-style mixing), streaming.
+/// The verdict cache's hash: ir/hash128.h, printed as 32 hex digits.
 class Hasher {
  public:
-  void add(std::string_view d) {
-    len_ += d.size();
-    size_t i = 0;
-    if (fill_) {
-      while (fill_ < 8 && i < d.size()) buf_[fill_++] = d[i++];
-      if (fill_ < 8) return;
-      word(load(buf_));
-      fill_ = 0;
-    }
-    for (; i + 8 <= d.size(); i += 8) word(load(d.data() + i));
-    while (i < d.size()) buf_[fill_++] = d[i++];
-  }
-  std::string hex() {
-    uint64_t tail = 0;
-    for (size_t k = 0; k < fill_; ++k) tail |= static_cast<uint64_t>(static_cast<unsigned char>(buf_[k])) << (8 * k);
-    uint64_t a = h1_ ^ fmix(tail ^ 0x9E3779B97F4A7C15ull), b = h2_ ^ fmix(tail + 0x632BE59BD9B4E019ull);
-    a ^= len_, b ^= len_;
-    a += b, b += a;
-    a = fmix(a), b = fmix(b);
-    a += b, b += a;
+  void add(std::string_view d) { h_.add(d); }
+  std::string hex() const {
+    const Hash128 d = h_.digest();
     char out[33];
-    std::snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+    std::snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(d.a), static_cast<unsigned long long>(d.b));
     return out;
   }
 
  private:
-  static uint64_t load(const char* p) {
-    uint64_t w = 0;
-    for (int k = 0; k < 8; ++k) w |= static_cast<uint64_t>(static_cast<unsigned char>(p[k])) << (8 * k);
-    return w;
-  }
-  void word(uint64_t w) {
-    h1_ ^= rotl(w * 0x87c37b91114253d5ull, 31) * 0x4cf5ad432745937full;
-    h1_ = rotl(h1_, 27) * 5 + 0x52dce729;
-    h2_ ^= rotl(w * 0x4cf5ad432745937full, 33) * 0x87c37b91114253d5ull;
-    h2_ = rotl(h2_, 31) * 5 + 0x38495ab5;
-  }
-  uint64_t h1_ = 0x736f6d6570736575ull, h2_ = 0x646f72616e646f6dull;
-  uint64_t len_ = 0;
-  char buf_[8] = {};
-  size_t fill_ = 0;
+  Hash128Builder h_;
 };
 
 bool hash_file(const std::string& path, Hasher& h) {
