@@ -4,6 +4,7 @@
 # crash artifact and exits 1. Runs for FAKE_FUZZ_SECONDS (default 0) seconds. Given a file (an artifact)
 # instead of corpus folders, it replays it: reports the crash again, naming the ASAN_OPTIONS it ran with.
 # FAKE_FUZZ_REPEATS=R: the exit line of a target that skips repeated programs, R of 2048 cases.
+# FAKE_FUZZ_INTERRUPT=1: a run stopped by SIGINT from outside (exit 72 after "run interrupted").
 fork=0; prefix=""
 for a in "$@"; do
   case "$a" in
@@ -37,6 +38,10 @@ else
   # The generator-driven targets print how many of their cases repeated a program (fuzz/harness/repeats.h).
   [ -n "${FAKE_FUZZ_REPEATS:-}" ] &&
     echo "fuzz_parse repeats: $((2048 - FAKE_FUZZ_REPEATS)) programs checked, $FAKE_FUZZ_REPEATS repeats skipped (50% of 2048 cases), 0 table restarts"
+fi
+if [ "${FAKE_FUZZ_INTERRUPT:-0}" = 1 ]; then  # stopped by a signal from outside, as libFuzzer says it
+  echo "==12345== libFuzzer: run interrupted; exiting"
+  exit 72
 fi
 if [ "${FAKE_FUZZ_CRASH:-0}" = 1 ]; then
   echo "==12345==ERROR: AddressSanitizer: heap-buffer-overflow (fake, campaign with ASAN_OPTIONS=$ASAN_OPTIONS)"
