@@ -1,6 +1,7 @@
 // MLIR's own passes in-process (docs/mlir.md "fuzz_mlir_tv"): the module parsed in a fresh context, the
 // pass run through MLIR's PassManager, the result printed as MLIR text.
 #include <set>
+#include <vector>
 
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
@@ -84,20 +85,27 @@ std::vector<std::string> known_fold_sites(std::string_view text) {
     direct_sites(*p.module, "tosa", ids);
   }
   // Triggers that MLIR's own folding creates (a tosa.mul whose operand folds to a zero splat): the module
-  // with tosa.add/sub/mul renamed to ops of an unregistered dialect (no folders; written in generic form
-  // by export_mlir, so the rename is textual), then canonicalized and TOSA-constant-folded.
-  std::string renamed(text);
-  for (const char* op : {"add", "sub", "mul"}) {
-    const std::string from = std::string("\"tosa.") + op + "\"(", to = std::string("\"ptirknown.") + op + "\"(";
-    for (size_t pos = renamed.find(from); pos != std::string::npos; pos = renamed.find(from, pos + to.size()))
-      renamed.replace(pos, from.size(), to);
-  }
-  std::string err;
-  std::string folded = run_mlir_pass(renamed, MlirPass::Canonicalize, &err);
-  if (!folded.empty()) folded = run_mlir_pass(folded, MlirPass::TosaLayerwiseConstantFold, &err);
-  if (!folded.empty()) {
-    Parsed q = parse_module(folded, "folded.mlir");
-    if (q.module) direct_sites(*q.module, "ptirknown", ids);
+  // with some of tosa.add/sub/mul renamed to ops of an unregistered dialect (no folders; written in
+  // generic form by export_mlir, so the rename is textual), then canonicalized and TOSA-constant-folded,
+  // and the renamed ops' operands looked at. Once with all three renamed, and once for each of them with
+  // only that one renamed: the zero may itself be the fold of another of the three (a tosa.mul of the
+  // fold of tosa.sub(c, c) and -1.0, which MLIR folds to +0.0 where the product is -0.0).
+  const std::vector<std::vector<const char*>> renamings = {{"add", "sub", "mul"}, {"add"}, {"sub"}, {"mul"}};
+  for (const std::vector<const char*>& ops : renamings) {
+    std::string renamed(text);
+    for (const char* op : ops) {
+      const std::string from = std::string("\"tosa.") + op + "\"(", to = std::string("\"ptirknown.") + op + "\"(";
+      for (size_t pos = renamed.find(from); pos != std::string::npos; pos = renamed.find(from, pos + to.size()))
+        renamed.replace(pos, from.size(), to);
+    }
+    if (renamed == text) continue;  // none of these ops: nothing to look at
+    std::string err;
+    std::string folded = run_mlir_pass(renamed, MlirPass::Canonicalize, &err);
+    if (!folded.empty()) folded = run_mlir_pass(folded, MlirPass::TosaLayerwiseConstantFold, &err);
+    if (!folded.empty()) {
+      Parsed q = parse_module(folded, "folded.mlir");
+      if (q.module) direct_sites(*q.module, "ptirknown", ids);
+    }
   }
   return {ids.begin(), ids.end()};
 }

@@ -84,6 +84,20 @@ TEST(MlirFuzzTv, KnownFoldSitesAreRecognised) {
     return %b : tensor<4xi16>
   })";
   EXPECT_EQ(mlirfe::known_fold_sites(clamps), std::vector<std::string>{"tosa-clamp-clamp-int"});
+  // The zero of a tosa.mul is the fold of a tosa.sub of equal constants (found by the CI smoke of
+  // 2026-12-06): MLIR folds (MAX - MAX) * -1.0 to +0.0, the product is -0.0. Renaming all three ops left
+  // the sub unfolded, so the site was not seen; renaming the mul alone lets the sub fold.
+  const char* mul_of_folded_sub = R"(module {
+  func.func @main() -> (tensor<f32>) {
+    %0 = "tosa.const"() {value = dense<3.4028235e+38> : tensor<f32>} : () -> tensor<f32>
+    %1 = "tosa.sub"(%0, %0) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %2 = "tosa.tile"(%1) {multiples = array<i64>} : (tensor<f32>) -> tensor<f32>
+    %3 = "tosa.const"() {value = dense<-1.0> : tensor<f32>} : () -> tensor<f32>
+    %4 = "tosa.mul"(%2, %3) {shift = 0 : i8} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "func.return"(%4) : (tensor<f32>) -> ()
+  }
+})";
+  EXPECT_EQ(mlirfe::known_fold_sites(mul_of_folded_sub), std::vector<std::string>{"tosa-mul-zero"});
 }
 
 TEST(MlirFuzzTv, PassRunsInProcess) {
