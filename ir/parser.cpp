@@ -190,7 +190,6 @@ std::optional<OpCode> find_op(std::string_view m) {
   return table.find(m);
 }
 
-/// Literal elements as written, before the type that follows them is known.
 /// The shape of a bracketed list as written: count per depth (stops at an empty list). Fixed storage,
 /// so a literal's nested lists allocate nothing.
 struct DenseShape {
@@ -202,6 +201,7 @@ struct DenseShape {
   bool operator==(const DenseShape& o) const { return std::equal(begin(), end(), o.begin(), o.end()); }
 };
 
+/// Literal elements as written, before the type that follows them is known.
 struct RawDense {
   bool splat = false;
   std::vector<std::string_view> elems;

@@ -27,14 +27,21 @@ inline float f32_transcendental(Unary kind, float x) {
   return x;
 }
 
-/// The Unary kind of a transcendental op (exp log tanh erf rsqrt); false for every other op.
-inline bool transcendental_kind(OpCode op, Unary* kind) {
+/// The Unary kind of an elementwise unary op (stop_gradient: Identity); false for every other op. The
+/// exhaustive backend (verify/exhaustive/) and the transcendental lemmas (verify/encode/transcendental.h)
+/// map ops to these functions through it.
+inline bool unary_of(OpCode op, Unary& u) {
   switch (op) {
-    case OpCode::Exp: *kind = Unary::Exp; return true;
-    case OpCode::Log: *kind = Unary::Log; return true;
-    case OpCode::Tanh: *kind = Unary::Tanh; return true;
-    case OpCode::Erf: *kind = Unary::Erf; return true;
-    case OpCode::Rsqrt: *kind = Unary::Rsqrt; return true;
+    case OpCode::Neg: u = Unary::Neg; return true;
+    case OpCode::Abs: u = Unary::Abs; return true;
+    case OpCode::Exp: u = Unary::Exp; return true;
+    case OpCode::Log: u = Unary::Log; return true;
+    case OpCode::Tanh: u = Unary::Tanh; return true;
+    case OpCode::Erf: u = Unary::Erf; return true;
+    case OpCode::Rsqrt: u = Unary::Rsqrt; return true;
+    case OpCode::Reciprocal: u = Unary::Reciprocal; return true;
+    case OpCode::Sqrt: u = Unary::Sqrt; return true;
+    case OpCode::StopGradient: u = Unary::Identity; return true;
     default: return false;
   }
 }

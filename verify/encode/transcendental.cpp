@@ -217,7 +217,7 @@ std::vector<Expr> lemmas_at(std::span<const Expr> formulas, const smt::Model& m)
       if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
       seen.push_back(id);
       interp::Unary kind;
-      if (!interp::transcendental_kind(fn->first, &kind)) continue;
+      if (!interp::unary_of(fn->first, kind)) continue;
       const Expr c = m.eval(a.args[0]);
       const std::optional<uint64_t> bits = c.numeral();
       if (!bits) continue;

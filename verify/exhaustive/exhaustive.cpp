@@ -72,22 +72,6 @@ bool is_elementwise_op(OpCode op) {
   }
 }
 
-bool unary_of(OpCode op, Unary& u) {
-  switch (op) {
-    case OpCode::Neg: u = Unary::Neg; return true;
-    case OpCode::Abs: u = Unary::Abs; return true;
-    case OpCode::Exp: u = Unary::Exp; return true;
-    case OpCode::Log: u = Unary::Log; return true;
-    case OpCode::Tanh: u = Unary::Tanh; return true;
-    case OpCode::Erf: u = Unary::Erf; return true;
-    case OpCode::Rsqrt: u = Unary::Rsqrt; return true;
-    case OpCode::Reciprocal: u = Unary::Reciprocal; return true;
-    case OpCode::Sqrt: u = Unary::Sqrt; return true;
-    case OpCode::StopGradient: u = Unary::Identity; return true;
-    default: return false;
-  }
-}
-
 bool binary_of(OpCode op, Binary& b) {
   switch (op) {
     case OpCode::Add: b = Binary::Add; return true;
@@ -207,7 +191,7 @@ std::string compile(const Program& p, BodyId b, const std::vector<uint8_t>& para
       cls |= t.regs[s.args[k]].cls;
     }
     s.in = t.regs[s.args[0]].dt;
-    if (unary_of(op, s.un)) {
+    if (interp::unary_of(op, s.un)) {
       s.kind = Kind::Unary;
       if (has_trait(op, Transcendental)) t.libm = true;
       if (!is_float(s.out) && s.un != Unary::Identity && s.un != Unary::Neg && s.un != Unary::Abs) {
