@@ -79,50 +79,109 @@ std::string body_label(const Program& p, BodyId b) {
   return (p.body(b).is_region ? "^" : "@") + p.body(b).name;
 }
 
+/// Value -> frame slot while a plan is built: open addressing over a table reused by every build on this
+/// thread, so that building a plan allocates only the plan's own vectors (an unordered_map allocated a
+/// node per value: a tenth of all allocations in fuzz_pipeline's differential runs).
+class SlotTable {
+ public:
+  /// Empties the table, sized for `n` values.
+  void reset(size_t n) {
+    size_t cap = 16;
+    while (cap < 2 * n) cap <<= 1;
+    if (keys_.size() < cap) {
+      keys_.assign(cap, kNone);
+      slots_.resize(cap);
+    } else {
+      std::fill(keys_.begin(), keys_.begin() + static_cast<std::ptrdiff_t>(cap), kNone);
+    }
+    mask_ = cap - 1;
+  }
+  void set(ValueId v, uint32_t slot) {
+    size_t h = find(v);
+    keys_[h] = v;
+    slots_[h] = slot;
+  }
+  /// The slot of `v`, or kNone.
+  uint32_t get(ValueId v) const {
+    size_t h = find(v);
+    return keys_[h] == v ? slots_[h] : kNone;
+  }
+
+ private:
+  size_t find(ValueId v) const {
+    size_t h = (static_cast<size_t>(v) * 0x9E3779B97F4A7C15ULL >> 32) & mask_;
+    while (keys_[h] != kNone && keys_[h] != v) h = (h + 1) & mask_;
+    return h;
+  }
+  std::vector<ValueId> keys_;
+  std::vector<uint32_t> slots_;
+  size_t mask_ = 0;
+};
+
 /// Resolves the operands of `i` into `pl.operands`; false (with pl.error set) for an unavailable value.
-bool add_operands(const Program& p, InstId i, const std::unordered_map<ValueId, uint32_t>& slot,
-                  std::vector<uint32_t>& last_use, BodyPlan& pl) {
+bool add_operands(const Program& p, InstId i, const SlotTable& slot, std::vector<uint32_t>& last_use, BodyPlan& pl) {
   for (uint32_t k = 0; k < p.num_operands(i); ++k) {
     ValueId v = p.operand(i, k);
     if (v < p.num_values() && p.value(v).kind == ValueKind::Literal) {
       pl.operands.push_back({kNone, &p.literal(p.value(v).def)});
       continue;
     }
-    auto it = slot.find(v);
-    if (it == slot.end()) {
+    const uint32_t s = slot.get(v);
+    if (s == kNone) {
       pl.error = Status::error(std::string(mnemonic(p.op(i))) + ": operand " + std::to_string(k) +
                                " is not defined earlier in " + body_label(p, p.inst(i).body));
       pl.error.at = i;
       return false;
     }
-    pl.operands.push_back({it->second, nullptr});
-    last_use[it->second] = static_cast<uint32_t>(pl.steps.size());
+    pl.operands.push_back({s, nullptr});
+    last_use[s] = static_cast<uint32_t>(pl.steps.size());
   }
   return true;
 }
 
-/// Turns the per-slot last uses into per-step free lists (slots read by the return are kept).
+/// Turns the per-slot last uses into per-step free lists (slots read by the return are kept), in slot
+/// order within a step: a counting sort by step.
 void compute_frees(BodyPlan& pl, std::vector<uint32_t>& last_use) {
   for (uint32_t k = 0; k < pl.ret_count; ++k) {
     const BodyPlanOperand& o = pl.operands[pl.ret_first + k];
     if (!o.lit) last_use[o.slot] = kNone;
   }
-  std::vector<std::vector<uint32_t>> by_step(pl.steps.size());
+  const size_t nsteps = pl.steps.size();
+  for (BodyPlanStep& st : pl.steps) st.num_free = 0;
+  size_t total = 0;
   for (uint32_t s = 0; s < pl.num_slots; ++s)
-    if (last_use[s] != kNone && last_use[s] < pl.steps.size()) by_step[last_use[s]].push_back(s);
-  for (size_t st = 0; st < pl.steps.size(); ++st) {
-    pl.steps[st].first_free = static_cast<uint32_t>(pl.frees.size());
-    pl.steps[st].num_free = static_cast<uint32_t>(by_step[st].size());
-    pl.frees.insert(pl.frees.end(), by_step[st].begin(), by_step[st].end());
+    if (last_use[s] != kNone && last_use[s] < nsteps) ++pl.steps[last_use[s]].num_free, ++total;
+  uint32_t at = 0;
+  for (BodyPlanStep& st : pl.steps) {
+    st.first_free = at;
+    at += st.num_free;
+    st.num_free = 0;  // counts again while filling
   }
+  pl.frees.resize(total);
+  for (uint32_t s = 0; s < pl.num_slots; ++s)
+    if (last_use[s] != kNone && last_use[s] < nsteps) {
+      BodyPlanStep& st = pl.steps[last_use[s]];
+      pl.frees[st.first_free + st.num_free++] = s;
+    }
 }
 
 std::unique_ptr<BodyPlan> build_plan(const Program& p, BodyId b) {
   auto pl = std::make_unique<BodyPlan>();
-  std::unordered_map<ValueId, uint32_t> slot;
+  // Sizes first, so that every vector is allocated once.
+  size_t num_insts = 0, num_values = p.body(b).params.size(), num_operands = 0;
+  p.for_each_inst(b, [&](InstId i) {
+    ++num_insts;
+    num_values += p.num_results(i);
+    num_operands += p.num_operands(i);
+  });
+  thread_local SlotTable slot;
+  slot.reset(num_values);
   std::vector<uint32_t> last_use;  // by slot: the last step reading it (kNone: never read)
+  last_use.reserve(num_values);
+  pl->steps.reserve(num_insts);
+  pl->operands.reserve(num_operands);
   for (ValueId v : p.body(b).params) {
-    slot[v] = pl->num_slots++;
+    slot.set(v, pl->num_slots++);
     last_use.push_back(kNone);
   }
   bool has_return = false;
@@ -138,7 +197,7 @@ std::unique_ptr<BodyPlan> build_plan(const Program& p, BodyId b) {
     }
     BodyPlanStep s{i, first_arg, p.num_operands(i), pl->num_slots, p.num_results(i), 0, 0};
     for (uint32_t r = 0; r < p.num_results(i); ++r) {
-      slot[p.result(i, r)] = pl->num_slots++;
+      slot.set(p.result(i, r), pl->num_slots++);
       last_use.push_back(static_cast<uint32_t>(pl->steps.size()));  // an unused result dies at once
     }
     pl->steps.push_back(s);

@@ -25,32 +25,39 @@ bool PatternFilter::keeps(const Pattern& p) const {
   return false;
 }
 
+const FrozenPatternSet::Lists& FrozenPatternSet::no_lists() {
+  static const Lists empty;
+  return empty;
+}
+
 FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
   FrozenPatternSet f;
+  auto lists = std::make_shared<FrozenPatternSet::Lists>();
+  FrozenPatternSet::Lists& L = *lists;
   auto owned = std::make_shared<std::vector<std::unique_ptr<Pattern>>>(std::move(patterns_));
   patterns_.clear();
   for (const auto& p : *owned) {
-    if (filter.keeps(*p)) f.all_.push_back(p.get());
-    else f.filtered_out_.emplace_back(p->debug_name());
+    if (filter.keeps(*p)) L.all.push_back(p.get());
+    else L.filtered_out.emplace_back(p->debug_name());
   }
-  for (const Pattern* p : f.all_) {
+  for (const Pattern* p : L.all) {
     if (p->matches_any_op()) {
-      for (auto& list : f.by_root_) list.push_back(p);
+      for (auto& list : L.by_root) list.push_back(p);
       continue;
     }
     for (OpCode op : p->roots()) {
-      auto& list = f.by_root_[static_cast<size_t>(op)];
+      auto& list = L.by_root[static_cast<size_t>(op)];
       if (std::find(list.begin(), list.end(), p) == list.end()) list.push_back(p);
     }
   }
-  for (auto& list : f.by_root_)
+  for (auto& list : L.by_root)
     std::stable_sort(list.begin(), list.end(),
                      [](const Pattern* a, const Pattern* b) { return a->benefit() > b->benefit(); });
   {
     std::unordered_map<const Pattern*, uint32_t> pos;
-    for (const Pattern* p : f.all_) pos.emplace(p, static_cast<uint32_t>(pos.size()));
-    for (size_t op = 0; op < f.by_root_.size(); ++op)
-      for (const Pattern* p : f.by_root_[op]) f.by_root_pos_[op].push_back(pos.at(p));
+    for (const Pattern* p : L.all) pos.emplace(p, static_cast<uint32_t>(pos.size()));
+    for (size_t op = 0; op < L.by_root.size(); ++op)
+      for (const Pattern* p : L.by_root[op]) L.by_root_pos[op].push_back(pos.at(p));
   }
   // The index: which patterns of each list admit each operand class at positions 0 and 1.
   using Index = FrozenPatternSet::RootIndex;
@@ -70,8 +77,8 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
     }
     return true;
   };
-  for (size_t op = 0; op < f.by_root_.size(); ++op) {
-    const auto& list = f.by_root_[op];
+  for (size_t op = 0; op < L.by_root.size(); ++op) {
+    const auto& list = L.by_root[op];
     if (list.empty()) continue;
     auto ix = std::make_unique<Index>();
     for (size_t j = 0; j < list.size() && j < FrozenPatternSet::kIndexedPatterns; ++j) {
@@ -102,6 +109,7 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
     (*index)[op] = std::move(ix);
   }
   f.index_ = std::move(index);
+  f.lists_ = std::move(lists);
   f.owner_ = std::move(owned);
   return f;
 }

@@ -153,34 +153,41 @@ class PatternSet {
 };
 
 /// An immutable pattern set indexed by root op, each list sorted by benefit (ties: insertion order).
-/// Cheap to share: copies share the patterns.
+/// Cheap to share: copies share the patterns, the lists and the index (a copy allocates nothing; it
+/// used to copy the per-op lists, about 70 allocations for each pass a pipeline made).
 class FrozenPatternSet {
  public:
   FrozenPatternSet() = default;
   /// Patterns that may match an instruction of `op`, best first (root-specific and match-any merged).
-  std::span<const Pattern* const> patterns_for(OpCode op) const { return by_root_[static_cast<size_t>(op)]; }
+  std::span<const Pattern* const> patterns_for(OpCode op) const { return lists().by_root[static_cast<size_t>(op)]; }
   /// Of `patterns_for(p.op(i))`, the ones whose root_shape() admits `i`: bit j set for list entry j
   /// (entries from kIndexedPatterns on are always candidates and have no bit). One lookup per operand
   /// class: the class of operand 0 and of operand 1 (its defining op, constant, parameter, or absent).
   uint64_t candidates(const Program& p, InstId i) const;
   static constexpr size_t kIndexedPatterns = 64;
   /// All kept patterns in insertion order.
-  std::span<const Pattern* const> all() const { return all_; }
+  std::span<const Pattern* const> all() const { return lists().all; }
   /// The position in all() of entry j of patterns_for(op) (computed once when the set is frozen: the
   /// greedy driver counts each pattern's rewrites by it and used to build a hash map per run).
-  uint32_t position(OpCode op, size_t j) const { return by_root_pos_[static_cast<size_t>(op)][j]; }
+  uint32_t position(OpCode op, size_t j) const { return lists().by_root_pos[static_cast<size_t>(op)][j]; }
   /// Names of patterns the filter removed (reported by `ptir opt --stats`).
-  const std::vector<std::string>& filtered_out() const { return filtered_out_; }
-  size_t size() const { return all_.size(); }
+  const std::vector<std::string>& filtered_out() const { return lists().filtered_out; }
+  size_t size() const { return lists().all.size(); }
   /// Identity of the underlying patterns (shared by copies).
   std::weak_ptr<const void> identity() const { return owner_; }
 
  private:
   friend class PatternSet;
   std::shared_ptr<const std::vector<std::unique_ptr<Pattern>>> owner_;
-  std::vector<const Pattern*> all_;
-  std::array<std::vector<const Pattern*>, kNumOps> by_root_;
-  std::array<std::vector<uint32_t>, kNumOps> by_root_pos_;  ///< position() of each by_root_ entry
+  struct Lists {
+    std::vector<const Pattern*> all;
+    std::array<std::vector<const Pattern*>, kNumOps> by_root;
+    std::array<std::vector<uint32_t>, kNumOps> by_root_pos;  ///< position() of each by_root entry
+    std::vector<std::string> filtered_out;
+  };
+  static const Lists& no_lists();  ///< a default-constructed set's
+  const Lists& lists() const { return lists_ ? *lists_ : no_lists(); }
+  std::shared_ptr<const Lists> lists_;
   /// Per root op: for operand position k and operand class c, the bits of the patterns admitting c at k;
   /// and the bits of the patterns that match their two operands in either order.
   struct RootIndex {
@@ -200,7 +207,6 @@ class FrozenPatternSet {
     std::array<uint64_t, 2> fact_needy_at{};
   };
   std::shared_ptr<const std::array<std::unique_ptr<RootIndex>, kNumOps>> index_;
-  std::vector<std::string> filtered_out_;
 };
 
 }  // namespace ptir

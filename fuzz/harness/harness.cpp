@@ -1,4 +1,5 @@
-// The fuzz checks: interpreter differential, pipeline properties, checker soundness on pairs.
+// The fuzz checks: interpreter differential and pipeline properties (fuzz_pipeline); the checker-soundness
+// checks on pairs (fuzz_equiv) are in equiv_case.cpp, so fuzz_pipeline does not link the checker.
 #include "fuzz/harness/harness.h"
 
 #include <cstdio>
@@ -6,22 +7,20 @@
 #include <unordered_set>
 
 #include "fuzz/gen/bytes_choices.h"
-#include "fuzz/harness/mutate.h"
+#include "fuzz/harness/compare.h"
 #include "ir/interp.h"
 #include "ir/text.h"
 #include "ir/verifier.h"
 #include "patterns/passes.h"
 #include "rewriter/canonicalize.h"
 #include "rewriter/checks.h"
-#include "verify/refine.h"
 #include "verify/replay.h"
-#include "verify/report.h"
-#include "verify/smt/solver.h"
 
 namespace ptir::fuzz {
-namespace {
 
 InterpOptions interp_options() { return {.kernels = &fuzz_kernels(), .max_while_iterations = 1 << 12}; }
+
+namespace {
 
 std::vector<Tensor> inputs_for(const Program& p, int k, const DiffOptions& o) {
   const Body& body = p.body(p.entry());
@@ -48,12 +47,6 @@ struct InputSetEq {
   }
 };
 
-std::string show_inputs(const std::vector<Tensor>& in) {
-  std::string s;
-  for (size_t k = 0; k < in.size(); ++k) s += "  input " + std::to_string(k) + ": " + print_literal(in[k]) + "\n";
-  return s;
-}
-
 const char* status_name(RunStatus s) {
   switch (s) {
     case RunStatus::Ok:
@@ -68,7 +61,14 @@ const char* status_name(RunStatus s) {
   return "?";
 }
 
-/// Compares one run of each side; "" when tgt refines src on this input.
+}  // namespace
+
+std::string show_inputs(const std::vector<Tensor>& in) {
+  std::string s;
+  for (size_t k = 0; k < in.size(); ++k) s += "  input " + std::to_string(k) + ": " + print_literal(in[k]) + "\n";
+  return s;
+}
+
 std::string compare(const RunResult& s, const RunResult& t, const std::vector<Tensor>& in) {
   if (s.status == RunStatus::Error) return "the source does not run: " + s.message + "\n" + show_inputs(in);
   if (s.status != RunStatus::Ok) return "";
@@ -83,6 +83,8 @@ std::string compare(const RunResult& s, const RunResult& t, const std::vector<Te
              print_literal(s.results[r]) + "\n  target " + print_literal(t.results[r]) + "\n" + show_inputs(in);
   return "";
 }
+
+namespace {
 
 /// The canonicalization patterns (built-in rules, C++ patterns; no filter, plugins or rule files, as
 /// run_pipeline asks for), compiled and frozen once per process: the rule library's compilation cost
@@ -188,32 +190,6 @@ std::string check_pipeline(const Program& p, ChecksLevel checks, const DiffOptio
   return "";
 }
 
-std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_ms, int confirm_runs,
-                       std::string* verdict) {
-  // Z3 contexts reused from one check to the next (smt::ContextReuse): making one is most of a small
-  // check's cost under ASan. Z3's answers do not depend on it; only whether one comes within the budget can.
-  smt::ContextReuse reuse;
-  verify::Verdict v = verify::check_refinement(
-      src, tgt, {.timeout_ms = timeout_ms, .threads = 1, .fast_pass_runs = 32, .kernels = &fuzz_kernels()});
-  if (verdict) *verdict = verify::verdict_word(v);
-  // Printed only for a finding.
-  auto pair = [&] { return "--- source ---\n" + print_program(src) + "--- target ---\n" + print_program(tgt); };
-  if (v.proved()) {
-    std::string d = differential(src, tgt, {.runs = confirm_runs, .seed = 7, .edge_bias = 0.5});
-    if (!d.empty()) return "PROVED, but the interpreter disagrees: " + d + pair();
-  } else if (v.refuted()) {
-    const auto& r = std::get<verify::Refuted>(v.v);
-    const InterpOptions io = interp_options();
-    RunResult s = run_program(src, r.inputs, io), t = run_program(tgt, r.inputs, io);
-    if (s.status != RunStatus::Ok) return "REFUTED, but the source does not run Ok on the counterexample\n" + pair();
-    if (compare(s, t, r.inputs).empty())
-      return "REFUTED, but the counterexample does not replay\n" + show_inputs(r.inputs) + pair();
-  } else if (v.invalid()) {
-    return "the checker calls a verified pair invalid: " + std::get<verify::Invalid>(v.v).reason + "\n" + pair();
-  }
-  return "";
-}
-
 GenOptions fuzz_gen_options(Choices& c, int max_ops) {
   GenOptions o;
   o.num_ops = static_cast<int>(c.range(1, max_ops));
@@ -248,27 +224,6 @@ std::string fuzz_pipeline_case(const uint8_t* data, size_t size, RepeatFilter* r
   // the whole-program differential below covers what they skip.
   return check_pipeline(*g.program, {.on = true, .random_trials = 1, .edge_trials = 2},
                         {.runs = 6, .seed = 1, .edge_bias = 0.4});
-}
-
-std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repeats) {
-  BytesChoices c(data, size);
-  GenOptions o = fuzz_gen_options(c, 6);
-  o.max_elements = std::min<int64_t>(o.max_elements, 8);
-  o.max_region_depth = 1;
-  Generated g = generate(c, o);
-  if (!g.program) return "the generator wrote a program the parser rejects: " + g.error + "\n" + g.text;
-  if (!verify_program(*g.program, 1).empty()) return "the generator wrote a program that does not verify\n" + g.text;
-  std::optional<Mutant> m = mutate(*g.program, c);
-  if (!m) return "";
-  // The check is a function of the pair and of its time budget: a repeat of a check that ran out of
-  // time might end otherwise, and is not run again either.
-  if (repeats && repeats->seen_before(g.text + "\n// mutant\n" + print_program(*m->program))) return "";
-  std::string f = check_pair(*g.program, *m->program, 1000, 256);
-  // A check that overran its budget left its Z3 context to a solver host that is still stopping it:
-  // wait for it here, so that no context is alive or half deleted when libFuzzer's leak check looks
-  // (after an input that allocated more than it freed) and none is left behind at exit.
-  smt::reap_abandoned_checks();
-  return f.empty() ? "" : "mutation: " + m->description + "\n" + f;
 }
 
 RepeatFilter& target_repeat_filter(const char* target, const char* what) {
