@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "ir/attrs.h"
 #include "ir/ops.h"
 #include "ir/tensor.h"
@@ -158,10 +160,11 @@ typename D::Val eval_memo(const IndexMap& m, ExprId e, D& d, std::vector<std::op
     case Op::Dim: r = d.dim(n.a, n.b); break;
     case Op::Attr: r = d.attr(m.names[static_cast<size_t>(n.a)], n.b, n.v); break;
     case Op::Read: {
-      std::vector<V> idx;
+      // Up to 4 axes inline: a heap vector per Read was a good part of a small run's allocations.
+      boost::container::small_vector<V, 4> idx;
       idx.reserve(n.args.size());
       for (ExprId a : n.args) idx.push_back(x(a));
-      r = d.read(n.a, std::span<const V>(idx));
+      r = d.read(n.a, std::span<const V>(idx.data(), idx.size()));
       break;
     }
     case Op::Add: r = d.add(x(n.a), x(n.b)); break;

@@ -373,7 +373,7 @@ Status check_inputs(const Program& p, BodyId b, const std::vector<Tensor>& input
 }
 
 Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<Tensor>& results) {
-  std::unique_ptr<BodyPlan>& plan = ex.plans[b];
+  std::unique_ptr<BodyPlan>& plan = ex.opts.plans ? ex.opts.plans->slot(ex.p, b) : ex.plans[b];
   if (!plan) plan = build_plan(ex.p, b);
   const BodyPlan& pl = *plan;
   if (!pl.error.ok()) return pl.error;
@@ -544,6 +544,20 @@ struct IndexMapCache::Entry {
   std::vector<TensorType> operands, results;
   std::shared_ptr<const imap::IndexMap> map;
 };
+
+PlanCache::PlanCache() : plans_(new std::unordered_map<BodyId, std::unique_ptr<interp::BodyPlan>>()) {}
+
+PlanCache::~PlanCache() { delete plans_; }
+
+std::unique_ptr<interp::BodyPlan>& PlanCache::slot(const Program& p, BodyId b) {
+  if (program_ != &p || insts_ != p.num_inst_slots() || values_ != p.num_values()) {
+    plans_->clear();
+    program_ = &p;
+    insts_ = p.num_inst_slots();
+    values_ = p.num_values();
+  }
+  return (*plans_)[b];
+}
 
 IndexMapCache::IndexMapCache(size_t capacity)
     : capacity_(capacity), entries_(new std::unordered_multimap<size_t, Entry>()) {}

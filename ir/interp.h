@@ -63,6 +63,30 @@ class IndexMapCache {
   uint64_t hits_ = 0, misses_ = 0;
 };
 
+namespace interp {
+struct BodyPlan;
+}
+
+/// The interpreter's plans of one program's bodies (which frame slot holds each value, where each dies),
+/// kept for later runs of the same program: without it every run builds the plan of each body it
+/// enters. The caller promises that the program does not change while a cache is in use for it (a
+/// differential of two fixed programs: one cache per program). A run of another program (another
+/// address, instruction or value count) empties the cache first. Not thread-safe: one per thread.
+class PlanCache {
+ public:
+  PlanCache();
+  ~PlanCache();
+  PlanCache(const PlanCache&) = delete;
+  PlanCache& operator=(const PlanCache&) = delete;
+  /// The slot of body `b` of `p` (empty until the interpreter builds it).
+  std::unique_ptr<interp::BodyPlan>& slot(const Program& p, BodyId b);
+
+ private:
+  const Program* program_ = nullptr;
+  size_t insts_ = 0, values_ = 0;
+  std::unordered_map<BodyId, std::unique_ptr<interp::BodyPlan>>* plans_;
+};
+
 struct InterpOptions {
   const KernelRegistry* kernels = nullptr;  ///< nullptr: opaque ops report "no kernel for TARGET"
   int64_t max_while_iterations = 1 << 20;   ///< a while that runs longer stops with RunStatus::Bound
@@ -86,6 +110,8 @@ struct InterpOptions {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   /// Index maps reused across runs (see IndexMapCache); nullptr: each instruction builds its own.
   IndexMapCache* index_maps = nullptr;
+  /// Body plans reused across runs of one unchanged program (see PlanCache); nullptr: built per run.
+  PlanCache* plans = nullptr;
 };
 
 enum class RunStatus : uint8_t {

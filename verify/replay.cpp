@@ -46,25 +46,36 @@ void pooled(std::vector<Tensor>& in, uint64_t seed) {
 }  // namespace
 
 namespace {
+/// What the fast pass's runs of one fixed pair share: index maps, and each program's body plans (the two
+/// programs do not change during the pass).
+struct RunCaches {
+  IndexMapCache maps;
+  PlanCache src, tgt;
+};
+
 std::optional<Refuted> replay_counting(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
                                        std::vector<Tensor> inputs, const CheckOptions& opts,
                                        int64_t max_while_iterations, bool* source_ok, const FastMathPlan& plan,
                                        const ZeroSigns* tgt_signs, std::string* why_not,
                                        std::chrono::steady_clock::time_point deadline =
                                            std::chrono::steady_clock::time_point::max(),
-                                       const Contractions* tgt_fused = nullptr) {
+                                       const Contractions* tgt_fused = nullptr, RunCaches* caches = nullptr) {
   InterpOptions io;
   io.deadline = deadline;  // a run stopped by it is an Error: skipped, no verdict
   io.kernels = opts.kernels;
   io.max_while_iterations = max_while_iterations;
   io.max_bytes = opts.memory_mb << 20;  // a run over it is an Error: no verdict either way
+  // The caches serve the two runs below only: confirm_difference may run other programs.
+  InterpOptions sio = io;
+  if (caches) sio.index_maps = &caches->maps, sio.plans = &caches->src;
   Refuted r;
-  r.src = run_body(src, sb, inputs, io);
+  r.src = run_body(src, sb, inputs, sio);
   if (r.src.status != RunStatus::Ok) return std::nullopt;
   if (source_ok) *source_ok = true;
   InterpOptions tio = io;
   tio.zero_signs = tgt_signs;
   tio.contracted = tgt_fused;
+  if (caches) tio.index_maps = &caches->maps, tio.plans = &caches->tgt;
   r.tgt = run_body(tgt, tb, inputs, tio);
   r.inputs = std::move(inputs);
   // A difference under the source's default choices refutes only if no other allowed choice of the
@@ -117,6 +128,7 @@ FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
   // pooled values (ties), and plain random ones.
   static constexpr double kBias[] = {0.9, 0.6, 1.0, 0.3};
   const FastMathPlan plan = plan_fastmath(src, sb, tgt, tb);
+  RunCaches caches;
   std::vector<size_t> seen;  // the input sets run so far (hashes)
   for (int run = 0; run < opts.fast_pass_runs; ++run) {
     const uint64_t seed = mix(opts.seed * 1000003u + static_cast<uint64_t>(run));
@@ -151,7 +163,8 @@ FastPass fast_pass(const Program& src, BodyId sb, const Program& tgt, BodyId tb,
     const double run_ms = run == 0 ? std::max(budget_ms, opts.timeout_ms / 2.0) : budget_ms;
     std::string why;
     out.refuted = replay_counting(src, sb, tgt, tb, std::move(in), opts, 4096, &out.source_defined, plan, nullptr,
-                                  &why, start + std::chrono::milliseconds(static_cast<int64_t>(run_ms) + 1));
+                                  &why, start + std::chrono::milliseconds(static_cast<int64_t>(run_ms) + 1), nullptr,
+                                  &caches);
     if (out.unconfirmed.empty() && !why.empty())
       out.unconfirmed = "fast pass run " + std::to_string(run) + ": " + why;
     if (out.refuted) {

@@ -55,7 +55,7 @@ std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repe
   // The check is a function of the pair and of its time budget: a repeat of a check that ran out of
   // time might end otherwise, and is not run again either.
   if (repeats && repeats->seen_before(g.text + "\n// mutant\n" + print_program(*m->program))) return "";
-  std::string f = check_pair(*g.program, *m->program, 1000, 256);
+  std::string f = check_pair(*g.program, *m->program, kEquivBudgetMs, 256);
   // A check that overran its budget left its Z3 context to a solver host that is still stopping it:
   // wait for it here, so that no context is alive or half deleted when libFuzzer's leak check looks
   // (after an input that allocated more than it freed) and none is left behind at exit.

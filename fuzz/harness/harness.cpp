@@ -119,8 +119,12 @@ PassRegistry fuzz_pass_registry(const CanonicalizeOptions& canon) {
 
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o) {
   IndexMapCache maps;  // each instruction's index map built once for all the runs of both programs
+  PlanCache src_plans, tgt_plans;  // each body's plan built once per program (neither changes here)
   InterpOptions io = interp_options();
   io.index_maps = &maps;
+  InterpOptions so = io, to = io;
+  so.plans = &src_plans;
+  to.plans = &tgt_plans;
   // The input sets already run (see harness.h: a repeat cannot find anything new).
   std::unordered_set<std::vector<Tensor>, InputSetHash, InputSetEq> seen;
   DiffStats st;
@@ -132,10 +136,10 @@ std::string differential(const Program& src, const Program& tgt, const DiffOptio
     ++st.distinct;
     // compare() reads the target's run only when the source ran Ok (a source with UB, a loop at its
     // bound or an error decides alone): the target is not run otherwise.
-    const RunResult s = run_program(src, in, io);
+    const RunResult s = run_program(src, in, so);
     RunResult t;
     if (s.status == RunStatus::Ok) {
-      t = run_program(tgt, in, io);
+      t = run_program(tgt, in, to);
       ++st.target_runs;
     }
     d = compare(s, t, in);

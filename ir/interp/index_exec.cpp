@@ -62,7 +62,7 @@ struct AffineDomain {
   struct Val {
     bool ok = true;
     int64_t c = 0;
-    std::vector<int64_t> coef;
+    Coefs coef;
     bool constant() const {
       return ok && std::all_of(coef.begin(), coef.end(), [](int64_t v) { return v == 0; });
     }
@@ -70,7 +70,7 @@ struct AffineDomain {
   const MapRun& run;
   size_t nvars;
 
-  Val konst(int64_t v) const { return Val{true, v, std::vector<int64_t>(nvars, 0)}; }
+  Val konst(int64_t v) const { return Val{true, v, Coefs(nvars, 0)}; }
   Val bad() const { return Val{false, 0, {}}; }
   Val var(int k) const {
     Val r = konst(0);
@@ -81,12 +81,12 @@ struct AffineDomain {
   Val dim(int, int) const { return bad(); }  // Sizes::Concrete maps have none
   Val attr(const std::string&, int, int64_t) const { return bad(); }
   Val read(int operand, std::span<const Val> idx) const {
-    std::vector<int64_t> at;
+    boost::container::small_vector<int64_t, 8> at;
     for (const Val& v : idx) {
       if (!v.constant()) return bad();
       at.push_back(v.c);
     }
-    return konst(run.domain().read(operand, at));
+    return konst(run.domain().read(operand, std::span<const int64_t>(at.data(), at.size())));
   }
   template <typename F>
   Val lift(const Val& a, const Val& b, F f) const {
@@ -201,12 +201,15 @@ std::optional<Affine> affine(const MapRun& run, imap::ExprId e) {
 std::optional<Affine> affine_offset(const MapRun& run, const imap::Access& a) {
   const TensorType& t = run.operand_types[static_cast<size_t>(a.operand)];
   const std::vector<int64_t> st = a.flat ? std::vector<int64_t>{1} : strides_of(t.dims);
-  Affine r{0, std::vector<int64_t>(run.space.size(), 0)};
+  Affine r{0, Coefs(run.space.size(), 0)};
+  // One memo for every axis: the axes' expressions share nodes.
+  AffineDomain d{run, run.space.size()};
+  std::vector<std::optional<AffineDomain::Val>> memo(run.m->nodes.size());
   for (size_t k = 0; k < a.index.size(); ++k) {
-    auto c = affine(run, a.index[k]);
-    if (!c) return std::nullopt;
-    r.c = imap::wrap_add(r.c, imap::wrap_mul(c->c, st[k]));
-    for (size_t v = 0; v < r.coef.size(); ++v) r.coef[v] = imap::wrap_add(r.coef[v], imap::wrap_mul(c->coef[v], st[k]));
+    const AffineDomain::Val c = imap::eval_memo(*run.m, a.index[k], d, memo);
+    if (!c.ok) return std::nullopt;
+    r.c = imap::wrap_add(r.c, imap::wrap_mul(c.c, st[k]));
+    for (size_t v = 0; v < r.coef.size(); ++v) r.coef[v] = imap::wrap_add(r.coef[v], imap::wrap_mul(c.coef[v], st[k]));
   }
   return r;
 }
@@ -303,7 +306,7 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
   t.vals.assign(static_cast<size_t>(size), 0);
   std::vector<int64_t> vars(run_.space.size(), 0);
   // Affine pieces (most offsets): filled by arithmetic instead of evaluating the expression per entry.
-  std::optional<Affine> lin = conj ? std::nullopt : std::optional<Affine>(Affine{0, std::vector<int64_t>(run_.space.size(), 0)});
+  std::optional<Affine> lin = conj ? std::nullopt : std::optional<Affine>(Affine{0, Coefs(run_.space.size(), 0)});
   for (size_t k = 0; lin && k < pieces.size(); ++k) {
     const auto a = affine(run_, pieces[k].first);
     if (!a) {
@@ -457,10 +460,10 @@ Status run_move(const Call& c, const MapRun& run, Tensor& out) {
     const imap::Access& a = m.cases[0].reads[0];
     if (auto aff = affine_offset(run, a)) {
       const Tensor& x = *run.operands[static_cast<size_t>(a.operand)];
-      if (aff->coef == strides_of(out.type.dims)) {
+      if (const std::vector<int64_t> st = strides_of(out.type.dims); std::equal(aff->coef.begin(), aff->coef.end(), st.begin(), st.end())) {
         std::memcpy(out.data.data(), x.data.data() + aff->c * w, static_cast<size_t>(out.size()) * w);
       } else {
-        strided_copy(x, aff->c, aff->coef, out);
+        strided_copy(x, aff->c, std::span<const int64_t>(aff->coef.data(), aff->coef.size()), out);
       }
       return Status::success();
     }

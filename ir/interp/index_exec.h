@@ -9,6 +9,8 @@
 //    runs of contiguous elements with memcpy.
 #pragma once
 #include <cstdint>
+
+#include <boost/container/small_vector.hpp>
 #include <optional>
 #include <vector>
 
@@ -38,10 +40,14 @@ Status instantiate(const Call& c, const Out& out, MapRun& run);
 /// The first failing UB check of the map, as the kernel's message (index / segment id out of range).
 Status run_checks(const Call& c, const MapRun& run);
 
+/// Per-variable coefficients, inline for up to 8 variables (an expression's affine form is computed per
+/// node while a map is derived: a heap vector per node was a fifth of a small run's allocations).
+using Coefs = boost::container::small_vector<int64_t, 8>;
+
 /// c + sum_k coef[k] * var_k.
 struct Affine {
   int64_t c = 0;
-  std::vector<int64_t> coef;
+  Coefs coef;
 };
 /// The expression as an affine function of the variables (Reads at constant positions are constants);
 /// nullopt when it is not one.

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <span>
 #include <vector>
 
 #include "ir/tensor.h"
@@ -41,7 +42,7 @@ struct StridedCounter {
 };
 
 /// out[i] = src[base + sum_k i[k] * src_strides[k]] for every row-major position i of out.
-void strided_copy(const Tensor& src, int64_t base, const std::vector<int64_t>& src_strides, Tensor& out);
+void strided_copy(const Tensor& src, int64_t base, std::span<const int64_t> src_strides, Tensor& out);
 
 /// Raw bits of element i (the same as Tensor::bits, with a fixed-size load per width).
 inline uint64_t get(const Tensor& t, int64_t i) {

@@ -44,7 +44,7 @@ int64_t prod(const std::vector<int64_t>& dims, size_t from, size_t to) {
   return n;
 }
 
-void strided_copy(const Tensor& src, int64_t base, const std::vector<int64_t>& sstr, Tensor& out) {
+void strided_copy(const Tensor& src, int64_t base, std::span<const int64_t> sstr, Tensor& out) {
   const int64_t n = out.size();
   if (n == 0) return;
   const int w = dtype_bytes(out.dtype());

@@ -140,5 +140,30 @@ func @main(%x: tensor<si32>) -> tensor<si32> {
   EXPECT_EQ(pr.program->op(r.at), OpCode::Div);
 }
 
+/// A PlanCache keeps each body's plan (the function's and its regions') across runs of one program, with
+/// the same results as runs without it; a run of another program through the same cache starts over
+/// (here one whose region `^inc` adds 2 instead of 1: a plan kept from the first would count by ones).
+TEST(InterpControl, PlanCacheAcrossRunsAndPrograms) {
+  ParseResult a = parse_program(kCountTo10, "a.ptir");
+  ASSERT_TRUE(a.ok()) << a.error;
+  std::string text_b = kCountTo10;
+  text_b.replace(text_b.find("dense<1> : tensor<si32>"), 23, "dense<2> : tensor<si32>");
+  ParseResult b = parse_program(text_b, "b.ptir");
+  ASSERT_TRUE(b.ok()) << b.error;
+  PlanCache cache;
+  InterpOptions cached{.plans = &cache};
+  for (int start : {0, 3, 9, 12}) {
+    const std::vector<Tensor> x{lit("dense<" + std::to_string(start) + "> : tensor<si32>")};
+    const RunResult plain = run_program(*a.program, x);
+    const RunResult first = run_program(*a.program, x, cached), again = run_program(*a.program, x, cached);
+    EXPECT_EQ(ok_bits(first), ok_bits(plain));
+    EXPECT_EQ(ok_bits(again), ok_bits(plain));
+    EXPECT_EQ(ok_bits(run_program(*b.program, x, cached)), ok_bits(run_program(*b.program, x)));
+  }
+  const std::vector<Tensor> one{lit("dense<1> : tensor<si32>")};
+  EXPECT_EQ(ok_bits(run_program(*b.program, one, cached)), (Bits{11}));
+  EXPECT_EQ(ok_bits(run_program(*a.program, one, cached)), (Bits{10}));
+}
+
 }  // namespace
 }  // namespace ptir::test
