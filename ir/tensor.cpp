@@ -35,9 +35,10 @@ size_t hash_value(const Tensor& t) {
 
 void Tensor::expand() {
   if (!splat) return;
-  const size_t w = dtype_bytes(type.dtype);
+  const int w = dtype_bytes(type.dtype);
   std::vector<uint8_t> d(static_cast<size_t>(size()) * w);
-  for (size_t off = 0; off < d.size(); off += w) std::memcpy(d.data() + off, data.data(), w);
+  const uint64_t v = load_bits(data.data(), w);
+  for (size_t off = 0; off < d.size(); off += static_cast<size_t>(w)) store_bits(d.data() + off, w, v);
   data = std::move(d);
   splat = false;
 }

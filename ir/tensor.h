@@ -27,6 +27,58 @@ struct TensorType {
 std::string to_string(const TensorType& t);
 size_t hash_value(const TensorType& t);
 
+/// An element's raw bits, `w` (1, 2, 4 or 8) little-endian bytes zero-extended, and its store: one
+/// fixed-size copy per width, which compiles to a plain load or store (a copy of a run-time size was a
+/// library call per element, and under ASan an interceptor checking the range each time).
+static_assert(
+    [] {
+      for (const DTypeInfo& d : detail::kDTypeInfo)
+        if (d.bytes != 1 && d.bytes != 2 && d.bytes != 4 && d.bytes != 8) return false;
+      return true;
+    }(),
+    "load_bits/store_bits handle elements of 1, 2, 4 and 8 bytes");
+inline uint64_t load_bits(const uint8_t* p, int w) {
+  switch (w) {
+    case 1:
+      return *p;
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+  }
+}
+inline void store_bits(uint8_t* p, int w, uint64_t v) {
+  switch (w) {
+    case 1:
+      *p = static_cast<uint8_t>(v);
+      return;
+    case 2: {
+      const uint16_t x = static_cast<uint16_t>(v);
+      std::memcpy(p, &x, 2);
+      return;
+    }
+    case 4: {
+      const uint32_t x = static_cast<uint32_t>(v);
+      std::memcpy(p, &x, 4);
+      return;
+    }
+    default:
+      std::memcpy(p, &v, 8);
+      return;
+  }
+}
+
 /// A concrete tensor: its type and its element data. Dense (the default): num_elements * dtype_bytes
 /// bytes, row-major. Splat (`splat` set): one element's bytes standing for every element, so a literal
 /// like `dense<0.0> : tensor<f32, 268435456>` costs what its text says. Element access (bits, as_double,
@@ -62,14 +114,14 @@ struct Tensor {
   uint64_t dense_bytes() const { return static_cast<uint64_t>(size()) * dtype_bytes(type.dtype); }
   /// Raw bits of element i (row-major), zero-extended.
   uint64_t bits(int64_t i) const {
-    uint64_t v = 0;
-    std::memcpy(&v, data.data() + (splat ? 0 : i) * dtype_bytes(type.dtype), dtype_bytes(type.dtype));
-    return v;
+    const int w = dtype_bytes(type.dtype);
+    return load_bits(data.data() + (splat ? 0 : i) * w, w);
   }
   /// Sets element i; a splat is expanded first.
   void set_bits(int64_t i, uint64_t v) {
     if (splat) expand();
-    std::memcpy(data.data() + i * dtype_bytes(type.dtype), &v, dtype_bytes(type.dtype));
+    const int w = dtype_bytes(type.dtype);
+    store_bits(data.data() + i * w, w, v);
   }
   /// Makes a splat dense (allocates size() elements); nothing for a dense tensor.
   void expand();

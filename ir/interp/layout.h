@@ -44,31 +44,21 @@ struct StridedCounter {
 /// out[i] = src[base + sum_k i[k] * src_strides[k]] for every row-major position i of out.
 void strided_copy(const Tensor& src, int64_t base, std::span<const int64_t> src_strides, Tensor& out);
 
-/// Raw bits of element i (the same as Tensor::bits, with a fixed-size load per width).
+/// Raw bits of element i of a dense tensor (Tensor::bits without the splat test).
 inline uint64_t get(const Tensor& t, int64_t i) {
-  const uint8_t* p = t.data.data();
-  switch (dtype_bytes(t.dtype())) {
-    case 1: return p[i];
-    case 2: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
-    case 4: { uint32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
-    default: { uint64_t v; std::memcpy(&v, p + 8 * i, 8); return v; }
-  }
+  const int w = dtype_bytes(t.dtype());
+  return load_bits(t.data.data() + i * w, w);
 }
-/// Stores the low bits of `v` as element i (the same as Tensor::set_bits).
+/// Stores the low bits of `v` as element i of a dense tensor (Tensor::set_bits without the splat test).
 inline void put(Tensor& t, int64_t i, uint64_t v) {
-  uint8_t* p = t.data.data();
-  switch (dtype_bytes(t.dtype())) {
-    case 1: p[i] = static_cast<uint8_t>(v); return;
-    case 2: { uint16_t x = static_cast<uint16_t>(v); std::memcpy(p + 2 * i, &x, 2); return; }
-    case 4: { uint32_t x = static_cast<uint32_t>(v); std::memcpy(p + 4 * i, &x, 4); return; }
-    default: std::memcpy(p + 8 * i, &v, 8); return;
-  }
+  const int w = dtype_bytes(t.dtype());
+  store_bits(t.data.data() + i * w, w, v);
 }
 
 /// Copies element `si` of `src` to element `di` of `dst` (same dtype).
 inline void copy_elem(const Tensor& src, int64_t si, Tensor& dst, int64_t di) {
   const int w = dtype_bytes(src.dtype());
-  std::memcpy(dst.data.data() + di * w, src.data.data() + si * w, w);
+  store_bits(dst.data.data() + di * w, w, load_bits(src.data.data() + si * w, w));
 }
 
 /// "[1, 0, 2]".

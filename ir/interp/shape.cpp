@@ -61,7 +61,7 @@ void strided_copy(const Tensor& src, int64_t base, std::span<const int64_t> sstr
   int64_t off = base;
   for (int64_t o = 0; o < n; o += inner) {
     int64_t so = off;
-    for (int64_t j = 0; j < inner; ++j, so += istr) std::memcpy(d + (o + j) * w, s + so * w, w);
+    for (int64_t j = 0; j < inner; ++j, so += istr) store_bits(d + (o + j) * w, w, load_bits(s + so * w, w));
     for (int k = r - 2; k >= 0; --k) {
       off += sstr[k];
       if (++idx[k] < dims[k]) break;
