@@ -67,7 +67,9 @@ struct Exec {
   const Tensor* fma_x = nullptr;
   const Tensor* fma_y = nullptr;
   int fma_k = -1;
-  std::vector<std::unique_ptr<FrameBuffers>> frames;  ///< by depth - 1 (see FrameBuffers)
+  std::vector<std::unique_ptr<FrameBuffers>> own_frames;  ///< by depth - 1 (see FrameBuffers), without a PlanCache
+  /// The frame buffers by depth - 1: the run's own, or the PlanCache's (kept across runs).
+  std::vector<std::unique_ptr<FrameBuffers>>& frames() { return opts.plans ? opts.plans->frames() : own_frames; }
   uint32_t ticks = 0;                                 ///< instructions started (the deadline's clock reads)
 };
 
@@ -360,7 +362,7 @@ Status run_inst(Exec& ex, InstId i, Args args, Out& out) {
   return st;
 }
 
-Status check_inputs(const Program& p, BodyId b, const std::vector<Tensor>& inputs) {
+Status check_inputs(const Program& p, BodyId b, std::span<const Tensor> inputs) {
   const Body& body = p.body(b);
   if (inputs.size() != body.params.size())
     return Status::error(body_label(p, b) + " takes " + std::to_string(body.params.size()) + " inputs, got " +
@@ -372,16 +374,22 @@ Status check_inputs(const Program& p, BodyId b, const std::vector<Tensor>& input
   return Status::success();
 }
 
-Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<Tensor>& results) {
+/// Runs body `b` on `inputs` (moved into the frame's slots), or, when `lent` is not empty, on `lent`
+/// read in place: the run's own inputs, which the caller keeps (a copy of each was a third of a small
+/// run's allocations). A lent input counts against the memory budget as if the frame held it.
+Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<Tensor>& results,
+                 std::span<const Tensor> lent = {}) {
   std::unique_ptr<BodyPlan>& plan = ex.opts.plans ? ex.opts.plans->slot(ex.p, b) : ex.plans[b];
   if (!plan) plan = build_plan(ex.p, b);
   const BodyPlan& pl = *plan;
   if (!pl.error.ok()) return pl.error;
-  if (Status st = check_inputs(ex.p, b, inputs); !st.ok()) return st;
+  const uint32_t nlent = static_cast<uint32_t>(lent.size());
+  if (Status st = check_inputs(ex.p, b, nlent ? lent : std::span<const Tensor>(inputs)); !st.ok()) return st;
   const size_t depth = std::max<size_t>(ex.active.size(), 1);
-  if (ex.frames.size() < depth) ex.frames.resize(depth);
-  if (!ex.frames[depth - 1]) ex.frames[depth - 1] = std::make_unique<FrameBuffers>();
-  FrameBuffers& fb = *ex.frames[depth - 1];
+  std::vector<std::unique_ptr<FrameBuffers>>& frames = ex.frames();
+  if (frames.size() < depth) frames.resize(depth);
+  if (!frames[depth - 1]) frames[depth - 1] = std::make_unique<FrameBuffers>();
+  FrameBuffers& fb = *frames[depth - 1];
   std::vector<Tensor>& slots = fb.slots;
   slots.resize(pl.num_slots);
   // Bytes held by this frame's slots, counted in ex.live while the frame runs; the slots are emptied
@@ -402,6 +410,9 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
     slots[k] = std::move(inputs[k]);
     mine += held_bytes(slots[k]);
   }
+  for (const Tensor& t : lent) mine += held_bytes(t);
+  // The tensor of a slot: a lent input in place, else the frame's own.
+  auto at = [&](uint32_t slot) -> const Tensor* { return slot < nlent ? &lent[slot] : &slots[slot]; };
   ex.live += mine;
   std::vector<const Tensor*>& argp = fb.argp;
   std::vector<Tensor>& scratch = fb.scratch;
@@ -414,7 +425,7 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
     argp.clear();
     for (uint32_t k = 0; k < s.num_args; ++k) {
       const BodyPlanOperand& o = pl.operands[s.first_arg + k];
-      argp.push_back(o.lit ? o.lit : &slots[o.slot]);
+      argp.push_back(o.lit ? o.lit : at(o.slot));
     }
     if (Status st = dense_args(ex, s.inst, argp, scratch); !st.ok()) {
       st.at = s.inst;
@@ -431,8 +442,8 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
         for (const BodyPlanStep& m : pl.steps) {
           if (mul == kNone || m.inst != mul || m.num_args != 2) continue;
           const BodyPlanOperand& x = pl.operands[m.first_arg], &y = pl.operands[m.first_arg + 1];
-          ex.fma_x = x.lit ? x.lit : &slots[x.slot];
-          ex.fma_y = y.lit ? y.lit : &slots[y.slot];
+          ex.fma_x = x.lit ? x.lit : at(x.slot);
+          ex.fma_y = y.lit ? y.lit : at(y.slot);
           ex.fma_k = static_cast<int>(it->second);
         }
       }
@@ -448,7 +459,12 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
       mine += after - before, ex.live += after - before;
     }
     for (uint32_t f = 0; f < s.num_free && !fusing; ++f) {
-      Tensor& slot = slots[pl.frees[s.first_free + f]];
+      const uint32_t dead = pl.frees[s.first_free + f];
+      if (dead < nlent) {  // a lent input is not freed, only no longer counted
+        mine -= held_bytes(lent[dead]), ex.live -= held_bytes(lent[dead]);
+        continue;
+      }
+      Tensor& slot = slots[dead];
       mine -= held_bytes(slot), ex.live -= held_bytes(slot);
       slot = Tensor();
     }
@@ -460,6 +476,7 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
     for (uint32_t j = k + 1; j < pl.ret_count && !o.lit; ++j)
       read_again = read_again || pl.operands[pl.ret_first + j].slot == o.slot;
     if (o.lit) results.push_back(*o.lit);
+    else if (o.slot < nlent) results.push_back(lent[o.slot]);
     else if (read_again) results.push_back(slots[o.slot]);
     else results.push_back(std::move(slots[o.slot]));
   }
@@ -490,6 +507,11 @@ RunResult guarded(F&& f) {
 }  // namespace
 
 Status run_region(Exec& ex, BodyId b, std::vector<Tensor> inputs, std::vector<Tensor>& results) {
+  return run_region_lent(ex, b, std::move(inputs), {}, results);
+}
+
+Status run_region_lent(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::span<const Tensor> lent,
+                       std::vector<Tensor>& results) {
   if (b >= ex.p.num_bodies()) return Status::error("reference to a body that does not exist");
   if (ex.active.size() >= kMaxRegionDepth)
     return Status::error("regions nest deeper than " + std::to_string(kMaxRegionDepth));
@@ -497,7 +519,7 @@ Status run_region(Exec& ex, BodyId b, std::vector<Tensor> inputs, std::vector<Te
     if (a == b) return Status::error(body_label(ex.p, b) + " is entered recursively");
   const bool nested = !ex.active.empty();
   ex.active.push_back(b);
-  Status st = run_frame(ex, b, std::move(inputs), results);
+  Status st = run_frame(ex, b, std::move(inputs), results, lent);
   ex.active.pop_back();
   // Region results go to kernels that copy raw data (scan stacks them): no splats there.
   if (nested && st.ok())
@@ -522,7 +544,8 @@ RunResult run_body(const Program& p, BodyId b, std::span<const Tensor> inputs, c
     Exec ex{p, opts, {}, {}};
     ex.fm = opts.fastmath ? *opts.fastmath : p.fastmath_of(b);
     std::vector<Tensor> results;
-    Status st = interp::run_region(ex, b, std::vector<Tensor>(inputs.begin(), inputs.end()), results);
+    // The inputs are read in place (a body with parameters; without any there is nothing to lend).
+    Status st = interp::run_region_lent(ex, b, {}, inputs, results);
     return interp::to_result(std::move(st), std::move(results));
   });
 }

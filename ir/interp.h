@@ -65,13 +65,16 @@ class IndexMapCache {
 
 namespace interp {
 struct BodyPlan;
+struct FrameBuffers;
 }
 
 /// The interpreter's plans of one program's bodies (which frame slot holds each value, where each dies),
 /// kept for later runs of the same program: without it every run builds the plan of each body it
 /// enters. The caller promises that the program does not change while a cache is in use for it (a
 /// differential of two fixed programs: one cache per program). A run of another program (another
-/// address, instruction or value count) empties the cache first. Not thread-safe: one per thread.
+/// address, instruction or value count) empties the cache first. The cache also keeps the run's frame
+/// buffers (value slots by depth, emptied when a frame ends, their capacity kept), so a run of a small
+/// program allocates only its tensors. Not thread-safe, and one run at a time: one per thread.
 class PlanCache {
  public:
   PlanCache();
@@ -80,11 +83,14 @@ class PlanCache {
   PlanCache& operator=(const PlanCache&) = delete;
   /// The slot of body `b` of `p` (empty until the interpreter builds it).
   std::unique_ptr<interp::BodyPlan>& slot(const Program& p, BodyId b);
+  /// The frame buffers by nesting depth (the interpreter's).
+  std::vector<std::unique_ptr<interp::FrameBuffers>>& frames() { return frames_; }
 
  private:
   const Program* program_ = nullptr;
   size_t insts_ = 0, values_ = 0;
   std::unordered_map<BodyId, std::unique_ptr<interp::BodyPlan>>* plans_;
+  std::vector<std::unique_ptr<interp::FrameBuffers>> frames_;
 };
 
 struct InterpOptions {

@@ -108,6 +108,34 @@ func @main(%a: tensor<si8>) -> (tensor<si8>, tensor<si8>, tensor<si8>, tensor<si
   EXPECT_EQ(ok_bits(r, 3), (Bits{9}));
 }
 
+/// The function's inputs are read in place, not copied into its frame: a parameter returned twice, used
+/// after its last use elsewhere and as a splat gives the same results as before, the caller's tensors are
+/// untouched (a splat stays one), and the memory budget still counts them.
+TEST(InterpDriver, InputsAreReadInPlace) {
+  const char* text = R"(
+func @main(%a: tensor<f32, 4>, %b: tensor<f32, 4>) -> (tensor<f32, 4>, tensor<f32, 4>, tensor<f32, 4>) {
+  %s = add %a, %b -> tensor<f32, 4>
+  return %b, %s, %b
+}
+)";
+  std::vector<Tensor> in{lit("dense<[1.0, 2.0, 3.0, 4.0]> : tensor<f32, 4>"), Tensor::filled(TensorType{DType::F32, {4}}, 0x3F800000)};
+  ASSERT_TRUE(in[1].splat);
+  const std::vector<Tensor> before = in;
+  RunResult r = run_text(text, in);
+  EXPECT_EQ(ok_bits(r, 0), (Bits{0x3F800000, 0x3F800000, 0x3F800000, 0x3F800000}));
+  EXPECT_EQ(ok_bits(r, 1), (Bits{0x40000000, 0x40400000, 0x40800000, 0x40A00000}));
+  EXPECT_EQ(ok_bits(r, 2), ok_bits(r, 0));
+  ASSERT_EQ(in.size(), before.size());
+  for (size_t k = 0; k < in.size(); ++k) {
+    EXPECT_TRUE(in[k] == before[k]);
+    EXPECT_EQ(in[k].splat, before[k].splat);
+  }
+  // 16 bytes of %a held from the start: a budget below the inputs and the sum stops the run.
+  RunResult small = run_text(text, in, {.max_bytes = 20});
+  EXPECT_EQ(small.status, RunStatus::Error) << small.message;
+  EXPECT_NE(small.message.find("memory budget"), std::string::npos) << small.message;
+}
+
 /// Programs the verifier rejects give RunStatus::Error, never an out-of-bounds read.
 TEST(InterpDriver, MalformedProgramsAreErrors) {
   struct Case { const char* stmt; const char* result; std::vector<const char*> inputs; };
