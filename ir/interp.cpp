@@ -12,6 +12,7 @@
 
 #include "ir/index_map.h"
 #include "ir/interp/kernels.h"
+#include "ir/interp/scalar.h"
 
 namespace ptir::interp {
 
@@ -212,22 +213,30 @@ std::unique_ptr<BodyPlan> build_plan(const Program& p, BodyId b) {
 Status dispatch(const Call& c, Out& out) {
   switch (c.op) {
     case OpCode::Constant: return eval_constant(c, out);
-    case OpCode::Neg: return eval_unary(c, out, Unary::Neg);
-    case OpCode::Abs: return eval_unary(c, out, Unary::Abs);
-    case OpCode::Exp: return eval_unary(c, out, Unary::Exp);
-    case OpCode::Log: return eval_unary(c, out, Unary::Log);
-    case OpCode::Tanh: return eval_unary(c, out, Unary::Tanh);
-    case OpCode::Erf: return eval_unary(c, out, Unary::Erf);
-    case OpCode::Rsqrt: return eval_unary(c, out, Unary::Rsqrt);
-    case OpCode::Reciprocal: return eval_unary(c, out, Unary::Reciprocal);
-    case OpCode::Sqrt: return eval_unary(c, out, Unary::Sqrt);
-    case OpCode::StopGradient: return eval_unary(c, out, Unary::Identity);
-    case OpCode::Add: return eval_binary(c, out, Binary::Add);
-    case OpCode::Sub: return eval_binary(c, out, Binary::Sub);
-    case OpCode::Mul: return eval_binary(c, out, Binary::Mul);
-    case OpCode::Div: return eval_binary(c, out, Binary::Div);
-    case OpCode::Maximum: return eval_binary(c, out, Binary::Max);
-    case OpCode::Minimum: return eval_binary(c, out, Binary::Min);
+    case OpCode::Neg:
+    case OpCode::Abs:
+    case OpCode::Exp:
+    case OpCode::Log:
+    case OpCode::Tanh:
+    case OpCode::Erf:
+    case OpCode::Rsqrt:
+    case OpCode::Reciprocal:
+    case OpCode::Sqrt:
+    case OpCode::StopGradient: {
+      Unary u{};
+      unary_of(c.op, u);  // the one op -> Unary map (ir/interp/scalar.h)
+      return eval_unary(c, out, u);
+    }
+    case OpCode::Add:
+    case OpCode::Sub:
+    case OpCode::Mul:
+    case OpCode::Div:
+    case OpCode::Maximum:
+    case OpCode::Minimum: {
+      Binary b{};
+      binary_of(c.op, b);  // the one op -> Binary map (ir/interp/scalar.h)
+      return eval_binary(c, out, b);
+    }
     case OpCode::Compare: return eval_compare(c, out);
     case OpCode::Select: return eval_select(c, out);
     case OpCode::Cast: return eval_cast(c, out);

@@ -28,8 +28,8 @@ inline float f32_transcendental(Unary kind, float x) {
 }
 
 /// The Unary kind of an elementwise unary op (stop_gradient: Identity); false for every other op. The
-/// exhaustive backend (verify/exhaustive/) and the transcendental lemmas (verify/encode/transcendental.h)
-/// map ops to these functions through it.
+/// interpreter's dispatch, the exhaustive backend (verify/exhaustive/) and the transcendental lemmas
+/// (verify/encode/transcendental.h) map ops to these functions through it.
 inline bool unary_of(OpCode op, Unary& u) {
   switch (op) {
     case OpCode::Neg: u = Unary::Neg; return true;
@@ -42,6 +42,20 @@ inline bool unary_of(OpCode op, Unary& u) {
     case OpCode::Reciprocal: u = Unary::Reciprocal; return true;
     case OpCode::Sqrt: u = Unary::Sqrt; return true;
     case OpCode::StopGradient: u = Unary::Identity; return true;
+    default: return false;
+  }
+}
+
+/// The Binary kind of an elementwise arithmetic op (add sub mul div maximum minimum); false for every
+/// other op. The interpreter's dispatch and the exhaustive backend read it.
+inline bool binary_of(OpCode op, Binary& b) {
+  switch (op) {
+    case OpCode::Add: b = Binary::Add; return true;
+    case OpCode::Sub: b = Binary::Sub; return true;
+    case OpCode::Mul: b = Binary::Mul; return true;
+    case OpCode::Div: b = Binary::Div; return true;
+    case OpCode::Maximum: b = Binary::Max; return true;
+    case OpCode::Minimum: b = Binary::Min; return true;
     default: return false;
   }
 }

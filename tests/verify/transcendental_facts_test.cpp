@@ -33,13 +33,9 @@ namespace {
 using interp::Unary;
 
 Unary unary_of(OpCode op) {
-  switch (op) {
-    case OpCode::Exp: return Unary::Exp;
-    case OpCode::Log: return Unary::Log;
-    case OpCode::Tanh: return Unary::Tanh;
-    case OpCode::Erf: return Unary::Erf;
-    default: return Unary::Identity;
-  }
+  Unary u = Unary::Identity;
+  EXPECT_TRUE(interp::unary_of(op, u)) << mnemonic(op);
+  return u;
 }
 
 constexpr OpCode kOps[] = {OpCode::Exp, OpCode::Log, OpCode::Tanh, OpCode::Erf};

@@ -72,18 +72,6 @@ bool is_elementwise_op(OpCode op) {
   }
 }
 
-bool binary_of(OpCode op, Binary& b) {
-  switch (op) {
-    case OpCode::Add: b = Binary::Add; return true;
-    case OpCode::Sub: b = Binary::Sub; return true;
-    case OpCode::Mul: b = Binary::Mul; return true;
-    case OpCode::Div: b = Binary::Div; return true;
-    case OpCode::Maximum: b = Binary::Max; return true;
-    case OpCode::Minimum: b = Binary::Min; return true;
-    default: return false;
-  }
-}
-
 /// The scope test for one body; fills `dims` from the first parameter.
 std::string body_scope(const Program& p, BodyId b, const char* side) {
   const Body& body = p.body(b);
@@ -198,7 +186,7 @@ std::string compile(const Program& p, BodyId b, const std::vector<uint8_t>& para
         why = std::string(mnemonic(op)) + " on " + dtype_name(s.out);
         return;
       }
-    } else if (binary_of(op, s.bin)) {
+    } else if (interp::binary_of(op, s.bin)) {
       s.kind = Kind::Binary;
       if (s.out == DType::I1) {
         why = std::string(mnemonic(op)) + " on i1";
