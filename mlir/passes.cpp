@@ -1,5 +1,6 @@
 // MLIR's own passes in-process (docs/mlir.md "fuzz_mlir_tv"): the module parsed in a fresh context, the
 // pass run through MLIR's PassManager, the result printed as MLIR text.
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -87,18 +88,31 @@ std::vector<std::string> known_fold_sites(std::string_view text) {
   // Triggers that MLIR's own folding creates (a tosa.mul whose operand folds to a zero splat): the module
   // with some of tosa.add/sub/mul renamed to ops of an unregistered dialect (no folders; written in
   // generic form by export_mlir, so the rename is textual), then canonicalized and TOSA-constant-folded,
-  // and the renamed ops' operands looked at. Once with all three renamed, and once for each of them with
-  // only that one renamed: the zero may itself be the fold of another of the three (a tosa.mul of the
-  // fold of tosa.sub(c, c) and -1.0, which MLIR folds to +0.0 where the product is -0.0).
-  const std::vector<std::vector<const char*>> renamings = {{"add", "sub", "mul"}, {"add"}, {"sub"}, {"mul"}};
-  for (const std::vector<const char*>& ops : renamings) {
-    std::string renamed(text);
-    for (const char* op : ops) {
-      const std::string from = std::string("\"tosa.") + op + "\"(", to = std::string("\"ptirknown.") + op + "\"(";
-      for (size_t pos = renamed.find(from); pos != std::string::npos; pos = renamed.find(from, pos + to.size()))
-        renamed.replace(pos, from.size(), to);
+  // and the renamed ops' operands looked at. Once with all of them renamed, then once for each single
+  // occurrence with only that one renamed: the zero may itself be the fold of another add/sub/mul, even
+  // of the same op (a tosa.mul of the fold of tosa.sub(c, c) and -1.0; tosa.mul(tosa.mul(x, x), x) with
+  // x the smallest negative subnormal, whose inner product underflows to +0.0: both folded by MLIR to
+  // +0.0 where the product is -0.0).
+  std::vector<std::string> renamings;
+  {
+    std::string all(text);
+    std::vector<size_t> sites;
+    for (const char* op : {"add", "sub", "mul"}) {
+      const std::string from = std::string("\"tosa.") + op + "\"(";
+      for (size_t pos = text.find(from); pos != std::string_view::npos; pos = text.find(from, pos + 1)) sites.push_back(pos);
     }
-    if (renamed == text) continue;  // none of these ops: nothing to look at
+    std::sort(sites.begin(), sites.end());
+    // "tosa." and "ptirknown." differ in length: rename from the back so earlier positions stay valid.
+    for (auto it = sites.rbegin(); it != sites.rend(); ++it) all.replace(*it + 1, 4, "ptirknown");
+    if (!sites.empty()) renamings.push_back(all);
+    if (sites.size() > 1)
+      for (size_t at : sites) {
+        std::string one(text);
+        one.replace(at + 1, 4, "ptirknown");
+        renamings.push_back(std::move(one));
+      }
+  }
+  for (const std::string& renamed : renamings) {
     std::string err;
     std::string folded = run_mlir_pass(renamed, MlirPass::Canonicalize, &err);
     if (!folded.empty()) folded = run_mlir_pass(folded, MlirPass::TosaLayerwiseConstantFold, &err);
