@@ -102,13 +102,18 @@ class HashedNames {
       release();
       allocate(want_);
     }
-    if (pending_.empty()) pending_.assign(2 * kBatch, Slot{});  // on the first name: a body of numbered names never pays
+    // On the first name (a body of numbered names never pays), sized for the body: a small program's
+    // parse zeroed 12 KB of pending slots for a handful of names. A later, larger body gets a larger one.
+    if (const size_t want = std::min(2 * kBatch, want_); pending_.size() < want) {
+      flush();
+      pending_.assign(want, Slot{});
+    }
     const uint64_t h = hash(name);
     Slot* s = probe_pending(name, h);
     if (s->gen == pgen_) return false;
     *s = Slot{h, static_cast<uint32_t>(name.data() - base_), v, static_cast<uint16_t>(name.size()), pgen_};
     order_.push_back(static_cast<uint32_t>(s - pending_.data()));
-    if (order_.size() == kBatch) flush();
+    if (order_.size() * 2 == pending_.size()) flush();  // at most half full: kBatch names, or fewer in a small table
     return true;
   }
   ValueId find(std::string_view name) const {
@@ -142,7 +147,7 @@ class HashedNames {
     uint16_t tag;  ///< the hash's top 16 bits
     ValueId value;
   };
-  static constexpr size_t kBatch = 256;  ///< pending names moved at once
+  static constexpr size_t kBatch = 256;  ///< pending names moved at once (fewer when the pending table is smaller)
   static constexpr size_t kNoDup = SIZE_MAX;
   static uint16_t tag_of(uint64_t h) { return static_cast<uint16_t>(h >> 48); }
 

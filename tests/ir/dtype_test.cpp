@@ -2,7 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <random>
+#include <string>
 
 #include "ir/dtype.h"
 
@@ -86,6 +89,64 @@ TEST(DType, DecimalToF16IsRoundedOnce) {
   // Just above the tie, by far less than a double ulp of 1.0: must round up, not to the double tie.
   EXPECT_EQ(*parse_float_elem("1.000488281250000000000000001", DType::F16, nullptr), 0x3C01u);
   EXPECT_EQ(*parse_float_elem("1.000488281249999999999999999", DType::F16, nullptr), 0x3C00u);
+}
+
+/// The exact decimal expansion of d (glibc prints every digit; %g drops the trailing zeros).
+std::string exact_decimal(double d) {
+  std::string s(1200, '\0');
+  s.resize(static_cast<size_t>(std::snprintf(s.data(), s.size(), "%.1100g", d)));
+  return s;
+}
+
+/// The decimal s moved by one unit in a digit far below its last one (up or down): a value no double
+/// lies between s and it. s is a positive finite decimal, maybe with an exponent suffix.
+std::string nudge(const std::string& s, bool up) {
+  const size_t e = s.find_first_of("eE");
+  std::string m = s.substr(0, e), tail = e == std::string::npos ? "" : s.substr(e);
+  if (m.find('.') == std::string::npos) m += '.';
+  m += std::string(40, '0');
+  if (up) {
+    m.back() = '1';
+  } else {  // subtract one unit in the last place, borrowing through the digits
+    for (size_t k = m.size(); k-- > 0;) {
+      if (m[k] == '.') continue;
+      if (m[k] != '0') { --m[k]; break; }
+      m[k] = '9';
+    }
+  }
+  return m + tail;
+}
+
+TEST(DType, DecimalRoundingAtEveryKindOfBoundary) {
+  // parse_float_elem rounds the nearest double when that double is not a rounding boundary of the
+  // target, and decides exactly otherwise. Boundaries: the midpoints between neighbouring target values
+  // (ties to even; just above rounds up, just below down) and the overflow threshold; elsewhere the
+  // exact decimal of a double rounds as the double does (double_to_float).
+  std::mt19937_64 rng(7);
+  for (DType t : {DType::F16, DType::BF16, DType::F32}) {
+    const int bits = dtype_bits(t);
+    const uint64_t inf = float_inf(t, false);
+    for (int i = 0; i < 3000; ++i) {
+      uint64_t a = rng() & ((uint64_t{1} << (bits - 1)) - 1);  // positive
+      if (a >= inf) a = inf - 1 - (rng() % 4);                   // finite, up to the largest
+      const uint64_t b = a + 1;                                  // the next value up (b == inf past the largest)
+      const double m = (float_to_double(t, a) + (b == inf ? float_to_double(t, a) + (float_to_double(t, a) - float_to_double(t, a - 1)) : float_to_double(t, b))) / 2;
+      const uint64_t even = (a & 1) == 0 ? a : b;
+      const std::string mid = exact_decimal(m);
+      for (bool neg : {false, true}) {
+        const std::string sg = neg ? "-" : "";
+        const uint64_t sign = neg ? sign_mask(t) : 0;
+        ASSERT_EQ(*parse_float_elem(sg + mid, t, nullptr), sign | even) << dtype_name(t) << " tie " << sg << mid;
+        ASSERT_EQ(*parse_float_elem(sg + nudge(mid, true), t, nullptr), sign | b) << dtype_name(t) << " above " << sg << mid;
+        ASSERT_EQ(*parse_float_elem(sg + nudge(mid, false), t, nullptr), sign | a) << dtype_name(t) << " below " << sg << mid;
+      }
+      // An ordinary value: a random double between the two, exactly as a decimal.
+      const double lo = float_to_double(t, a);
+      const double x = lo + (m - lo) * std::ldexp(static_cast<double>(rng() >> 11), -53) * 2;
+      ASSERT_EQ(*parse_float_elem(exact_decimal(x), t, nullptr), double_to_float(t, x)) << dtype_name(t) << " " << exact_decimal(x);
+      ASSERT_EQ(*parse_float_elem(exact_decimal(-x), t, nullptr), double_to_float(t, -x)) << dtype_name(t) << " " << exact_decimal(-x);
+    }
+  }
 }
 
 TEST(DType, ParseIntElementsWithRangeChecks) {
