@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "ir/index_map.h"
+#include "ir/interp/index_exec.h"
 #include "ir/interp/kernels.h"
 #include "ir/interp/scalar.h"
 
@@ -581,14 +582,25 @@ PlanCache::PlanCache() : plans_(new std::unordered_map<BodyId, std::unique_ptr<i
 
 PlanCache::~PlanCache() { delete plans_; }
 
-std::unique_ptr<interp::BodyPlan>& PlanCache::slot(const Program& p, BodyId b) {
+void PlanCache::use(const Program& p) {
   if (program_ != &p || insts_ != p.num_inst_slots() || values_ != p.num_values()) {
     plans_->clear();
+    maps_.clear();
     program_ = &p;
     insts_ = p.num_inst_slots();
     values_ = p.num_values();
   }
+}
+
+std::unique_ptr<interp::BodyPlan>& PlanCache::slot(const Program& p, BodyId b) {
+  use(p);
   return (*plans_)[b];
+}
+
+std::unique_ptr<interp::MapMemo>& PlanCache::map_slot(const Program& p, InstId i) {
+  use(p);
+  if (maps_.size() <= i) maps_.resize(insts_ > i ? insts_ : size_t{i} + 1);
+  return maps_[i];
 }
 
 IndexMapCache::IndexMapCache(size_t capacity)

@@ -66,6 +66,7 @@ class IndexMapCache {
 namespace interp {
 struct BodyPlan;
 struct FrameBuffers;
+struct MapMemo;
 }
 
 /// The interpreter's plans of one program's bodies (which frame slot holds each value, where each dies),
@@ -74,7 +75,7 @@ struct FrameBuffers;
 /// differential of two fixed programs: one cache per program). A run of another program (another
 /// address, instruction or value count) empties the cache first. The cache also keeps the run's frame
 /// buffers (value slots by depth, emptied when a frame ends, their capacity kept), so a run of a small
-/// program allocates only its tensors. Not thread-safe, and one run at a time: one per thread.
+/// program allocates only its tensors, and each instruction's index map with its extents (MapMemo). Not thread-safe, and one run at a time: one per thread.
 class PlanCache {
  public:
   PlanCache();
@@ -83,14 +84,18 @@ class PlanCache {
   PlanCache& operator=(const PlanCache&) = delete;
   /// The slot of body `b` of `p` (empty until the interpreter builds it).
   std::unique_ptr<interp::BodyPlan>& slot(const Program& p, BodyId b);
+  /// The memo of instruction `i`'s index map (empty until the interpreter makes it; see interp::MapMemo).
+  std::unique_ptr<interp::MapMemo>& map_slot(const Program& p, InstId i);
   /// The frame buffers by nesting depth (the interpreter's).
   std::vector<std::unique_ptr<interp::FrameBuffers>>& frames() { return frames_; }
 
  private:
+  void use(const Program& p);  ///< empties the cache when `p` is not the program it was kept for
   const Program* program_ = nullptr;
   size_t insts_ = 0, values_ = 0;
   std::unordered_map<BodyId, std::unique_ptr<interp::BodyPlan>>* plans_;
   std::vector<std::unique_ptr<interp::FrameBuffers>> frames_;
+  std::vector<std::unique_ptr<interp::MapMemo>> maps_;  ///< by InstId, sized on first use
 };
 
 struct InterpOptions {

@@ -144,27 +144,108 @@ int64_t MapRun::eval(imap::ExprId e, std::span<const int64_t> vars) const {
   return eval64(*this, e, vars.data(), vars.size());
 }
 
+namespace {
+
+/// Per node: whether its value depends on an operand's elements (a Read below it). Children come
+/// before their parents (as imap::var_deps relies on).
+std::vector<bool> reads_of(const imap::IndexMap& m) {
+  std::vector<bool> r(m.nodes.size(), false);
+  for (size_t i = 0; i < m.nodes.size(); ++i) {
+    const Node& n = m.nodes[i];
+    const auto at = [&](int32_t k) { return r[static_cast<size_t>(k)]; };
+    switch (n.op) {
+      case Op::Const: case Op::Var: case Op::Dim: case Op::Attr: break;
+      case Op::Read: r[i] = true; break;
+      case Op::Not: r[i] = at(n.a); break;
+      case Op::Clamp: case Op::Select: r[i] = at(n.a) || at(n.b) || at(n.c); break;
+      default: r[i] = at(n.a) || at(n.b); break;  // binary ops
+    }
+  }
+  return r;
+}
+
+/// Whether `memo` was made for this call: its op, attributes and types (so a stale memo is never used).
+bool memo_fits(const MapMemo& memo, const Call& c, const Out& out) {
+  if (memo.op != c.op || memo.attrs != &c.attrs || memo.operand_types.size() != c.args.size() ||
+      memo.result_types.size() != out.size())
+    return false;
+  for (size_t k = 0; k < c.args.size(); ++k)
+    if (memo.operand_types[k] != c.args[k].type) return false;
+  for (size_t k = 0; k < out.size(); ++k)
+    if (memo.result_types[k] != out[k].type) return false;
+  return true;
+}
+
+std::shared_ptr<const imap::IndexMap> build_map(const Call& c, std::span<const TensorType> operand_types,
+                                                std::span<const TensorType> result_types, std::string& error) {
+  if (IndexMapCache* cache = options(c.exec).index_maps)
+    return cache->get(c.op, c.attrs, operand_types, result_types, &error);
+  auto m = imap::index_map(c.op, c.attrs, operand_types, result_types, imap::Sizes::Concrete, &error);
+  if (!m) return nullptr;
+  return std::make_shared<const imap::IndexMap>(std::move(*m));
+}
+
+}  // namespace
+
 Status instantiate(const Call& c, const Out& out, MapRun& run) {
   run.operands.reserve(c.args.size());
-  run.operand_types.reserve(c.args.size());
-  run.result_types.reserve(out.size());
-  for (size_t k = 0; k < c.args.size(); ++k) {
-    run.operands.push_back(&c.args[k]);
-    run.operand_types.push_back(c.args[k].type);
-  }
-  for (const Tensor& t : out) run.result_types.push_back(t.type);
+  for (size_t k = 0; k < c.args.size(); ++k) run.operands.push_back(&c.args[k]);
   run.attrs = &c.attrs;
   std::string error;
-  if (IndexMapCache* cache = options(c.exec).index_maps) {
-    run.m_owner = cache->get(c.op, c.attrs, run.operand_types, run.result_types, &error);
-  } else {
-    auto m = imap::index_map(c.op, c.attrs, run.operand_types, run.result_types, imap::Sizes::Concrete, &error);
-    if (m) run.m_owner = std::make_shared<const imap::IndexMap>(std::move(*m));
+  if (PlanCache* plans = options(c.exec).plans) {
+    std::unique_ptr<MapMemo>& slot = plans->map_slot(c.p, c.inst);
+    if (!slot || !memo_fits(*slot, c, out)) {
+      slot.reset();
+      auto memo = std::make_unique<MapMemo>();
+      memo->op = c.op;
+      memo->attrs = &c.attrs;
+      for (size_t k = 0; k < c.args.size(); ++k) memo->operand_types.push_back(c.args[k].type);
+      for (const Tensor& t : out) memo->result_types.push_back(t.type);
+      memo->map = build_map(c, memo->operand_types, memo->result_types, error);
+      if (!memo->map) return Status::error(error);
+      bool space_reads = false;
+      memo->reads_data = false;
+      for (const Node& n : memo->map->nodes) memo->reads_data = memo->reads_data || n.op == Op::Read;
+      if (memo->reads_data) {
+        const std::vector<bool> reads = reads_of(*memo->map);
+        for (ExprId e : memo->map->space) space_reads = space_reads || reads[static_cast<size_t>(e)];
+      }
+      if (!space_reads) {  // extents that depend on values (none so far) are evaluated per run below
+        run.m = memo->map.get();
+        run.operand_types = memo->operand_types;
+        run.result_types = memo->result_types;
+        for (ExprId e : memo->map->space) memo->space.push_back(run.eval(e));
+        for (int64_t n : memo->space)
+          if (n < 0) return c.fail("a negative extent in the index map");
+        memo->proto.m = memo->map.get();
+        memo->proto.space = memo->space;
+        memo->proto.operand_types = memo->operand_types;
+        memo->proto.result_types = memo->result_types;
+        memo->proto.attrs = memo->attrs;
+        slot = std::move(memo);
+      }
+    }
+    if (slot) {
+      run.memo = slot.get();
+      run.m = slot->map.get();
+      run.operand_types = slot->operand_types;
+      run.result_types = slot->result_types;
+      run.space = slot->space;
+      return Status::success();
+    }
   }
+  run.own_operand_types.reserve(c.args.size());
+  run.own_result_types.reserve(out.size());
+  for (size_t k = 0; k < c.args.size(); ++k) run.own_operand_types.push_back(c.args[k].type);
+  for (const Tensor& t : out) run.own_result_types.push_back(t.type);
+  run.operand_types = run.own_operand_types;
+  run.result_types = run.own_result_types;
+  run.m_owner = build_map(c, run.operand_types, run.result_types, error);
   if (!run.m_owner) return Status::error(error);
   run.m = run.m_owner.get();
-  run.space.reserve(run.m->space.size());
-  for (ExprId e : run.m->space) run.space.push_back(run.eval(e));
+  run.own_space.reserve(run.m->space.size());
+  for (ExprId e : run.m->space) run.own_space.push_back(run.eval(e));
+  run.space = run.own_space;
   for (int64_t n : run.space)
     if (n < 0) return c.fail("a negative extent in the index map");
   return Status::success();
@@ -451,70 +532,36 @@ int64_t Plan::Walk::slow(int t) const {
 
 // ---- Move ----
 
-Status run_move(const Call& c, const MapRun& run, Tensor& out) {
-  const imap::IndexMap& m = *run.m;
-  if (out.size() == 0) return Status::success();
-  const int w = dtype_bytes(out.dtype());
-  // One unconditional source at an affine offset: a strided copy (one memcpy when contiguous).
-  if (m.cases.size() == 1 && m.cases[0].when.empty() && m.otherwise == imap::Otherwise::Nothing) {
-    const imap::Access& a = m.cases[0].reads[0];
-    if (auto aff = affine_offset(run, a)) {
-      const Tensor& x = *run.operands[static_cast<size_t>(a.operand)];
-      if (const std::vector<int64_t> st = strides_of(out.type.dims); std::equal(aff->coef.begin(), aff->coef.end(), st.begin(), st.end())) {
-        std::memcpy(out.data.data(), x.data.data() + aff->c * w, static_cast<size_t>(out.size()) * w);
-      } else {
-        strided_copy(x, aff->c, std::span<const int64_t>(aff->coef.data(), aff->coef.size()), out);
-      }
-      return Status::success();
-    }
+namespace {
+/// Whether `coef` are the row-major strides of `dims` (the offset walks the output in order).
+bool row_major(const Coefs& coef, const std::vector<int64_t>& dims) {
+  if (coef.size() != dims.size()) return false;
+  int64_t s = 1;
+  for (size_t k = dims.size(); k-- > 0;) {
+    if (coef[k] != s) return false;
+    s *= dims[k];
   }
-  uint64_t pad = 0;
-  if (m.otherwise == imap::Otherwise::Value)
-    if (const AttrValue* v = run.attrs->find("value")) {
-      if (v->lit.dtype() != out.dtype() || v->lit.size() != 1) return c.fail("value[...] is not a scalar of the dtype");
-      pad = v->lit.bits(0);
-    }
-  Plan plan(run);
-  const size_t nc = m.cases.size();
-  std::vector<Plan::All> conds;
-  std::vector<Plan::Sum> offs;
-  std::vector<const Tensor*> srcs;
+  return true;
+}
+}  // namespace
+
+MovePrep::MovePrep(const MapRun& run) : plan(run) {
+  const imap::IndexMap& m = *run.m;
+  nc = m.cases.size();
   for (const imap::Case& k : m.cases) {
     conds.push_back(plan.conjunction(k.when));
     offs.push_back(plan.offset(k.reads[0]));
-    srcs.push_back(run.operands[static_cast<size_t>(k.reads[0].operand)]);
   }
-  Plan::Sum value;
   if (m.otherwise == imap::Otherwise::Index) value = plan.value(m.index_value);
   bool dyn = false;
   for (size_t t = 0; t < plan.tables().size(); ++t) dyn = dyn || plan.dynamic(static_cast<int>(t));
-  const std::vector<int64_t>& dims = run.space;
-  const int L = static_cast<int>(dims.size()) - 1;
-  if (dyn || L < 0 || m.otherwise == imap::Otherwise::Index) {  // point by point
-    Plan::Walk wk(plan);
-    int64_t oi = 0;
-    do {
-      size_t k = 0;
-      while (k < nc && !wk.holds(conds[k])) ++k;
-      if (k < nc) copy_elem(*srcs[k], wk.sum(offs[k]), out, oi);
-      else if (m.otherwise == imap::Otherwise::Index)
-        put(out, oi, cast_elem(DType::SI64, out.dtype(), static_cast<uint64_t>(wk.sum(value))));
-      else put(out, oi, pad);
-      ++oi;
-    } while (wk.next());
-    return Status::success();
-  }
+  L = static_cast<int>(run.space.size()) - 1;
+  pointwise = dyn || L < 0 || m.otherwise == imap::Otherwise::Index;
+  if (pointwise) return;
   // Row by row along the innermost variable. Per case, each table is outer (fixed in a row), inner
   // (of the innermost variable only: its values along j are computed once) or mixed (read along the
   // row at its position plus j * its stride).
-  const int64_t n = dims[static_cast<size_t>(L)];
-  struct Part {
-    std::vector<int> outer, mixed;
-    std::vector<uint8_t> cin;  // inner conjunction at j
-    std::vector<int64_t> tin;  // inner offset at j
-  };
-  std::vector<Part> conds_p(nc), offs_p(nc);
-  bool any_mixed = false;
+  n = run.space[static_cast<size_t>(L)];
   auto classify = [&](const std::vector<int>& tables, Part& p, bool conj) {
     if (conj) p.cin.assign(static_cast<size_t>(n), 1);
     else p.tin.assign(static_cast<size_t>(n), 0);
@@ -535,58 +582,122 @@ Status run_move(const Call& c, const MapRun& run, Tensor& out) {
       }
     }
   };
+  conds_p.resize(nc);
+  offs_p.resize(nc);
   for (size_t k = 0; k < nc; ++k) {
     classify(conds[k].tables, conds_p[k], true);
     classify(offs[k].tables, offs_p[k], false);
   }
-  Plan::Walk wk(plan);  // the innermost variable stays at 0: rows
-  uint8_t* dst = out.data.data();
-  std::vector<uint8_t> ok(nc);
-  std::vector<int64_t> rowoff(nc);
-  std::vector<std::vector<int64_t>> mixed_stride(2 * nc);  // per case: of its cond tables, of its offset tables
+  mixed_stride.resize(2 * nc);
   for (size_t k = 0; k < nc; ++k) {
     for (int t : conds_p[k].mixed) mixed_stride[2 * k].push_back(plan.stride_along(t, L));
     for (int t : offs_p[k].mixed) mixed_stride[2 * k + 1].push_back(plan.stride_along(t, L));
   }
+}
+
+MapMemo::~MapMemo() = default;
+
+Status run_move(const Call& c, const MapRun& run, Tensor& out) {
+  const imap::IndexMap& m = *run.m;
+  if (out.size() == 0) return Status::success();
+  const int w = dtype_bytes(out.dtype());
+  // Of a map that reads no element, what the run derives from the map alone (the affine offset, the
+  // plan and its row runs) is the memo's, made on its first run; otherwise this run's own.
+  const bool memo = run.memo && !run.memo->reads_data;
+  // One unconditional source at an affine offset: a strided copy (one memcpy when contiguous).
+  if (m.cases.size() == 1 && m.cases[0].when.empty() && m.otherwise == imap::Otherwise::Nothing) {
+    const imap::Access& a = m.cases[0].reads[0];
+    std::optional<Affine> own;
+    const std::optional<Affine>* affp = &own;
+    if (memo) {
+      if (!run.memo->move_affine) run.memo->move_affine.emplace(affine_offset(run.memo->proto, a));
+      affp = &*run.memo->move_affine;
+    } else {
+      own = affine_offset(run, a);
+    }
+    if (const std::optional<Affine>& aff = *affp) {
+      const Tensor& x = *run.operands[static_cast<size_t>(a.operand)];
+      if (row_major(aff->coef, out.type.dims)) {
+        std::memcpy(out.data.data(), x.data.data() + aff->c * w, static_cast<size_t>(out.size()) * w);
+      } else {
+        strided_copy(x, aff->c, std::span<const int64_t>(aff->coef.data(), aff->coef.size()), out);
+      }
+      return Status::success();
+    }
+  }
+  uint64_t pad = 0;
+  if (m.otherwise == imap::Otherwise::Value)
+    if (const AttrValue* v = run.attrs->find("value")) {
+      if (v->lit.dtype() != out.dtype() || v->lit.size() != 1) return c.fail("value[...] is not a scalar of the dtype");
+      pad = v->lit.bits(0);
+    }
+  std::optional<MovePrep> own;
+  MovePrep* pp;
+  if (memo) {
+    if (!run.memo->move) run.memo->move = std::make_unique<MovePrep>(run.memo->proto);
+    pp = run.memo->move.get();
+  } else {
+    pp = &own.emplace(run);
+  }
+  MovePrep& pr = *pp;
+  const Plan& plan = pr.plan;
+  const size_t nc = pr.nc;
+  boost::container::small_vector<const Tensor*, 8> srcs;
+  for (const imap::Case& k : m.cases) srcs.push_back(run.operands[static_cast<size_t>(k.reads[0].operand)]);
+  if (pr.pointwise) {  // point by point
+    Plan::Walk wk(plan);
+    int64_t oi = 0;
+    do {
+      size_t k = 0;
+      while (k < nc && !wk.holds(pr.conds[k])) ++k;
+      if (k < nc) copy_elem(*srcs[k], wk.sum(pr.offs[k]), out, oi);
+      else if (m.otherwise == imap::Otherwise::Index)
+        put(out, oi, cast_elem(DType::SI64, out.dtype(), static_cast<uint64_t>(wk.sum(pr.value))));
+      else put(out, oi, pad);
+      ++oi;
+    } while (wk.next());
+    return Status::success();
+  }
+  const int L = pr.L;
+  const int64_t n = pr.n;
+  Plan::Walk wk(plan);  // the innermost variable stays at 0: rows
+  uint8_t* dst = out.data.data();
+  boost::container::small_vector<uint8_t, 8> ok(nc);
+  boost::container::small_vector<int64_t, 8> rowoff(nc);
   // The case of position j of the row (-1: none) and its offset without the row's outer part.
   auto case_at = [&](int64_t j, int64_t& o) {
     for (size_t k = 0; k < nc; ++k) {
-      if (!ok[k] || !conds_p[k].cin[static_cast<size_t>(j)]) continue;
+      if (!ok[k] || !pr.conds_p[k].cin[static_cast<size_t>(j)]) continue;
       bool h = true;
-      const Part& cp = conds_p[k];
+      const MovePrep::Part& cp = pr.conds_p[k];
       for (size_t q = 0; q < cp.mixed.size() && h; ++q)
-        h = plan.at(cp.mixed[q], wk.pos[static_cast<size_t>(cp.mixed[q])] + j * mixed_stride[2 * k][q]) != 0;
+        h = plan.at(cp.mixed[q], wk.pos[static_cast<size_t>(cp.mixed[q])] + j * pr.mixed_stride[2 * k][q]) != 0;
       if (!h) continue;
-      const Part& op = offs_p[k];
+      const MovePrep::Part& op = pr.offs_p[k];
       o = op.tin[static_cast<size_t>(j)];
       for (size_t q = 0; q < op.mixed.size(); ++q)
-        o += plan.at(op.mixed[q], wk.pos[static_cast<size_t>(op.mixed[q])] + j * mixed_stride[2 * k + 1][q]);
+        o += plan.at(op.mixed[q], wk.pos[static_cast<size_t>(op.mixed[q])] + j * pr.mixed_stride[2 * k + 1][q]);
       return static_cast<int>(k);
     }
     return -1;
   };
-  /// Runs of a row: `len` positions from j0 of case c (-1: padding) at offset toff (plus the row's).
-  struct Run {
-    int64_t j0, len;
-    int c;
-    int64_t toff;
-  };
-  // Without mixed tables the runs depend on the row's mask only (few distinct masks: a short list).
-  std::vector<std::pair<uint64_t, std::vector<Run>>> cache;
+  // Without mixed tables the runs depend on the row's mask only (few distinct masks: a short list,
+  // kept in the prep: of a memo, for every later run too).
+  auto& cache = pr.row_runs;
   size_t last = 0;
   int64_t o0 = 0;
   do {
     uint64_t mask = 0;
     for (size_t k = 0; k < nc; ++k) {
-      bool h = conds[k].holds;
-      for (int t : conds_p[k].outer) h = h && wk.get(t) != 0;
+      bool h = pr.conds[k].holds;
+      for (int t : pr.conds_p[k].outer) h = h && wk.get(t) != 0;
       ok[k] = h;
-      if (h) mask |= uint64_t{1} << k;
-      int64_t o = offs[k].base;
-      for (int t : offs_p[k].outer) o += wk.get(t);
+      if (h && k < 64) mask |= uint64_t{1} << k;
+      int64_t o = pr.offs[k].base;
+      for (int t : pr.offs_p[k].outer) o += wk.get(t);
       rowoff[k] = o;
     }
-    if (any_mixed) {  // element by element
+    if (pr.any_mixed || nc > 64) {  // element by element (more than 64 cases: no mask to key runs by)
       for (int64_t j = 0; j < n; ++j) {
         int64_t o = 0;
         const int k = case_at(j, o);
@@ -599,18 +710,18 @@ Status run_move(const Call& c, const MapRun& run, Tensor& out) {
         while (last < cache.size() && cache[last].first != mask) ++last;
       }
       if (last == cache.size()) {
-        std::vector<Run> runs;
+        std::vector<MovePrep::Run> runs;
         int64_t prev = 0;
         for (int64_t j = 0; j < n; ++j) {
           int64_t o = 0;
           const int k = case_at(j, o);
           if (!runs.empty() && runs.back().c == k && (k < 0 || o == prev + 1)) ++runs.back().len;
-          else runs.push_back(Run{j, 1, k, o});
+          else runs.push_back(MovePrep::Run{j, 1, k, o});
           prev = o;
         }
         cache.emplace_back(mask, std::move(runs));
       }
-      for (const Run& r : cache[last].second) {
+      for (const MovePrep::Run& r : cache[last].second) {
         if (r.c < 0) {
           if (pad != 0)
             for (int64_t q = 0; q < r.len; ++q) put(out, o0 + r.j0 + q, pad);

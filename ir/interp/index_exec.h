@@ -19,22 +19,36 @@
 
 namespace ptir::interp {
 
-/// An op's map on concrete operands (Sizes::Concrete: every Dim and Attr is a numeral).
+struct MapMemo;
+
+/// An op's map on concrete operands (Sizes::Concrete: every Dim and Attr is a numeral). The map, the
+/// extents and the types are the instruction's MapMemo's when the run has a PlanCache, else this run's
+/// own (the `own_` members); only `operands` is always the run's. Not copyable: the spans may point
+/// into the run itself.
 struct MapRun {
-  const imap::IndexMap* m = nullptr;  ///< owned by `m_owner` (built for this run, or shared from an IndexMapCache)
+  const imap::IndexMap* m = nullptr;  ///< owned by `m_owner` or by `memo`
   std::shared_ptr<const imap::IndexMap> m_owner;
-  std::vector<int64_t> space;  ///< extents of the iteration variables
-  std::vector<const Tensor*> operands;
-  std::vector<TensorType> operand_types, result_types;
+  std::span<const int64_t> space;  ///< extents of the iteration variables
+  boost::container::small_vector<const Tensor*, 4> operands;
+  std::span<const TensorType> operand_types, result_types;
   const AttrSet* attrs = nullptr;
+  const MapMemo* memo = nullptr;  ///< the instruction's memo (see MapMemo), or nullptr
+  std::vector<int64_t> own_space;
+  std::vector<TensorType> own_operand_types, own_result_types;
+
+  MapRun() = default;
+  MapRun(const MapRun&) = delete;
+  MapRun& operator=(const MapRun&) = delete;
 
   imap::IntDomain domain(std::span<const int64_t> vars = {}) const {
-    return imap::IntDomain{vars, operands, operand_types, result_types, attrs};
+    return imap::IntDomain{vars, std::span<const Tensor* const>(operands.data(), operands.size()), operand_types,
+                           result_types, attrs};
   }
   int64_t eval(imap::ExprId e, std::span<const int64_t> vars = {}) const;
 };
 
 /// Builds the map of the call's instruction (after the kernel's own checks); an error names the op.
+/// With a PlanCache the instruction's MapMemo is used, or made on its first run.
 Status instantiate(const Call& c, const Out& out, MapRun& run);
 
 /// The first failing UB check of the map, as the kernel's message (index / segment id out of range).
@@ -117,7 +131,7 @@ class Plan {
     return tb.vals[static_cast<size_t>(pos)];
   }
   bool dynamic(int t) const { return !tables_[static_cast<size_t>(t)].dynamic.empty(); }
-  const std::vector<int64_t>& dims() const { return run_.space; }
+  std::span<const int64_t> dims() const { return run_.space; }
   const MapRun& run() const { return run_; }
 
   /// Row-major walk over the space: `idx` the point, `pos[t]` table t's position.
@@ -129,7 +143,7 @@ class Plan {
     bool next() { return next_in(0, static_cast<int>(idx.size())); }
     /// The next point moving only the variables [v0, v1) (an odometer over them); false when they wrap.
     bool next_in(int v0, int v1) {
-      const std::vector<int64_t>& dims = plan.run_.space;
+      const std::span<const int64_t> dims = plan.run_.space;
       for (int k = v1; k-- > v0;) {
         const auto& tv = plan.per_var_[static_cast<size_t>(k)];
         ++idx[static_cast<size_t>(k)];
@@ -172,6 +186,83 @@ class Plan {
   friend struct Walk;
 };
 
+/// What run_move derives from a Move map and its extents: the plan, each case's condition and offset,
+/// and for a row-by-row run each table's part and the row runs by case mask. Of a map that reads no
+/// element none of it depends on the operands' values, and a MapMemo keeps it for later runs.
+struct MovePrep {
+  struct Part {
+    std::vector<int> outer, mixed;
+    std::vector<uint8_t> cin;  // inner conjunction at j
+    std::vector<int64_t> tin;  // inner offset at j
+  };
+  /// `len` positions of a row from j0, of case c (-1: padding) at offset toff (plus the row's).
+  struct Run {
+    int64_t j0, len;
+    int c;
+    int64_t toff;
+  };
+  Plan plan;
+  size_t nc = 0;
+  std::vector<Plan::All> conds;
+  std::vector<Plan::Sum> offs;
+  Plan::Sum value;
+  bool pointwise = false;  ///< point by point (a dynamic table, rank 0 or an index value); else row by row
+  int L = -1;              ///< the innermost variable
+  int64_t n = 0;           ///< its extent
+  std::vector<Part> conds_p, offs_p;
+  bool any_mixed = false;
+  std::vector<std::vector<int64_t>> mixed_stride;  ///< per case: of its cond tables, of its offset tables
+  std::vector<std::pair<uint64_t, std::vector<Run>>> row_runs;  ///< by case mask (without mixed tables)
+  explicit MovePrep(const MapRun& run);
+};
+
+/// What walk_fold derives from a Fold map and its extents: the plan, and the case's condition and read
+/// offsets split into the parts that move with the reduction variables and the rest.
+struct FoldPrep {
+  Plan plan;
+  Plan::All cin, cout;
+  std::vector<Plan::Sum> oin, oout;
+  explicit FoldPrep(const MapRun& run) : plan(run) {
+    const int nout = run.m->out_vars, nall = static_cast<int>(run.space.size());
+    const imap::Case& c = run.m->cases[0];
+    const Plan::All cond = plan.conjunction(c.when);
+    std::vector<Plan::Sum> offs;
+    for (const imap::Access& a : c.reads) offs.push_back(plan.offset(a));
+    cin.holds = cout.holds = cond.holds;
+    for (int t : cond.tables) (plan.touches(t, nout, nall) ? cin : cout).tables.push_back(t);
+    oin.resize(offs.size());
+    oout.resize(offs.size());
+    for (size_t k = 0; k < offs.size(); ++k) {
+      oout[k].base = offs[k].base;
+      for (int t : offs[k].tables) (plan.touches(t, nout, nall) ? oin[k] : oout[k]).tables.push_back(t);
+    }
+  }
+};
+
+/// One instruction's map on its operand and result types, kept by a PlanCache across runs of an
+/// unchanged program (PlanCache::map_slot): a run of a small program spent a seventh of its allocations
+/// building MapRuns (the map's cache key, copies of the types, the extents) that every run rebuilt the
+/// same. What depends on no operand's values is kept too: with `reads_data` false (the map has no
+/// Read node) the affine offset of a single unconditional Move. A memo is used only for a call whose
+/// op, attributes and types are its own (checked on every use).
+struct MapMemo {
+  OpCode op{};
+  const AttrSet* attrs = nullptr;
+  std::vector<TensorType> operand_types, result_types;
+  std::shared_ptr<const imap::IndexMap> map;
+  std::vector<int64_t> space;
+  bool reads_data = true;
+  /// The memo's own view of the map (no operands) that the kept plans are built on.
+  MapRun proto;
+  mutable std::optional<std::optional<Affine>> move_affine;  ///< run_move's, on its first use
+  mutable std::unique_ptr<MovePrep> move;                     ///< run_move's, on its first use
+  mutable std::unique_ptr<FoldPrep> fold;                     ///< walk_fold's, on its first use
+  MapMemo() = default;
+  MapMemo(const MapMemo&) = delete;
+  MapMemo& operator=(const MapMemo&) = delete;
+  ~MapMemo();
+};
+
 /// Walks a Fold map: for each result position `oi` in row-major order, `begin(oi)`, then `point(offs)`
 /// for each real reduction point in fold order (offs: the offsets of the case's reads), then `end(oi)`.
 /// Tables of the result variables only are read once per result position.
@@ -185,20 +276,19 @@ void walk_fold(const MapRun& run, Begin&& begin, Point&& point, End&& end) {
     for (int64_t oi = 0; oi < outs; ++oi) begin(oi), end(oi);
     return;
   }
-  Plan plan(run);
-  const imap::Case& c = run.m->cases[0];
-  const Plan::All cond = plan.conjunction(c.when);
-  std::vector<Plan::Sum> offs;
-  for (const imap::Access& a : c.reads) offs.push_back(plan.offset(a));
-  // Split into the parts that move with the reduction variables and the rest.
-  Plan::All cin, cout;
-  cin.holds = cout.holds = cond.holds;
-  for (int t : cond.tables) (plan.touches(t, nout, nall) ? cin : cout).tables.push_back(t);
-  std::vector<Plan::Sum> oin(offs.size()), oout(offs.size());
-  for (size_t k = 0; k < offs.size(); ++k) {
-    oout[k].base = offs[k].base;
-    for (int t : offs[k].tables) (plan.touches(t, nout, nall) ? oin[k] : oout[k]).tables.push_back(t);
+  // Of a map that reads no element, the prep is the memo's (made on its first run).
+  std::optional<FoldPrep> own;
+  const FoldPrep* pp;
+  if (run.memo && !run.memo->reads_data) {
+    if (!run.memo->fold) run.memo->fold = std::make_unique<FoldPrep>(run.memo->proto);
+    pp = run.memo->fold.get();
+  } else {
+    pp = &own.emplace(run);
   }
+  const Plan& plan = pp->plan;
+  const Plan::All &cin = pp->cin, &cout = pp->cout;
+  const std::vector<Plan::Sum>&oin = pp->oin, &oout = pp->oout;
+  const std::vector<Plan::Sum>& offs = oin;  // one per read
   std::vector<int64_t> at(offs.size()), base(offs.size());
   Plan::Walk wk(plan);
   for (int64_t oi = 0; oi < outs; ++oi) {

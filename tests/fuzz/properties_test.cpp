@@ -14,6 +14,7 @@
 
 #include "fuzz/gen/generator.h"
 #include "fuzz/gen/rc_choices.h"
+#include "fuzz/harness/compare.h"
 #include "fuzz/harness/harness.h"
 #include "fuzz/harness/mutate.h"
 #include "ir/interp.h"
@@ -80,6 +81,30 @@ RC_GTEST_PROP(FuzzProperty, PipelineKeepsResultsVerifiesAndIsIdempotent, ()) {
   const std::string finding = check_pipeline(*p, ChecksLevel{}, {.runs = 24, .seed = 3});
   RC_LOG() << finding;
   RC_ASSERT(finding.empty());
+}
+
+/// A run through a PlanCache (kept body plans, frames and per-instruction MapMemos, the kept plans
+/// of maps that read no element among them) gives what a fresh run gives, on every input set, and a
+/// second program through the same cache does not see the first one's memos.
+RC_GTEST_PROP(FuzzProperty, CachedInterpreterRunsMatchFreshRuns, ()) {
+  RcChoices c;
+  auto p = gen_program(c, small_options(c, 12, 24));
+  auto q = gen_program(c, small_options(c, 12, 24));
+  PlanCache plans;
+  IndexMapCache maps;
+  InterpOptions cached = interp_options(), fresh = interp_options();
+  cached.plans = &plans;
+  cached.index_maps = &maps;
+  for (const Program* prog : {p.get(), q.get(), p.get()}) {
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      const std::vector<Tensor> in = random_inputs(*prog, prog->entry(), seed, 0.3);
+      const RunResult a = run_program(*prog, in, fresh), b = run_program(*prog, in, cached);
+      RC_ASSERT(a.status == b.status);
+      RC_ASSERT(a.message == b.message);
+      RC_ASSERT(a.results.size() == b.results.size());
+      for (size_t k = 0; k < a.results.size(); ++k) RC_ASSERT(results_equal(a.results[k], b.results[k]));
+    }
+  }
 }
 
 /// The frozen set's operand index (FrozenPatternSet::candidates) only drops patterns that would not
