@@ -46,6 +46,8 @@ class Gen {
   bool allowed(OpCode op) const;  ///< not excluded by GenOptions::only_ops
   std::optional<DType> pick_dtype(Cls cls);
   DType index_dtype();  ///< an integer dtype for indices (allowed one or si32/si64)
+  /// index_dtype(), or si32/si64 where that one cannot hold the indices 0..count-1 (argmax, top_k).
+  DType index_dtype_for(int64_t count);
   std::vector<int64_t> random_dims(int rank);
   std::vector<int64_t> random_dims() { return random_dims(static_cast<int>(c_.range(0, o_.max_rank))); }
   bool fits(const TensorType& t) const { return t.num_elements() <= o_.max_elements; }

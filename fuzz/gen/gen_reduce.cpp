@@ -55,7 +55,7 @@ bool argmax(Gen& g, BodyCtx& b) {
       dims.push_back(1);
   std::string text = "argmax " + x->name + " axis[" + std::to_string(axis) + "]";
   if (keep) text += " keepdims[true]";
-  g.emit(b, text, TensorType{g.index_dtype(), dims});
+  g.emit(b, text, TensorType{g.index_dtype_for(x->type.dims[axis]), dims});
   return true;
 }
 

@@ -70,7 +70,7 @@ bool top_k(Gen& g, BodyCtx& b) {
   std::string text = "top_k " + x->name + " k[" + std::to_string(k) + "]";
   if (axis + 1 != x->type.dims.size() || g.c().chance(1, 2)) text += " axis[" + std::to_string(axis) + "]";
   if (g.c().chance(1, 2)) text += g.c().chance(1, 2) ? " largest[true]" : " largest[false]";
-  g.emit_multi(b, text, {with_dims(x->type, dims), TensorType{g.index_dtype(), dims}});
+  g.emit_multi(b, text, {with_dims(x->type, dims), TensorType{g.index_dtype_for(x->type.dims[axis]), dims}});
   return true;
 }
 

@@ -62,6 +62,15 @@ DType Gen::index_dtype() {
   return c_.chance(1, 2) ? DType::SI32 : DType::SI64;
 }
 
+DType Gen::index_dtype_for(int64_t count) {
+  // The verifier's rule (check_index_fits): the largest index, count - 1, must be representable. An
+  // axis may be long where the tensor is empty (a tile of a 0-sized dim), so even a small tensor's
+  // extent can outgrow a narrow dtype.
+  const auto fits = [&](DType d) { return count <= 1 || static_cast<uint64_t>(count - 1) <= int_max_bits(d); };
+  if (const DType d = index_dtype(); fits(d)) return d;
+  return fits(DType::SI32) ? DType::SI32 : DType::SI64;
+}
+
 std::vector<int64_t> Gen::random_dims(int rank) {
   static constexpr std::array<int64_t, 6> kSizes = {0, 1, 2, 3, 4, 5};
   std::vector<int64_t> d(static_cast<size_t>(rank));
