@@ -18,6 +18,7 @@ for a in "$@"; do
   esac
 done
 echo "INFO: ASAN_OPTIONS=$ASAN_OPTIONS"
+echo "INFO: flags: $*"
 echo "INFO: Running with entropic power schedule (0xFF, 100)."
 for ((t = 1; t <= ${FAKE_FUZZ_SECONDS:-0}; t++)); do
   sleep 1
