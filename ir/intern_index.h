@@ -2,14 +2,16 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 namespace ptir {
 
 /// Ids by hash, open addressing in one flat array: finding or adding an id allocates nothing but the
 /// table's own growth (a std::unordered_map of vectors allocated a node and a vector per new hash: a
 /// small program's parse made two allocations per distinct type or literal). Ids with equal hashes
-/// are all kept; `find` asks the caller which one is equal.
+/// are all kept; `find` asks the caller which one is equal. The first 16 slots are inline: a small
+/// program (every parse of a fuzz input, every rewrite's one-instruction replay program) allocates none.
 class InternIndex {
  public:
   /// The first id stored under `hash` for which `same(id)` holds, or UINT32_MAX.
@@ -50,13 +52,15 @@ class InternIndex {
     slots_[k] = Slot{hash, id};
   }
   void grow() {
-    std::vector<Slot> old;
-    old.swap(slots_);
-    slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
+    Slots old(std::move(slots_));
+    slots_.clear();
+    slots_.assign(old.empty() ? kInline : old.size() * 2, Slot{});
     for (const Slot& s : old)
       if (s.id != UINT32_MAX) place(s.hash, s.id);
   }
-  std::vector<Slot> slots_;
+  static constexpr size_t kInline = 16;
+  using Slots = boost::container::small_vector<Slot, kInline>;
+  Slots slots_;
   size_t size_ = 0;
 };
 
