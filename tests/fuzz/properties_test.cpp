@@ -286,7 +286,11 @@ RC_GTEST_PROP(FuzzProperty, DceNeverDropsAUsedValue, ()) {
   RC_ASSERT(d.empty());
 }
 
-RC_GTEST_PROP(FuzzSolver, WorklistOrdersGiveEquivalentPrograms, ()) {
+/// Two random worklist orders each give a refinement of the source. Not of each other: where the
+/// source has UB each order may pick another refinement (a CI run found `div 0, 0` folded to 1 by
+/// x / x -> 1 in one order and to 0 by 0 / y -> 0 in the other, both right), so the outputs are compared
+/// only through the source.
+RC_GTEST_PROP(FuzzSolver, WorklistOrdersEachRefineTheSource, ()) {
   RcChoices c;
   auto p = gen_program(c, small_options(c, 8, 8));
   const uint64_t s1 = static_cast<uint64_t>(c.range(1, 1 << 30)), s2 = static_cast<uint64_t>(c.range(1, 1 << 30));
@@ -295,10 +299,8 @@ RC_GTEST_PROP(FuzzSolver, WorklistOrdersGiveEquivalentPrograms, ()) {
   RC_LOG() << "--- seed " << s1 << " ---\n"
            << print_program(*a.program) << "--- seed " << s2 << " ---\n"
            << print_program(*b.program);
-  for (int dir = 0; dir < 2; ++dir) {
-    const Program& x = dir ? *b.program : *a.program;
-    const Program& y = dir ? *a.program : *b.program;
-    verify::Verdict v = verify::check_refinement(x, y, {.timeout_ms = 1500, .threads = 1, .kernels = &fuzz_kernels()});
+  for (const Program* y : {a.program.get(), b.program.get()}) {
+    verify::Verdict v = verify::check_refinement(*p, *y, {.timeout_ms = 1500, .threads = 1, .kernels = &fuzz_kernels()});
     RC_TAG(verify::verdict_word(v));
     RC_ASSERT(!v.refuted());
     RC_ASSERT(!v.invalid());
