@@ -595,8 +595,6 @@ MovePrep::MovePrep(const MapRun& run) : plan(run) {
   }
 }
 
-MapMemo::~MapMemo() = default;
-
 Status run_move(const Call& c, const MapRun& run, Tensor& out) {
   const imap::IndexMap& m = *run.m;
   if (out.size() == 0) return Status::success();

@@ -260,7 +260,6 @@ struct MapMemo {
   MapMemo() = default;
   MapMemo(const MapMemo&) = delete;
   MapMemo& operator=(const MapMemo&) = delete;
-  ~MapMemo();
 };
 
 /// Walks a Fold map: for each result position `oi` in row-major order, `begin(oi)`, then `point(offs)`
@@ -287,17 +286,17 @@ void walk_fold(const MapRun& run, Begin&& begin, Point&& point, End&& end) {
   }
   const Plan& plan = pp->plan;
   const Plan::All &cin = pp->cin, &cout = pp->cout;
-  const std::vector<Plan::Sum>&oin = pp->oin, &oout = pp->oout;
-  const std::vector<Plan::Sum>& offs = oin;  // one per read
-  std::vector<int64_t> at(offs.size()), base(offs.size());
+  const std::vector<Plan::Sum>&oin = pp->oin, &oout = pp->oout;  // one of each per read
+  const size_t nreads = oin.size();
+  std::vector<int64_t> at(nreads), base(nreads);
   Plan::Walk wk(plan);
   for (int64_t oi = 0; oi < outs; ++oi) {
     begin(oi);
     if (wk.holds(cout)) {
-      for (size_t k = 0; k < offs.size(); ++k) base[k] = wk.sum(oout[k]);
+      for (size_t k = 0; k < nreads; ++k) base[k] = wk.sum(oout[k]);
       do {
         if (!wk.holds(cin)) continue;
-        for (size_t k = 0; k < offs.size(); ++k) at[k] = base[k] + wk.sum(oin[k]);
+        for (size_t k = 0; k < nreads; ++k) at[k] = base[k] + wk.sum(oin[k]);
         point(static_cast<const std::vector<int64_t>&>(at));
       } while (wk.next_in(nout, nall));
     }
