@@ -166,14 +166,14 @@ std::vector<bool> reads_of(const imap::IndexMap& m) {
 
 /// Whether `memo` was made for this call: its op, attributes and types (so a stale memo is never used).
 bool memo_fits(const MapMemo& memo, const Call& c, const Out& out) {
-  if (memo.op != c.op || memo.attrs != &c.attrs || memo.operand_types.size() != c.args.size() ||
+  if (memo.op != c.op || memo.operand_types.size() != c.args.size() ||
       memo.result_types.size() != out.size())
     return false;
   for (size_t k = 0; k < c.args.size(); ++k)
     if (memo.operand_types[k] != c.args[k].type) return false;
   for (size_t k = 0; k < out.size(); ++k)
     if (memo.result_types[k] != out[k].type) return false;
-  return true;
+  return memo.attrs == c.attrs;
 }
 
 std::shared_ptr<const imap::IndexMap> build_map(const Call& c, std::span<const TensorType> operand_types,
@@ -198,7 +198,7 @@ Status instantiate(const Call& c, const Out& out, MapRun& run) {
       slot.reset();
       auto memo = std::make_unique<MapMemo>();
       memo->op = c.op;
-      memo->attrs = &c.attrs;
+      memo->attrs = c.attrs;
       for (size_t k = 0; k < c.args.size(); ++k) memo->operand_types.push_back(c.args[k].type);
       for (const Tensor& t : out) memo->result_types.push_back(t.type);
       memo->map = build_map(c, memo->operand_types, memo->result_types, error);
@@ -221,7 +221,7 @@ Status instantiate(const Call& c, const Out& out, MapRun& run) {
         memo->proto.space = memo->space;
         memo->proto.operand_types = memo->operand_types;
         memo->proto.result_types = memo->result_types;
-        memo->proto.attrs = memo->attrs;
+        memo->proto.attrs = &memo->attrs;
         slot = std::move(memo);
       }
     }

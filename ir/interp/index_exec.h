@@ -247,7 +247,7 @@ struct FoldPrep {
 /// op, attributes and types are its own (checked on every use).
 struct MapMemo {
   OpCode op{};
-  const AttrSet* attrs = nullptr;
+  AttrSet attrs;  ///< a copy, compared by value: a pointer could match another program's set at the same address
   std::vector<TensorType> operand_types, result_types;
   std::shared_ptr<const imap::IndexMap> map;
   std::vector<int64_t> space;

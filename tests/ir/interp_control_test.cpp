@@ -1,5 +1,7 @@
 // Control flow: cond picks a region, while runs to completion or stops with Bound at the iteration limit,
 // scan threads carries and stacks ys; recursive regions and UB inside regions are reported, not crashed on.
+#include <optional>
+
 #include "tests/ir/interp_test_util.h"
 
 namespace ptir::test {
@@ -163,6 +165,27 @@ TEST(InterpControl, PlanCacheAcrossRunsAndPrograms) {
   const std::vector<Tensor> one{lit("dense<1> : tensor<si32>")};
   EXPECT_EQ(ok_bits(run_program(*b.program, one, cached)), (Bits{11}));
   EXPECT_EQ(ok_bits(run_program(*a.program, one, cached)), (Bits{10}));
+}
+
+/// A MapMemo is used only for a call whose attributes equal its own, by value: a program built in the
+/// storage of the one it replaces (same address, same counts, so the PlanCache keeps its memos) and
+/// differing only in a transpose's permutation gets its own map.
+TEST(InterpControl, MapMemoComparesAttributesByValue) {
+  const auto text = [](const char* perm) {
+    return std::string("func @main(%x: tensor<si32, 2x2>) -> (tensor<si32, 2x2>) {\n") +
+           "  %y = transpose %x perm[" + perm + "] -> tensor<si32, 2x2>\n  return %y\n}\n";
+  };
+  const std::vector<Tensor> x{lit("dense<[[1, 2], [3, 4]]> : tensor<si32, 2x2>")};
+  PlanCache cache;
+  InterpOptions cached{.plans = &cache};
+  std::optional<Program> slot;
+  for (const char* perm : {"1, 0", "0, 1", "1, 0"}) {
+    ParseResult r = parse_program(text(perm), "t.ptir");
+    ASSERT_TRUE(r.ok()) << r.error;
+    slot.reset();
+    slot.emplace(std::move(*r.program));
+    EXPECT_EQ(ok_bits(run_program(*slot, x, cached)), ok_bits(run_program(*slot, x))) << "perm " << perm;
+  }
 }
 
 }  // namespace
