@@ -576,6 +576,8 @@ struct IndexMapCache::Entry {
   AttrSet attrs;
   std::vector<TensorType> operands, results;
   std::shared_ptr<const imap::IndexMap> map;
+  std::shared_ptr<interp::MapMemo> memo;  ///< made on the first memo() request (may stay nullptr)
+  bool memo_made = false;
 };
 
 PlanCache::PlanCache() : plans_(new std::unordered_map<BodyId, std::unique_ptr<interp::BodyPlan>>()) {}
@@ -597,7 +599,7 @@ std::unique_ptr<interp::BodyPlan>& PlanCache::slot(const Program& p, BodyId b) {
   return (*plans_)[b];
 }
 
-std::unique_ptr<interp::MapMemo>& PlanCache::map_slot(const Program& p, InstId i) {
+std::shared_ptr<interp::MapMemo>& PlanCache::map_slot(const Program& p, InstId i) {
   use(p);
   if (maps_.size() <= i) maps_.resize(insts_ > i ? insts_ : size_t{i} + 1);
   return maps_[i];
@@ -608,29 +610,49 @@ IndexMapCache::IndexMapCache(size_t capacity)
 
 IndexMapCache::~IndexMapCache() { delete entries_; }
 
-std::shared_ptr<const imap::IndexMap> IndexMapCache::get(OpCode op, const AttrSet& attrs,
-                                                         std::span<const TensorType> operands,
-                                                         std::span<const TensorType> results, std::string* error) {
+IndexMapCache::Entry* IndexMapCache::find_or_build(OpCode op, const AttrSet& attrs,
+                                                   std::span<const TensorType> operands,
+                                                   std::span<const TensorType> results, std::string* error) {
   size_t h = static_cast<size_t>(op) * 0x9E3779B97F4A7C15ull ^ hash_value(attrs);
   for (const TensorType& t : operands) h = h * 31 + hash_value(t);
   h = h * 131 + operands.size();
   for (const TensorType& t : results) h = h * 31 + hash_value(t);
   auto [b, e] = entries_->equal_range(h);
   for (auto it = b; it != e; ++it) {
-    const Entry& x = it->second;
+    Entry& x = it->second;
     if (x.op == op && std::equal(x.operands.begin(), x.operands.end(), operands.begin(), operands.end()) &&
         std::equal(x.results.begin(), x.results.end(), results.begin(), results.end()) && x.attrs == attrs) {
       ++hits_;
-      return x.map;
+      return &x;
     }
   }
   ++misses_;
   auto m = imap::index_map(op, attrs, operands, results, imap::Sizes::Concrete, error);
   if (!m) return nullptr;  // not kept: an error is reported again by the next run
   auto map = std::make_shared<const imap::IndexMap>(std::move(*m));
-  if (entries_->size() >= capacity_) entries_->clear();
-  entries_->emplace(h, Entry{op, attrs, {operands.begin(), operands.end()}, {results.begin(), results.end()}, map});
-  return map;
+  if (entries_->size() >= capacity_) entries_->clear();  // a run holding a map or memo keeps its own reference
+  auto it = entries_->emplace(
+      h, Entry{op, attrs, {operands.begin(), operands.end()}, {results.begin(), results.end()}, std::move(map), {}, false});
+  return &it->second;
+}
+
+std::shared_ptr<const imap::IndexMap> IndexMapCache::get(OpCode op, const AttrSet& attrs,
+                                                         std::span<const TensorType> operands,
+                                                         std::span<const TensorType> results, std::string* error) {
+  Entry* x = find_or_build(op, attrs, operands, results, error);
+  return x ? x->map : nullptr;
+}
+
+std::shared_ptr<interp::MapMemo> IndexMapCache::memo(OpCode op, const AttrSet& attrs,
+                                                     std::span<const TensorType> operands,
+                                                     std::span<const TensorType> results, std::string* error) {
+  Entry* x = find_or_build(op, attrs, operands, results, error);
+  if (!x) return nullptr;
+  if (!x->memo_made) {
+    x->memo = interp::make_memo(op, x->attrs, x->operands, x->results, x->map);
+    x->memo_made = true;
+  }
+  return x->memo;
 }
 
 RunResult eval_inst(const Program& p, InstId i, std::span<const Tensor> operands, const InterpOptions& opts) {

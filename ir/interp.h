@@ -38,6 +38,9 @@ using Contractions = std::map<InstId, uint32_t>;
 namespace imap {
 struct IndexMap;
 }
+namespace interp {
+struct MapMemo;
+}
 
 /// Index maps the interpreter built, kept for later runs of an instruction with the same op,
 /// attributes and operand and result types (a map depends on nothing else: ir/index_map.h), so that
@@ -53,11 +56,19 @@ class IndexMapCache {
   /// The map of `op` on these types (built on a miss; nullptr with `error` set when it cannot be built).
   std::shared_ptr<const imap::IndexMap> get(OpCode op, const AttrSet& attrs, std::span<const TensorType> operands,
                                             std::span<const TensorType> results, std::string* error);
+  /// The map's memo (interp::MapMemo: the map with its extents and, made on first use, what run_move and
+  /// walk_fold derive from it), made on the first request and shared by every later call of the same op,
+  /// attributes and types; nullptr when the extents read an element or are negative (`error` empty), or
+  /// when the map cannot be built (`error` set).
+  std::shared_ptr<interp::MapMemo> memo(OpCode op, const AttrSet& attrs, std::span<const TensorType> operands,
+                                        std::span<const TensorType> results, std::string* error);
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
 
  private:
   struct Entry;
+  Entry* find_or_build(OpCode op, const AttrSet& attrs, std::span<const TensorType> operands,
+                       std::span<const TensorType> results, std::string* error);
   size_t capacity_;
   std::unordered_multimap<size_t, Entry>* entries_;
   uint64_t hits_ = 0, misses_ = 0;
@@ -85,7 +96,7 @@ class PlanCache {
   /// The slot of body `b` of `p` (empty until the interpreter builds it).
   std::unique_ptr<interp::BodyPlan>& slot(const Program& p, BodyId b);
   /// The memo of instruction `i`'s index map (empty until the interpreter makes it; see interp::MapMemo).
-  std::unique_ptr<interp::MapMemo>& map_slot(const Program& p, InstId i);
+  std::shared_ptr<interp::MapMemo>& map_slot(const Program& p, InstId i);
   /// The frame buffers by nesting depth (the interpreter's).
   std::vector<std::unique_ptr<interp::FrameBuffers>>& frames() { return frames_; }
 
@@ -95,7 +106,7 @@ class PlanCache {
   size_t insts_ = 0, values_ = 0;
   std::unordered_map<BodyId, std::unique_ptr<interp::BodyPlan>>* plans_;
   std::vector<std::unique_ptr<interp::FrameBuffers>> frames_;
-  std::vector<std::unique_ptr<interp::MapMemo>> maps_;  ///< by InstId, sized on first use
+  std::vector<std::shared_ptr<interp::MapMemo>> maps_;  ///< by InstId, sized on first use
 };
 
 struct InterpOptions {

@@ -28,7 +28,7 @@ ExpensiveChecks::ExpensiveChecks(ProgramRewriter& rw, CheckOptions opts) : rw_(r
   replay_.edge_trials = opts_.edge_trials;
   replay_.seed = opts_.seed;
   replay_.interp = opts_.interp;
-  replay_.interp.index_maps = &index_maps_;
+  if (!replay_.interp.index_maps) replay_.interp.index_maps = &index_maps_;
   replay_.cone_depth = opts_.cone_depth;
   replay_.window = opts_.window;
   const Program& p = rw_.program();
@@ -241,7 +241,8 @@ void ExpensiveChecks::notify_pattern_end(const RewriteSource& who, InstId root, 
   }
   if (opts_.replay) {
     ++replayed_;
-    ReplayReport r = replay_rewrite(p, delta_, replay_, pattern_, root_, &inputs_);
+    ReplayReport r = replay_rewrite(p, delta_, replay_, pattern_, root_,
+                                    opts_.replay_cache ? opts_.replay_cache : &inputs_);
     runs_ += r.runs;
     windowed_ += r.windowed;
     unreplayable_ += !r.skipped.empty();

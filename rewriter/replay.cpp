@@ -3,15 +3,24 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
-#include <unordered_map>
-#include <unordered_set>
+#include <boost/container/flat_map.hpp>
+#include <boost/container/flat_set.hpp>
+#include <boost/container/small_vector.hpp>
 
 #include "ir/text.h"
 #include "rewriter/describe.h"
 
 namespace ptir {
 namespace {
+
+// A replay's bookkeeping is a few dozen ids (its cones are bounded by ReplayOptions), built for each of
+// thousands of rewrites: sorted vectors with their first entries inline allocate nothing for a small
+// rewrite, where node-based hash tables allocated per entry (a sixth of a checked pipeline's
+// allocations).
+template <class K, class V, size_t N = 16>
+using SmallMap = boost::container::flat_map<K, V, std::less<K>, boost::container::small_vector<std::pair<K, V>, N>>;
+template <class K, size_t N = 16>
+using SmallSet = boost::container::flat_set<K, std::less<K>, boost::container::small_vector<K, N>>;
 
 /// The edge values of a dtype, as bit patterns, most telling first.
 std::vector<uint64_t> edge_values(DType t) {
@@ -155,7 +164,8 @@ class Replay {
     }
     // The trials are a function of the cones, the boundary types and these options: a replay identical
     // to one that already passed passes again, so it is not run twice.
-    std::string key;
+    thread_local std::string key;  // reused: a key is copied only when it is kept
+    key.clear();
     const bool memo = cache_ && memo_key(key, randoms, edges, nsz);
     if (memo && cache_->passed.count(key)) {
       rep_.memoized = true;
@@ -175,7 +185,10 @@ class Replay {
         return std::move(rep_);
       }
     }
-    if (memo && cache_->passed.size() < ReplayInputCache::kMaxPassed) cache_->passed.insert(std::move(key));
+    if (memo) {
+      if (cache_->passed.size() >= ReplayInputCache::kMaxPassed) cache_->passed.clear();  // start over
+      cache_->passed.emplace(key);
+    }
     return std::move(rep_);
   }
 
@@ -200,19 +213,44 @@ class Replay {
     return p_.operand(i, k);
   }
 
-  /// Appends to `k` everything the trials of this replay depend on: the options, the boundary values'
+  /// Appends to `k` everything the trials of this replay depend on, by value (so that a key means the
+  /// same in every program: ReplayInputCache may serve many runs): the options, the boundary values'
   /// types (their inputs are a function of the trial, the position and the type), and for each side the
   /// replayed instructions in order, each with its op, attributes (the snapshot's on the old side), the
   /// fast-math flags of its body, its result types and where each operand comes from (a boundary value,
-  /// an interned literal, a result earlier in the replay), then the compared pairs in the same terms.
-  /// False (nothing memoized) when an instruction reads more than its operands: regions (the bodies may
-  /// change between rewrites), opaque ops (kernels) and effects.
+  /// a literal with its type, form and bytes, a result earlier in the replay), then the compared pairs
+  /// in the same terms. False (nothing memoized) when an instruction reads more than its operands:
+  /// regions (the bodies may change between rewrites), opaque ops (kernels) and effects; and when the
+  /// key would pass kMaxKeyBytes (large literals: such a replay runs every time).
+  static constexpr size_t kMaxKeyBytes = 16384;
   bool memo_key(std::string& k, int randoms, int edges, bool nsz) const {
     auto put = [&](uint64_t x) { k.append(reinterpret_cast<const char*>(&x), sizeof x); };
+    auto put_bytes = [&](const void* d, size_t n) {
+      put(n);
+      k.append(static_cast<const char*>(d), n);
+    };
+    auto put_type = [&](const TensorType& t) {
+      put(static_cast<uint64_t>(t.dtype)), put(t.dims.size());
+      for (int64_t d : t.dims) put(static_cast<uint64_t>(d));
+    };
+    auto put_tensor = [&](const Tensor& t) {
+      put_type(t.type), put(t.splat), put_bytes(t.data.data(), t.data.size());
+    };
+    auto put_attrs = [&](const AttrSet& a) {
+      put(a.attrs.size());
+      for (const Attr& at : a.attrs) {
+        put_bytes(at.name.data(), at.name.size());
+        put(static_cast<uint64_t>(at.value.kind));
+        put(at.value.ints.size());
+        for (int64_t x : at.value.ints) put(static_cast<uint64_t>(x));
+        put_bytes(at.value.text.data(), at.value.text.size());
+        put_tensor(at.value.lit);
+      }
+    };
     // A value as evaluate() finds it: 1 literal, 2 boundary input, 3/4 a result of the old/new side.
     auto ref = [&](View view, ValueId v) {
       const ValueInfo& vi = p_.value(v);
-      if (vi.kind == ValueKind::Literal) return put(1), put(vi.def);
+      if (vi.kind == ValueKind::Literal) return put(1), put_tensor(p_.literal(vi.def));
       if (auto l = leaf_index_.find(v); l != leaf_index_.end()) return put(2), put(l->second);
       if (vi.kind != ValueKind::Result) return put(5), put(v);
       const View at = shared_.count(vi.def) ? kOld : view;
@@ -222,7 +260,7 @@ class Replay {
     };
     put(o_.seed), put(randoms), put(edges), put(nsz), put(window_), put(total_), put(o_.window);
     put(leaves_.size());
-    for (ValueId l : leaves_) put(p_.type_id(l));
+    for (ValueId l : leaves_) put_type(p_.type_of(l));
     for (int v = 0; v < 2; ++v) {
       const View view = static_cast<View>(v);
       put(cone_[v].size());
@@ -239,17 +277,18 @@ class Replay {
         bool detached = window_ || (snap && snap->attrs != p_.inst(i).attrs);
         for (uint32_t r = 0; r < p_.num_operands(i) && !detached; ++r)
           detached = p_.type_id(operand(i, r, view)) != p_.type_id(p_.operand(i, r));
-        put(static_cast<uint64_t>(op)), put(snap ? snap->attrs : p_.inst(i).attrs), put(detached);
+        put(static_cast<uint64_t>(op)), put_attrs(p_.attrs(snap ? snap->attrs : p_.inst(i).attrs)), put(detached);
         put(p_.fastmath_of(p_.inst(i).body).bits);
         put(p_.num_results(i));
-        for (uint32_t r = 0; r < p_.num_results(i); ++r) put(p_.type_id(p_.result(i, r)));
+        for (uint32_t r = 0; r < p_.num_results(i); ++r) put_type(p_.type_of(p_.result(i, r)));
         put(p_.num_operands(i));
         for (uint32_t r = 0; r < p_.num_operands(i); ++r) ref(view, operand(i, r, view));
+        if (k.size() > kMaxKeyBytes) return false;
       }
     }
     put(pairs_.size());
     for (const auto& [a, b] : pairs_) ref(kOld, a), ref(kNew, b);
-    return true;
+    return k.size() <= kMaxKeyBytes;
   }
 
   /// Whether every pair is (result k of an erased instruction i, result k of an unchanged instruction e)
@@ -345,7 +384,7 @@ class Replay {
     // The values only one side reads or computes: what the rewrite newly relates to the rest. (A value
     // both sides read is fed the same input on both, so its relation to other inputs cannot matter
     // unless the pattern looked deeper than the cones, which cone_depth covers.)
-    std::unordered_set<ValueId> side[2];
+    SmallSet<ValueId, 32> side[2];
     for (int v = 0; v < 2; ++v)
       for (InstId i : cone_[v]) {
         for (uint32_t k = 0; k < p_.num_results(i); ++k) side[v].insert(p_.result(i, k));
@@ -355,7 +394,7 @@ class Replay {
       side[kOld].insert(a);
       side[kNew].insert(b);
     }
-    std::unordered_set<ValueId> known;
+    SmallSet<ValueId> known;
     for (int v = 0; v < 2; ++v)
       for (ValueId x : side[v])
         if (!side[1 - v].count(x)) known.insert(x);
@@ -364,8 +403,8 @@ class Replay {
     for (ValueId leaf : leaves_) {
       if (p_.def_inst(leaf) == kNone) continue;
       // Depth-first search from the leaf through unchanged producers; parent links give the path back.
-      std::unordered_map<ValueId, ValueId> parent{{leaf, kNone}};
-      std::vector<std::pair<ValueId, int>> stack{{leaf, 0}};
+      SmallMap<ValueId, ValueId, 32> parent{{leaf, kNone}};
+      boost::container::small_vector<std::pair<ValueId, int>, 16> stack{{leaf, 0}};
       while (!stack.empty() && parent.size() < kSearchNodes) {
         auto [v, depth] = stack.back();
         stack.pop_back();
@@ -399,17 +438,17 @@ class Replay {
       View view;
       int depth;
     };
-    std::deque<Item> q;
+    boost::container::small_vector<Item, 32> q;  // a FIFO: items before `head` are done
+    size_t head = 0;
     for (const auto& [a, b] : pairs_) {
       q.push_back({a, kOld, 0});
       q.push_back({b, kNew, 0});
     }
-    std::unordered_set<ValueId> seen[2];
-    std::unordered_set<InstId> in_cone[2];
+    SmallSet<ValueId, 32> seen[2];
+    SmallSet<InstId> in_cone[2];
     size_t unchanged = 0;
-    while (!q.empty()) {
-      Item it = q.front();
-      q.pop_front();
+    while (head < q.size()) {
+      const Item it = q[head++];
       if (!seen[it.view].insert(it.v).second) continue;
       const ValueInfo& vi = p_.value(it.v);
       if (vi.kind == ValueKind::Literal) continue;
@@ -468,10 +507,11 @@ class Replay {
     if (leaf_index_.emplace(v, leaves_.size()).second) leaves_.push_back(v);
   }
 
-  void topo_sort(View view, const std::unordered_set<InstId>& members) {
+  void topo_sort(View view, const SmallSet<InstId>& members) {
     std::vector<InstId> order;
-    std::unordered_map<InstId, uint8_t> state;  // 1 open, 2 done
-    std::vector<std::pair<InstId, uint32_t>> stack;
+    order.reserve(cone_[view].size());
+    SmallMap<InstId, uint8_t> state;  // 1 open, 2 done
+    boost::container::small_vector<std::pair<InstId, uint32_t>, 16> stack;
     for (InstId start : cone_[view]) {
       if (state[start]) continue;
       stack.assign(1, {start, 0});
@@ -523,28 +563,31 @@ class Replay {
   }
 
   void make_inputs(int t, bool random, int k) {
-    inputs_.clear();
+    inputs_.resize(leaves_.size());  // each kept tensor's buffer is reused by the copy below
     uint64_t salt = o_.seed * 7919 + static_cast<uint64_t>(t);
     start_ = window_ ? static_cast<int64_t>((salt * 0x9e3779b97f4a7c15ULL >> 11) % uint64_t(total_ - o_.window + 1)) : 0;
     for (size_t j = 0; j < leaves_.size(); ++j) {
       TensorType ty = p_.type_of(leaves_[j]);
       if (window_) ty = TensorType{ty.dtype, {o_.window}};
-      inputs_.push_back(input(ty, static_cast<uint64_t>(t), j, [&] {
+      auto make = [&] {
         return random ? random_tensor(ty, salt * 1000003 + j, 0.25) : edge_tensor(ty, k + 3 * j);
-      }));
+      };
+      if (const Tensor* kept = input(ty, static_cast<uint64_t>(t), j, make)) inputs_[j] = *kept;
+      else inputs_[j] = make();
     }
   }
 
-  /// The input of trial t for the j-th boundary value of type ty: from the cache, or made and kept.
+  /// The input of trial t for the j-th boundary value of type ty, from the cache (made and kept on its
+  /// first use); nullptr when it is not kept (no cache, or over 4,096 elements).
   template <typename Make>
-  Tensor input(const TensorType& ty, uint64_t t, size_t j, Make make) {
-    if (!cache_ || ty.num_elements() > 4096) return make();
+  const Tensor* input(const TensorType& ty, uint64_t t, size_t j, Make make) {
+    if (!cache_ || ty.num_elements() > 4096) return nullptr;
     auto& bucket = cache_->by_key[t << 32 | j];
     for (const auto& [type, tensor] : bucket)
-      if (type == ty) return tensor;
-    if (bucket.size() >= 16) return make();
+      if (type == ty) return &tensor;
+    if (bucket.size() >= 16) bucket.clear();  // a cache serving many programs meets many types: start over
     bucket.emplace_back(ty, make());
-    return bucket.back().second;
+    return &bucket.back().second;
   }
 
   const Tensor* value_tensor(View view, ValueId v) {
@@ -641,17 +684,17 @@ class Replay {
   const RewriteDelta& d_;
   const ReplayOptions& o_;
   ReplayInputCache* cache_;
-  std::unordered_map<InstId, uint8_t> flags_;
-  std::unordered_map<InstId, const InstSnapshot*> snap_;
+  SmallMap<InstId, uint8_t> flags_;
+  SmallMap<InstId, const InstSnapshot*, 8> snap_;
   std::vector<std::pair<ValueId, ValueId>> pairs_;
-  std::unordered_map<ValueId, bool> expand_;
+  SmallMap<ValueId, bool> expand_;
   std::vector<ValueId> leaves_;
-  std::unordered_map<ValueId, size_t> leaf_index_;
+  SmallMap<ValueId, size_t> leaf_index_;
   std::vector<InstId> cone_[2];
   std::vector<std::vector<Tensor>> results_[2];  ///< parallel to cone_
-  std::unordered_map<InstId, size_t> pos_[2];      ///< instruction -> position in cone_
-  std::unordered_set<InstId> shared_;
-  std::unordered_set<ValueId> force_;  ///< unchanged values that must be replayed, not fed
+  SmallMap<InstId, size_t> pos_[2];      ///< instruction -> position in cone_
+  SmallSet<InstId> shared_;
+  SmallSet<ValueId, 8> force_;  ///< unchanged values that must be replayed, not fed
   std::vector<Tensor> args_;
   std::string why_[2];
   std::vector<Tensor> inputs_;

@@ -62,12 +62,15 @@ struct ReplayOptions {
 
 /// Boundary inputs depend only on the trial, the boundary value's position and its type, not on the
 /// rewrite: the checks keep them here from one rewrite to the next instead of regenerating them. So a
-/// replay is a function of what it evaluates (its instructions, how they are wired, the boundary types
-/// and the options): the replays that passed are kept, by that description in full (not a hash of it),
-/// and an identical one later is not run again (ReplayReport::memoized).
+/// replay is a function of what it evaluates (its instructions with their ops, attributes, fast-math
+/// flags and types, how they are wired, the literals they read, the boundary types and the options):
+/// the replays that passed are kept, by that description in full and by value (not a hash, and no
+/// program's ids), and an identical one later, in this program or another, is not run again
+/// (ReplayReport::memoized). A replay with regions, opaque or effect ops, or a description over 16 KB
+/// (large literals) is not kept. Not thread-safe: one per thread.
 struct ReplayInputCache {
   std::unordered_map<uint64_t, std::vector<std::pair<TensorType, Tensor>>> by_key;
-  static constexpr size_t kMaxPassed = size_t{1} << 16;  ///< replays kept; later ones run every time
+  static constexpr size_t kMaxPassed = size_t{1} << 16;  ///< replays kept; then the set starts over
   std::unordered_set<std::string> passed;
 };
 
@@ -82,7 +85,8 @@ struct ReplayReport {
   /// the same pure op, attributes, types, body and operand values (a CSE merge), and the rewrite did
   /// nothing else than redirect uses from one to the other (docs/rewriter.md "Expensive checks").
   bool structural = false;
-  /// Decided by an identical replay that passed earlier in the same run (no evaluation).
+  /// Decided by an identical replay that passed earlier (no evaluation): in the same run, or in an
+  /// earlier run that shared the ReplayInputCache.
   bool memoized = false;
   std::string skipped;    ///< why part of the rewrite could not be replayed (empty: nothing skipped)
 };

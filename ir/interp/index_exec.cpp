@@ -187,57 +187,78 @@ std::shared_ptr<const imap::IndexMap> build_map(const Call& c, std::span<const T
 
 }  // namespace
 
+std::shared_ptr<MapMemo> make_memo(OpCode op, const AttrSet& attrs, std::span<const TensorType> operand_types,
+                                   std::span<const TensorType> result_types,
+                                   std::shared_ptr<const imap::IndexMap> map) {
+  auto memo = std::make_shared<MapMemo>();
+  memo->op = op;
+  memo->attrs = attrs;
+  memo->operand_types.assign(operand_types.begin(), operand_types.end());
+  memo->result_types.assign(result_types.begin(), result_types.end());
+  memo->map = std::move(map);
+  memo->reads_data = false;
+  for (const Node& n : memo->map->nodes) memo->reads_data = memo->reads_data || n.op == Op::Read;
+  if (memo->reads_data) {
+    const std::vector<bool> reads = reads_of(*memo->map);
+    for (ExprId e : memo->map->space)
+      if (reads[static_cast<size_t>(e)]) return nullptr;  // extents that depend on values: evaluated per run
+  }
+  memo->proto.m = memo->map.get();
+  memo->proto.operand_types = memo->operand_types;
+  memo->proto.result_types = memo->result_types;
+  memo->proto.attrs = &memo->attrs;
+  for (ExprId e : memo->map->space) memo->space.push_back(memo->proto.eval(e));
+  for (int64_t n : memo->space)
+    if (n < 0) return nullptr;
+  memo->proto.space = memo->space;
+  return memo;
+}
+
 Status instantiate(const Call& c, const Out& out, MapRun& run) {
   run.operands.reserve(c.args.size());
   for (size_t k = 0; k < c.args.size(); ++k) run.operands.push_back(&c.args[k]);
   run.attrs = &c.attrs;
   std::string error;
+  const auto use = [&](const MapMemo& m) {
+    run.memo = &m;
+    run.m = m.map.get();
+    run.operand_types = m.operand_types;
+    run.result_types = m.result_types;
+    run.space = m.space;
+    return Status::success();
+  };
+  // The call's types, for a memo's key (a memo keeps its own copies).
+  const auto types = [&](std::vector<TensorType>& ot, std::vector<TensorType>& rt) {
+    ot.clear();
+    rt.clear();
+    for (size_t k = 0; k < c.args.size(); ++k) ot.push_back(c.args[k].type);
+    for (const Tensor& t : out) rt.push_back(t.type);
+  };
+  IndexMapCache* cache = options(c.exec).index_maps;
   if (PlanCache* plans = options(c.exec).plans) {
-    std::unique_ptr<MapMemo>& slot = plans->map_slot(c.p, c.inst);
+    std::shared_ptr<MapMemo>& slot = plans->map_slot(c.p, c.inst);
     if (!slot || !memo_fits(*slot, c, out)) {
       slot.reset();
-      auto memo = std::make_unique<MapMemo>();
-      memo->op = c.op;
-      memo->attrs = c.attrs;
-      for (size_t k = 0; k < c.args.size(); ++k) memo->operand_types.push_back(c.args[k].type);
-      for (const Tensor& t : out) memo->result_types.push_back(t.type);
-      memo->map = build_map(c, memo->operand_types, memo->result_types, error);
-      if (!memo->map) return Status::error(error);
-      bool space_reads = false;
-      memo->reads_data = false;
-      for (const Node& n : memo->map->nodes) memo->reads_data = memo->reads_data || n.op == Op::Read;
-      if (memo->reads_data) {
-        const std::vector<bool> reads = reads_of(*memo->map);
-        for (ExprId e : memo->map->space) space_reads = space_reads || reads[static_cast<size_t>(e)];
-      }
-      if (!space_reads) {  // extents that depend on values (none so far) are evaluated per run below
-        run.m = memo->map.get();
-        run.operand_types = memo->operand_types;
-        run.result_types = memo->result_types;
-        for (ExprId e : memo->map->space) memo->space.push_back(run.eval(e));
-        for (int64_t n : memo->space)
-          if (n < 0) return c.fail("a negative extent in the index map");
-        memo->proto.m = memo->map.get();
-        memo->proto.space = memo->space;
-        memo->proto.operand_types = memo->operand_types;
-        memo->proto.result_types = memo->result_types;
-        memo->proto.attrs = &memo->attrs;
-        slot = std::move(memo);
+      types(run.own_operand_types, run.own_result_types);
+      if (cache) {  // the cache's memo of these op, attributes and types, shared with every other user
+        slot = cache->memo(c.op, c.attrs, run.own_operand_types, run.own_result_types, &error);
+        if (!slot && !error.empty()) return Status::error(error);
+      } else {
+        auto m = imap::index_map(c.op, c.attrs, run.own_operand_types, run.own_result_types, imap::Sizes::Concrete,
+                                 &error);
+        if (!m) return Status::error(error);
+        slot = make_memo(c.op, c.attrs, run.own_operand_types, run.own_result_types,
+                         std::make_shared<const imap::IndexMap>(std::move(*m)));
       }
     }
-    if (slot) {
-      run.memo = slot.get();
-      run.m = slot->map.get();
-      run.operand_types = slot->operand_types;
-      run.result_types = slot->result_types;
-      run.space = slot->space;
-      return Status::success();
-    }
+    if (slot) return use(*slot);
+  } else if (cache) {
+    types(run.own_operand_types, run.own_result_types);
+    run.memo_owner = cache->memo(c.op, c.attrs, run.own_operand_types, run.own_result_types, &error);
+    if (run.memo_owner) return use(*run.memo_owner);
+    if (!error.empty()) return Status::error(error);
   }
-  run.own_operand_types.reserve(c.args.size());
-  run.own_result_types.reserve(out.size());
-  for (size_t k = 0; k < c.args.size(); ++k) run.own_operand_types.push_back(c.args[k].type);
-  for (const Tensor& t : out) run.own_result_types.push_back(t.type);
+  types(run.own_operand_types, run.own_result_types);
   run.operand_types = run.own_operand_types;
   run.result_types = run.own_result_types;
   run.m_owner = build_map(c, run.operand_types, run.result_types, error);

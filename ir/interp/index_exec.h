@@ -22,8 +22,9 @@ namespace ptir::interp {
 struct MapMemo;
 
 /// An op's map on concrete operands (Sizes::Concrete: every Dim and Attr is a numeral). The map, the
-/// extents and the types are the instruction's MapMemo's when the run has a PlanCache, else this run's
-/// own (the `own_` members); only `operands` is always the run's. Not copyable: the spans may point
+/// extents and the types are a MapMemo's when the run has a PlanCache or an IndexMapCache (and the
+/// extents read no element), else this run's own (the `own_` members); only `operands` is always the
+/// run's. Not copyable: the spans may point
 /// into the run itself.
 struct MapRun {
   const imap::IndexMap* m = nullptr;  ///< owned by `m_owner` or by `memo`
@@ -33,6 +34,7 @@ struct MapRun {
   std::span<const TensorType> operand_types, result_types;
   const AttrSet* attrs = nullptr;
   const MapMemo* memo = nullptr;  ///< the instruction's memo (see MapMemo), or nullptr
+  std::shared_ptr<const MapMemo> memo_owner;  ///< keeps an IndexMapCache's memo alive for the run
   std::vector<int64_t> own_space;
   std::vector<TensorType> own_operand_types, own_result_types;
 
@@ -239,12 +241,15 @@ struct FoldPrep {
   }
 };
 
-/// One instruction's map on its operand and result types, kept by a PlanCache across runs of an
-/// unchanged program (PlanCache::map_slot): a run of a small program spent a seventh of its allocations
-/// building MapRuns (the map's cache key, copies of the types, the extents) that every run rebuilt the
-/// same. What depends on no operand's values is kept too: with `reads_data` false (the map has no
-/// Read node) the affine offset of a single unconditional Move. A memo is used only for a call whose
-/// op, attributes and types are its own (checked on every use).
+/// An op's map on its operand and result types with what follows from them alone, kept across runs:
+/// by a PlanCache per instruction of an unchanged program (PlanCache::map_slot; a run of a small
+/// program spent a seventh of its allocations building MapRuns, the map's cache key, copies of the
+/// types, the extents, that every run rebuilt the same), and by an IndexMapCache per op, attributes and
+/// types (IndexMapCache::memo: the expensive checks' replays evaluate instructions one at a time, with
+/// no PlanCache). What depends on no operand's values is kept too: with `reads_data` false (the map has
+/// no Read node) the affine offset of a single unconditional Move, run_move's MovePrep and walk_fold's
+/// FoldPrep. A memo is used only for a call whose op, attributes and types are its own (checked on
+/// every use), and it exists only for a map whose extents read no element.
 struct MapMemo {
   OpCode op{};
   AttrSet attrs;  ///< a copy, compared by value: a pointer could match another program's set at the same address
@@ -261,6 +266,13 @@ struct MapMemo {
   MapMemo(const MapMemo&) = delete;
   MapMemo& operator=(const MapMemo&) = delete;
 };
+
+/// The memo of `map` (the map of `op` with these attributes and types): nullptr when an extent reads an
+/// element or is negative (a call of that kind instantiates its map per run, which reports the
+/// negative extent).
+std::shared_ptr<MapMemo> make_memo(OpCode op, const AttrSet& attrs, std::span<const TensorType> operand_types,
+                                   std::span<const TensorType> result_types,
+                                   std::shared_ptr<const imap::IndexMap> map);
 
 /// Walks a Fold map: for each result position `oi` in row-major order, `begin(oi)`, then `point(offs)`
 /// for each real reduction point in fold order (offs: the offsets of the case's reads), then `end(oi)`.
