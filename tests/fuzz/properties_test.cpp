@@ -85,24 +85,29 @@ RC_GTEST_PROP(FuzzProperty, PipelineKeepsResultsVerifiesAndIsIdempotent, ()) {
 
 /// A run through a PlanCache (kept body plans, frames and per-instruction MapMemos, the kept plans
 /// of maps that read no element among them) gives what a fresh run gives, on every input set, and a
-/// second program through the same cache does not see the first one's memos.
+/// second program through the same cache does not see the first one's memos; so does a run through an
+/// IndexMapCache alone, whose memos (by op, attributes and types) the two programs share.
 RC_GTEST_PROP(FuzzProperty, CachedInterpreterRunsMatchFreshRuns, ()) {
   RcChoices c;
   auto p = gen_program(c, small_options(c, 12, 24));
   auto q = gen_program(c, small_options(c, 12, 24));
   PlanCache plans;
-  IndexMapCache maps;
-  InterpOptions cached = interp_options(), fresh = interp_options();
+  IndexMapCache maps, memos;
+  InterpOptions cached = interp_options(), fresh = interp_options(), memoized = interp_options();
   cached.plans = &plans;
   cached.index_maps = &maps;
+  memoized.index_maps = &memos;  // no PlanCache: each call takes its op's memo from the cache (IndexMapCache::memo)
   for (const Program* prog : {p.get(), q.get(), p.get()}) {
     for (uint64_t seed = 1; seed <= 4; ++seed) {
       const std::vector<Tensor> in = random_inputs(*prog, prog->entry(), seed, 0.3);
-      const RunResult a = run_program(*prog, in, fresh), b = run_program(*prog, in, cached);
-      RC_ASSERT(a.status == b.status);
-      RC_ASSERT(a.message == b.message);
-      RC_ASSERT(a.results.size() == b.results.size());
-      for (size_t k = 0; k < a.results.size(); ++k) RC_ASSERT(results_equal(a.results[k], b.results[k]));
+      const RunResult a = run_program(*prog, in, fresh);
+      for (const InterpOptions* o : {&cached, &memoized}) {
+        const RunResult b = run_program(*prog, in, *o);
+        RC_ASSERT(a.status == b.status);
+        RC_ASSERT(a.message == b.message);
+        RC_ASSERT(a.results.size() == b.results.size());
+        for (size_t k = 0; k < a.results.size(); ++k) RC_ASSERT(results_equal(a.results[k], b.results[k]));
+      }
     }
   }
 }

@@ -227,11 +227,14 @@ struct Checked {
 };
 
 /// Runs each rewrite of `rewrites` in turn on `text`'s program under expensive checks, each as its own
-/// pattern application (named "cse"), stopping at the first violation.
-Checked run_checked(const char* text, const std::vector<Rewrite>& rewrites) {
+/// pattern application (named "cse"), stopping at the first violation. With `cache`, the checks' replays
+/// use it (CheckOptions::replay_cache) instead of their own.
+Checked run_checked(const char* text, const std::vector<Rewrite>& rewrites, ReplayInputCache* cache = nullptr) {
   auto p = testing::parse(text);
   ProgramRewriter rw(*p);
-  ExpensiveChecks checks(rw);
+  CheckOptions opts;
+  opts.replay_cache = cache;
+  ExpensiveChecks checks(rw, opts);
   rw.add_listener(&checks);
   for (const Rewrite& rewrite : rewrites) {
     rw.notify_pattern_begin(RewriteSource::cse(), 0);
@@ -374,6 +377,87 @@ TEST(ExpensiveChecks, ReplaysThatDifferInALiteralAreNotMemoized) {
   EXPECT_NE(err.find("changed the results of @main"), std::string::npos) << err;
   EXPECT_EQ(replayed, 2);
   EXPECT_EQ(memoized, 0);
+}
+
+// A cache shared by two programs (CheckOptions::replay_cache, as a fuzz target keeps one per thread)
+// keys a replay by value: the same rewrite in another program, whose ids differ, is memoized.
+TEST(ExpensiveChecks, AReplayIdenticalToOneInAnEarlierProgramIsMemoized) {
+  ReplayInputCache cache;
+  const Rewrite fold_first = [](ProgramRewriter& rw, const Program& p) {
+    rw.replace_op(p.def_inst(nth_result(p, 1)), std::vector<ValueId>{p.body(p.entry()).params[0]});
+  };
+  Checked first = run_checked(kTwoChains, {fold_first}, &cache);
+  EXPECT_EQ(first.report, "");
+  EXPECT_EQ(first.memoized, 0);
+  // Other instructions first, so every id of the folded chain differs from the first program's.
+  Checked second = run_checked(R"(
+func @main(%y: tensor<f32, 4>, %x: tensor<f32, 4>) -> tensor<f32, 4> {
+  %p = abs %y -> tensor<f32, 4>
+  %q = exp %p -> tensor<f32, 4>
+  %a = neg %x -> tensor<f32, 4>
+  %b = neg %a -> tensor<f32, 4>
+  %s = add %q, %b -> tensor<f32, 4>
+  return %s
+}
+)", {[](ProgramRewriter& rw, const Program& p) {
+                                 rw.replace_op(p.def_inst(nth_result(p, 3)), std::vector<ValueId>{p.body(p.entry()).params[1]});
+                               }},
+                               &cache);
+  EXPECT_EQ(second.report, "");
+  EXPECT_EQ(second.replayed, 1);
+  EXPECT_EQ(second.memoized, 1);
+}
+
+// Across programs, a literal is part of a replay's key by its value, not by the program's literal id:
+// mul(v, 2.0) ==> add(v, v) passes in one program; the same rewrite of mul(v, 3.0) in another program,
+// whose literal has the same id, is replayed and caught.
+TEST(ExpensiveChecks, ReplaysInAnotherProgramThatDifferInALiteralAreNotMemoized) {
+  ReplayInputCache cache;
+  const char* scale = R"(
+func @main(%x: tensor<f32, 4>) -> tensor<f32, 4> {
+  %a = mul %x, dense<LIT> : tensor<f32, 4> -> tensor<f32, 4>
+  %two = add %x, %x -> tensor<f32, 4>
+  %s = neg %a -> tensor<f32, 4>
+  return %s
+}
+)";
+  auto with = [&](const char* lit) {
+    std::string t = scale;
+    t.replace(t.find("LIT"), 3, lit);
+    return t;
+  };
+  Checked right = run_checked(with("2.0").c_str(), {replace_nth(0, 1)}, &cache);
+  EXPECT_EQ(right.report, "");
+  EXPECT_EQ(right.memoized, 0);
+  Checked wrong = run_checked(with("3.0").c_str(), {replace_nth(0, 1)}, &cache);
+  EXPECT_NE(wrong.report.find("changed the results of @main"), std::string::npos) << wrong.report;
+  EXPECT_EQ(wrong.memoized, 0);
+}
+
+// The same for attributes: transpose perm[0, 1] ==> its operand passes; in another program the same
+// rewrite of transpose perm[1, 0] (a square matrix, the same types and attribute-set id) is caught.
+TEST(ExpensiveChecks, ReplaysInAnotherProgramThatDifferInAnAttributeAreNotMemoized) {
+  ReplayInputCache cache;
+  const char* text = R"(
+func @main(%x: tensor<f32, 2x2>) -> tensor<f32, 2x2> {
+  %t = transpose %x perm[PERM] -> tensor<f32, 2x2>
+  %s = neg %t -> tensor<f32, 2x2>
+  return %s
+}
+)";
+  auto with = [&](const char* perm) {
+    std::string t = text;
+    t.replace(t.find("PERM"), 4, perm);
+    return t;
+  };
+  const Rewrite to_operand = [](ProgramRewriter& rw, const Program& p) {
+    rw.replace_op(p.def_inst(nth_result(p, 0)), std::vector<ValueId>{p.body(p.entry()).params[0]});
+  };
+  Checked right = run_checked(with("0, 1").c_str(), {to_operand}, &cache);
+  EXPECT_EQ(right.report, "");
+  Checked wrong = run_checked(with("1, 0").c_str(), {to_operand}, &cache);
+  EXPECT_NE(wrong.report.find("changed the results of @main"), std::string::npos) << wrong.report;
+  EXPECT_EQ(wrong.memoized, 0);
 }
 
 constexpr const char* kCommutedTwins = R"(
