@@ -1,6 +1,8 @@
 // CanonicalizePass: one greedy run, its counters as statistics.
 #include "rewriter/canonicalize.h"
 
+#include "ir/interp.h"
+
 namespace ptir {
 
 PassResult CanonicalizePass::run(ProgramRewriter& rw) {
@@ -11,6 +13,8 @@ PassResult CanonicalizePass::run(ProgramRewriter& rw) {
   if (config_.fold && config_.fold_options.constant_fold) {
     FoldOptions fo = config_.fold_options;
     fo.inline_literal_max_elements = config_.inline_literal_max_elements;
+    IndexMapCache maps;  // the cone folds' index maps, for every round
+    if (!fo.index_maps) fo.index_maps = &maps;
     for (int round = 0; round < kMaxConeRounds && g.converged && !rw.has_error(); ++round) {
       const int64_t n = fold_constant_cones(rw, fo);
       if (n == 0) break;

@@ -13,19 +13,6 @@
 namespace ptir {
 namespace {
 
-/// Folding evaluates one instruction at a time on small constants, and the same few ops on the same
-/// types again and again: each thread keeps the index maps it built (keyed by op, attributes and
-/// types, compared in full: IndexMapCache in ir/interp.h) for every later fold.
-const InterpOptions& fold_interp() {
-  thread_local IndexMapCache maps;
-  thread_local const InterpOptions o = [] {
-    InterpOptions x;
-    x.index_maps = &maps;
-    return x;
-  }();
-  return o;
-}
-
 /// How an op folds.
 enum class FoldKind : uint8_t {
   Never,     ///< effectful, region-bearing, opaque or a generator: leave alone
@@ -300,7 +287,7 @@ FoldResult fold_constant(const Program& p, InstId i, const FoldOptions& opts) {
   std::vector<Tensor> args;
   args.reserve(n);
   for (uint32_t k = 0; k < n; ++k) args.push_back(*p.constant_of(p.operand(i, k)));
-  RunResult r = eval_inst(p, i, args, fold_interp());
+  RunResult r = eval_inst(p, i, args, InterpOptions{.index_maps = opts.index_maps});
   if (r.status != RunStatus::Ok || r.results.size() != 1) return {};  // UB stays where it is
   Tensor& t = r.results[0];
   t.compact();
@@ -419,7 +406,7 @@ int64_t fold_constant_cones(ProgramRewriter& rw, const FoldOptions& opts) {
       if (p.op(i) == OpCode::Constant || value_of.count(p.result(i))) continue;
       args.clear();
       for (uint32_t k = 0; k < p.num_operands(i); ++k) args.push_back(*operand_tensor(p.operand(i, k)));
-      RunResult r = eval_inst(p, i, args, fold_interp());
+      RunResult r = eval_inst(p, i, args, InterpOptions{.index_maps = opts.index_maps});
       if (r.status != RunStatus::Ok || r.results.size() != 1) {  // UB stays where it is
         ok = false;
         break;

@@ -13,6 +13,8 @@
 
 namespace ptir {
 
+class IndexMapCache;
+
 /// What a fold hook found.
 struct FoldResult {
   enum class Kind : uint8_t { Nothing, Value, Literal };
@@ -31,6 +33,10 @@ struct FoldOptions {
   bool constant_fold = true;       ///< evaluate all-constant instructions with the interpreter
   int64_t max_elements = 4096;     ///< never evaluate when an operand or the result is larger
   int64_t inline_literal_max_elements = 16;  ///< where the driver will put the literal (see inline_folded)
+  /// The evaluations' index maps (ir/interp.h; a fold evaluates one small instruction, and a run meets
+  /// the same ops on the same types again and again); nullptr: each evaluation builds its own. The
+  /// greedy driver and the canonicalize pass each keep one for their run when none is given.
+  IndexMapCache* index_maps = nullptr;
 };
 
 /// Whether the driver writes a folded literal inline at its uses (else as a `constant` op): when it

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <bit>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
+#include "ir/interp.h"
 #include "rewriter/checks.h"
 #include "rewriter/worklist.h"
 
@@ -192,6 +194,7 @@ class GreedyDriver {
   bool try_fold(InstId i) {
     FoldOptions fo = cfg_.fold_options;
     fo.inline_literal_max_elements = cfg_.inline_literal_max_elements;
+    if (!fo.index_maps) fo.index_maps = fold_maps_ ? &*fold_maps_ : &fold_maps_.emplace();
     FoldResult r = fold_inst(p_, i, fo);
     if (!r) return false;
     bool log = rw_.has_listeners();
@@ -293,6 +296,7 @@ class GreedyDriver {
   const GreedyConfig& cfg_;
   FailureCache& cache_;
   Worklist wl_;
+  std::optional<IndexMapCache> fold_maps_;  ///< the folds' index maps for this run (made on the first fold)
   GreedyResult res_;
   std::vector<int64_t> fired_, fired_prev_;  ///< per pattern, then fold, then dce; this round / last round
   std::vector<Origin> origin_;

@@ -22,25 +22,6 @@ InterpOptions interp_options() { return {.kernels = &fuzz_kernels(), .max_while_
 
 namespace {
 
-/// The index maps (with their memos) of every run this thread makes, across cases: a map is a function
-/// of the op, its attributes and types (compared in full on every hit), and the cases of a campaign
-/// meet the same few again and again. At most 4,096 are kept, then the cache starts over.
-IndexMapCache& case_index_maps() {
-  thread_local IndexMapCache maps;
-  return maps;
-}
-
-/// The expensive checks' boundary inputs and passed replays, across cases (ReplayInputCache keys a
-/// replay by value: an identical replay in a later case would pass again, so it is not run).
-ReplayInputCache& case_replays() {
-  thread_local ReplayInputCache cache;
-  return cache;
-}
-
-}  // namespace
-
-namespace {
-
 std::vector<Tensor> inputs_for(const Program& p, int k, const DiffOptions& o) {
   const Body& body = p.body(p.entry());
   if (k < 11) {
@@ -137,9 +118,10 @@ PassRegistry fuzz_pass_registry(const CanonicalizeOptions& canon) {
 }  // namespace
 
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o) {
+  IndexMapCache maps;  // each instruction's index map (with its memo) built once for all the runs of both programs
   PlanCache src_plans, tgt_plans;  // each body's plan built once per program (neither changes here)
   InterpOptions io = interp_options();
-  io.index_maps = &case_index_maps();  // each index map built once for the runs of both programs, and later cases
+  io.index_maps = &maps;
   InterpOptions so = io, to = io;
   so.plans = &src_plans;
   to.plans = &tgt_plans;
@@ -176,14 +158,11 @@ PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t work
   out.program = std::make_unique<Program>(p);
   CanonicalizeOptions canon;
   canon.greedy.random_order_seed = worklist_seed;
-  InterpOptions replay_interp = interp_options();
-  replay_interp.index_maps = &case_index_maps();
   PassManager pm(PassManagerOptions{.expensive_checks = checks.on,
                                     .check_options = CheckOptions{.random_trials = checks.random_trials,
                                                                   .edge_trials = checks.edge_trials,
                                                                   .seed = worklist_seed ? worklist_seed : 1,
-                                                                  .interp = replay_interp,
-                                                                  .replay_cache = &case_replays()}});
+                                                                  .interp = interp_options()}});
   PassRegistry registry = fuzz_pass_registry(canon);
   std::string err = parse_pipeline(pipeline.empty() ? kDefaultPipeline : pipeline, registry, pm.top());
   if (!err.empty()) {
