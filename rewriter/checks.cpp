@@ -31,6 +31,7 @@ ExpensiveChecks::ExpensiveChecks(ProgramRewriter& rw, CheckOptions opts) : rw_(r
   if (!replay_.interp.index_maps) replay_.interp.index_maps = &index_maps_;
   replay_.cone_depth = opts_.cone_depth;
   replay_.window = opts_.window;
+  inputs_.memo = opts_.replay_memo;
   const Program& p = rw_.program();
   hash_.assign(p.num_inst_slots(), 0);
   key_.assign(p.num_inst_slots(), 0);
@@ -241,8 +242,7 @@ void ExpensiveChecks::notify_pattern_end(const RewriteSource& who, InstId root, 
   }
   if (opts_.replay) {
     ++replayed_;
-    ReplayReport r = replay_rewrite(p, delta_, replay_, pattern_, root_,
-                                    opts_.replay_cache ? opts_.replay_cache : &inputs_);
+    ReplayReport r = replay_rewrite(p, delta_, replay_, pattern_, root_, &inputs_);
     runs_ += r.runs;
     windowed_ += r.windowed;
     unreplayable_ += !r.skipped.empty();

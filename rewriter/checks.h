@@ -35,10 +35,10 @@ struct CheckOptions {
   /// their own for the run; a caller that checks many runs on one thread (a fuzz target) may pass one
   /// that lives longer.
   InterpOptions interp = {.kernels = nullptr, .max_while_iterations = 1 << 12};
-  /// The replays' boundary inputs and passed replays (ReplayInputCache: keyed by value, so it may serve
-  /// many runs); nullptr: the checks keep their own for the run. A fuzz target passes one per thread,
-  /// so a replay identical to one that passed in an earlier case is not run again.
-  ReplayInputCache* replay_cache = nullptr;
+  /// The passed replays of many runs (ReplayMemo: descriptions by value, in memory allocated once);
+  /// nullptr: the checks keep them for their run only. A fuzz target passes one per thread, so a replay
+  /// identical to one that passed in an earlier case is not run again.
+  ReplayMemo* replay_memo = nullptr;
   int cone_depth = 2;        ///< see ReplayOptions::cone_depth
   int64_t window = 4096;     ///< see ReplayOptions::window
 };
@@ -90,7 +90,7 @@ class ExpensiveChecks final : public RewriteListener {
   ProgramRewriter& rw_;
   CheckOptions opts_;
   ReplayOptions replay_;
-  ReplayInputCache inputs_;  ///< unless CheckOptions::replay_cache
+  ReplayInputCache inputs_;
   IndexMapCache index_maps_;  ///< the replays' index maps, shared by every trial and rewrite (unless given)
   std::vector<uint64_t> hash_;  ///< per InstId, 0 for erased
   uint64_t total_ = 0;          ///< sum of hash_: the program fingerprint

@@ -2,6 +2,8 @@
 #include "rewriter/replay.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cmath>
 #include <boost/container/flat_map.hpp>
 #include <boost/container/flat_set.hpp>
@@ -167,7 +169,7 @@ class Replay {
     thread_local std::string key;  // reused: a key is copied only when it is kept
     key.clear();
     const bool memo = cache_ && memo_key(key, randoms, edges, nsz);
-    if (memo && cache_->passed.count(key)) {
+    if (memo && (cache_->memo ? cache_->memo->contains(key) : cache_->passed.count(key) != 0)) {
       rep_.memoized = true;
       return std::move(rep_);
     }
@@ -185,7 +187,9 @@ class Replay {
         return std::move(rep_);
       }
     }
-    if (memo) {
+    if (memo && cache_->memo) {
+      cache_->memo->insert(key);
+    } else if (memo) {
       if (cache_->passed.size() >= ReplayInputCache::kMaxPassed) cache_->passed.clear();  // start over
       cache_->passed.emplace(key);
     }
@@ -705,6 +709,41 @@ class Replay {
 };
 
 }  // namespace
+
+ReplayMemo::ReplayMemo(size_t arena_bytes, size_t slots)
+    : arena_(new char[arena_bytes]), arena_bytes_(arena_bytes), table_(new Slot[std::bit_ceil(std::max<size_t>(slots, 16))]),
+      mask_(std::bit_ceil(std::max<size_t>(slots, 16)) - 1) {}
+
+const ReplayMemo::Slot* ReplayMemo::find(std::string_view key, uint64_t h) const {
+  for (size_t at = h & mask_;; at = (at + 1) & mask_) {  // the table is never full (see insert)
+    const Slot& s = table_[at];
+    if (s.length == 0) return &s;
+    if (s.hash == h && s.length == key.size() && std::memcmp(arena_.get() + s.offset, key.data(), key.size()) == 0)
+      return &s;
+  }
+}
+
+bool ReplayMemo::contains(std::string_view key) const {
+  if (key.empty()) return false;
+  return find(key, std::hash<std::string_view>{}(key))->length != 0;
+}
+
+void ReplayMemo::insert(std::string_view key) {
+  if (key.empty() || key.size() > arena_bytes_ || key.size() > UINT32_MAX) return;
+  const uint64_t h = std::hash<std::string_view>{}(key);
+  if (find(key, h)->length != 0) return;
+  if (used_ + key.size() > arena_bytes_ || (count_ + 1) * 4 > (mask_ + 1) * 3) {  // full: start over
+    std::fill(table_.get(), table_.get() + mask_ + 1, Slot{});
+    used_ = 0;
+    count_ = 0;
+    ++restarts_;
+  }
+  Slot& s = const_cast<Slot&>(*find(key, h));
+  std::memcpy(arena_.get() + used_, key.data(), key.size());
+  s = Slot{h, static_cast<uint32_t>(used_), static_cast<uint32_t>(key.size())};
+  used_ += key.size();
+  ++count_;
+}
 
 Tensor edge_tensor(const TensorType& t, uint64_t rotation) {
   Tensor out(t);

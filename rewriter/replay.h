@@ -4,6 +4,7 @@
 // checks (rewriter/checks.h); the cost is bounded by the size of the rewrite, not of the program.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -60,18 +61,48 @@ struct ReplayOptions {
   int64_t max_work = int64_t{1} << 26;
 };
 
+/// A set of replay descriptions (byte strings, compared in full) in memory allocated once, by the
+/// constructor: for a set that serves many runs in one process (a fuzz target's cases), where growing
+/// heap containers would look like a leak to libFuzzer (a case that allocates more than it frees is run
+/// again and leak-checked, and per-input leak detection is turned off after 1,000 such cases). When its
+/// arena or table is full it starts over (forgets everything). Not thread-safe: one per thread.
+class ReplayMemo {
+ public:
+  explicit ReplayMemo(size_t arena_bytes = size_t{16} << 20, size_t slots = size_t{1} << 17);
+  ReplayMemo(const ReplayMemo&) = delete;
+  ReplayMemo& operator=(const ReplayMemo&) = delete;
+  bool contains(std::string_view key) const;
+  /// Keeps `key` (no effect when it is there, or longer than the arena).
+  void insert(std::string_view key);
+  size_t size() const { return count_; }
+  uint64_t restarts() const { return restarts_; }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t offset = 0, length = 0;  ///< length 0: empty (keys are never empty)
+  };
+  const Slot* find(std::string_view key, uint64_t h) const;
+  std::unique_ptr<char[]> arena_;
+  size_t arena_bytes_, used_ = 0;
+  std::unique_ptr<Slot[]> table_;
+  size_t mask_, count_ = 0;
+  uint64_t restarts_ = 0;
+};
+
 /// Boundary inputs depend only on the trial, the boundary value's position and its type, not on the
 /// rewrite: the checks keep them here from one rewrite to the next instead of regenerating them. So a
 /// replay is a function of what it evaluates (its instructions with their ops, attributes, fast-math
 /// flags and types, how they are wired, the literals they read, the boundary types and the options):
 /// the replays that passed are kept, by that description in full and by value (not a hash, and no
-/// program's ids), and an identical one later, in this program or another, is not run again
-/// (ReplayReport::memoized). A replay with regions, opaque or effect ops, or a description over 16 KB
-/// (large literals) is not kept. Not thread-safe: one per thread.
+/// program's ids), and an identical one later is not run again (ReplayReport::memoized): in this run
+/// (`passed`), or with a `memo` shared by many runs, in any of them. A replay with regions, opaque or
+/// effect ops, or a description over 16 KB (large literals) is not kept. Not thread-safe: one per thread.
 struct ReplayInputCache {
   std::unordered_map<uint64_t, std::vector<std::pair<TensorType, Tensor>>> by_key;
-  static constexpr size_t kMaxPassed = size_t{1} << 16;  ///< replays kept; then the set starts over
-  std::unordered_set<std::string> passed;
+  static constexpr size_t kMaxPassed = size_t{1} << 16;  ///< replays kept in `passed`; then it starts over
+  std::unordered_set<std::string> passed;  ///< used when `memo` is null
+  ReplayMemo* memo = nullptr;              ///< the passed replays of many runs (CheckOptions::replay_memo)
 };
 
 /// The outcome of replaying one rewrite.
@@ -86,7 +117,7 @@ struct ReplayReport {
   /// nothing else than redirect uses from one to the other (docs/rewriter.md "Expensive checks").
   bool structural = false;
   /// Decided by an identical replay that passed earlier (no evaluation): in the same run, or in an
-  /// earlier run that shared the ReplayInputCache.
+  /// earlier run that shared the ReplayMemo.
   bool memoized = false;
   std::string skipped;    ///< why part of the rewrite could not be replayed (empty: nothing skipped)
 };

@@ -99,6 +99,16 @@ const FrozenPatternSet& canonicalization_patterns() {
   return frozen;
 }
 
+/// The expensive checks' passed replays across this thread's cases: a replay is keyed by its full
+/// description by value (rewriter/replay.h), so one identical to a replay that passed in an earlier case
+/// would pass again and is not run. A ReplayMemo allocates its memory once: every other cache lives for
+/// one case only, because libFuzzer runs a case that allocates more than it frees again and
+/// leak-checks it.
+ReplayMemo& case_replay_memo() {
+  thread_local ReplayMemo memo;
+  return memo;
+}
+
 /// default_pass_registry(canon) with its canonicalize factory taking the shared frozen patterns
 /// instead of compiling them again; every other pass and named pipeline is default_pass_registry's.
 PassRegistry fuzz_pass_registry(const CanonicalizeOptions& canon) {
@@ -162,7 +172,8 @@ PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t work
                                     .check_options = CheckOptions{.random_trials = checks.random_trials,
                                                                   .edge_trials = checks.edge_trials,
                                                                   .seed = worklist_seed ? worklist_seed : 1,
-                                                                  .interp = interp_options()}});
+                                                                  .interp = interp_options(),
+                                                                  .replay_memo = &case_replay_memo()}});
   PassRegistry registry = fuzz_pass_registry(canon);
   std::string err = parse_pipeline(pipeline.empty() ? kDefaultPipeline : pipeline, registry, pm.top());
   if (!err.empty()) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <tuple>
 
@@ -227,13 +228,13 @@ struct Checked {
 };
 
 /// Runs each rewrite of `rewrites` in turn on `text`'s program under expensive checks, each as its own
-/// pattern application (named "cse"), stopping at the first violation. With `cache`, the checks' replays
-/// use it (CheckOptions::replay_cache) instead of their own.
-Checked run_checked(const char* text, const std::vector<Rewrite>& rewrites, ReplayInputCache* cache = nullptr) {
+/// pattern application (named "cse"), stopping at the first violation. With `memo`, the checks keep their
+/// passed replays there (CheckOptions::replay_memo) instead of in their own set.
+Checked run_checked(const char* text, const std::vector<Rewrite>& rewrites, ReplayMemo* memo = nullptr) {
   auto p = testing::parse(text);
   ProgramRewriter rw(*p);
   CheckOptions opts;
-  opts.replay_cache = cache;
+  opts.replay_memo = memo;
   ExpensiveChecks checks(rw, opts);
   rw.add_listener(&checks);
   for (const Rewrite& rewrite : rewrites) {
@@ -379,10 +380,10 @@ TEST(ExpensiveChecks, ReplaysThatDifferInALiteralAreNotMemoized) {
   EXPECT_EQ(memoized, 0);
 }
 
-// A cache shared by two programs (CheckOptions::replay_cache, as a fuzz target keeps one per thread)
+// A memo shared by two programs (CheckOptions::replay_memo, as a fuzz target keeps one per thread)
 // keys a replay by value: the same rewrite in another program, whose ids differ, is memoized.
 TEST(ExpensiveChecks, AReplayIdenticalToOneInAnEarlierProgramIsMemoized) {
-  ReplayInputCache cache;
+  ReplayMemo cache(4096, 64);
   const Rewrite fold_first = [](ProgramRewriter& rw, const Program& p) {
     rw.replace_op(p.def_inst(nth_result(p, 1)), std::vector<ValueId>{p.body(p.entry()).params[0]});
   };
@@ -408,11 +409,39 @@ func @main(%y: tensor<f32, 4>, %x: tensor<f32, 4>) -> tensor<f32, 4> {
   EXPECT_EQ(second.memoized, 1);
 }
 
+// A ReplayMemo holds exactly the keys inserted since it last started over (its arena or table full),
+// compared byte for byte: a prefix, an extension or a one-byte change of a kept key is not in it.
+TEST(ReplayMemo, HoldsExactlyTheKeysSinceItLastStartedOver) {
+  ReplayMemo memo(4096, 64);
+  std::vector<std::string> since;  // keys inserted since the last restart
+  uint64_t restarts = 0;
+  for (int k = 0; k < 2000; ++k) {
+    std::string key = "replay-" + std::to_string(k * 7919 % 1000) + std::string(static_cast<size_t>(k % 50), 'x');
+    memo.insert(key);
+    if (memo.restarts() != restarts) {
+      restarts = memo.restarts();
+      since.clear();
+    }
+    if (std::find(since.begin(), since.end(), key) == since.end()) since.push_back(key);
+    ASSERT_EQ(memo.size(), since.size());
+  }
+  EXPECT_GT(memo.restarts(), 0u);
+  for (const std::string& key : since) {
+    EXPECT_TRUE(memo.contains(key)) << key;
+    EXPECT_FALSE(memo.contains(key + "y")) << key;
+    EXPECT_FALSE(memo.contains(key.substr(0, key.size() - 1))) << key;
+    std::string changed = key;
+    changed[0] = 'R';
+    EXPECT_FALSE(memo.contains(changed)) << key;
+  }
+  EXPECT_FALSE(memo.contains(""));
+}
+
 // Across programs, a literal is part of a replay's key by its value, not by the program's literal id:
 // mul(v, 2.0) ==> add(v, v) passes in one program; the same rewrite of mul(v, 3.0) in another program,
 // whose literal has the same id, is replayed and caught.
 TEST(ExpensiveChecks, ReplaysInAnotherProgramThatDifferInALiteralAreNotMemoized) {
-  ReplayInputCache cache;
+  ReplayMemo cache(4096, 64);
   const char* scale = R"(
 func @main(%x: tensor<f32, 4>) -> tensor<f32, 4> {
   %a = mul %x, dense<LIT> : tensor<f32, 4> -> tensor<f32, 4>
@@ -437,7 +466,7 @@ func @main(%x: tensor<f32, 4>) -> tensor<f32, 4> {
 // The same for attributes: transpose perm[0, 1] ==> its operand passes; in another program the same
 // rewrite of transpose perm[1, 0] (a square matrix, the same types and attribute-set id) is caught.
 TEST(ExpensiveChecks, ReplaysInAnotherProgramThatDifferInAnAttributeAreNotMemoized) {
-  ReplayInputCache cache;
+  ReplayMemo cache(4096, 64);
   const char* text = R"(
 func @main(%x: tensor<f32, 2x2>) -> tensor<f32, 2x2> {
   %t = transpose %x perm[PERM] -> tensor<f32, 2x2>
