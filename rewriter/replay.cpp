@@ -2,6 +2,7 @@
 #include "rewriter/replay.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <cmath>
@@ -746,8 +747,13 @@ void ReplayMemo::insert(std::string_view key) {
 }
 
 Tensor edge_tensor(const TensorType& t, uint64_t rotation) {
+  static const std::array<std::vector<uint64_t>, kNumDTypes> table = [] {  // built once
+    std::array<std::vector<uint64_t>, kNumDTypes> v;
+    for (int d = 0; d < kNumDTypes; ++d) v[static_cast<size_t>(d)] = edge_values(static_cast<DType>(d));
+    return v;
+  }();
   Tensor out(t);
-  std::vector<uint64_t> vals = edge_values(t.dtype);
+  const std::vector<uint64_t>& vals = table[static_cast<size_t>(t.dtype)];
   for (int64_t k = 0, n = out.size(); k < n; ++k) out.set_bits(k, vals[(k + rotation) % vals.size()]);
   return out;
 }
