@@ -219,7 +219,9 @@ class Replay {
   }
 
   /// Appends to `k` everything the trials of this replay depend on, by value (so that a key means the
-  /// same in every program: ReplayInputCache may serve many runs): the options, the boundary values'
+  /// same in every program: a ReplayMemo may serve many runs): the options (with the interpreter's
+  /// bound and budget; never memoized under a time budget, chosen zero signs or contractions), the
+  /// boundary values'
   /// types (their inputs are a function of the trial, the position and the type), and for each side the
   /// replayed instructions in order, each with its op, attributes (the snapshot's on the old side), the
   /// fast-math flags of its body, its result types and where each operand comes from (a boundary value,
@@ -263,6 +265,10 @@ class Replay {
       if (r == pos_[at].end()) return put(6), put(v);
       put(3 + at), put(r->second), put(vi.index);
     };
+    const InterpOptions& io = o_.interp;
+    if (io.zero_signs || io.contracted || io.deadline != std::chrono::steady_clock::time_point::max()) return false;
+    put(static_cast<uint64_t>(io.max_while_iterations)), put(io.max_bytes);
+    put(io.fastmath.has_value()), put(io.fastmath ? io.fastmath->bits : 0);
     put(o_.seed), put(randoms), put(edges), put(nsz), put(window_), put(total_), put(o_.window);
     put(leaves_.size());
     for (ValueId l : leaves_) put_type(p_.type_of(l));

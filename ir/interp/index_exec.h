@@ -24,8 +24,7 @@ struct MapMemo;
 /// An op's map on concrete operands (Sizes::Concrete: every Dim and Attr is a numeral). The map, the
 /// extents and the types are a MapMemo's when the run has a PlanCache or an IndexMapCache (and the
 /// extents read no element), else this run's own (the `own_` members); only `operands` is always the
-/// run's. Not copyable: the spans may point
-/// into the run itself.
+/// run's. Not copyable: the spans may point into the run itself.
 struct MapRun {
   const imap::IndexMap* m = nullptr;  ///< owned by `m_owner` or by `memo`
   std::shared_ptr<const imap::IndexMap> m_owner;
@@ -33,7 +32,7 @@ struct MapRun {
   boost::container::small_vector<const Tensor*, 4> operands;
   std::span<const TensorType> operand_types, result_types;
   const AttrSet* attrs = nullptr;
-  const MapMemo* memo = nullptr;  ///< the instruction's memo (see MapMemo), or nullptr
+  const MapMemo* memo = nullptr;  ///< the call's memo (see MapMemo), or nullptr
   std::shared_ptr<const MapMemo> memo_owner;  ///< keeps an IndexMapCache's memo alive for the run
   std::vector<int64_t> own_space;
   std::vector<TensorType> own_operand_types, own_result_types;
