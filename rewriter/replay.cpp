@@ -721,33 +721,34 @@ ReplayMemo::ReplayMemo(size_t arena_bytes, size_t slots)
     : arena_(new char[arena_bytes]), arena_bytes_(arena_bytes), table_(new Slot[std::bit_ceil(std::max<size_t>(slots, 16))]),
       mask_(std::bit_ceil(std::max<size_t>(slots, 16)) - 1) {}
 
-const ReplayMemo::Slot* ReplayMemo::find(std::string_view key, uint64_t h) const {
+size_t ReplayMemo::find(std::string_view key, uint64_t h) const {
   for (size_t at = h & mask_;; at = (at + 1) & mask_) {  // the table is never full (see insert)
     const Slot& s = table_[at];
-    if (s.length == 0) return &s;
+    if (s.length == 0) return at;
     if (s.hash == h && s.length == key.size() && std::memcmp(arena_.get() + s.offset, key.data(), key.size()) == 0)
-      return &s;
+      return at;
   }
 }
 
 bool ReplayMemo::contains(std::string_view key) const {
   if (key.empty()) return false;
-  return find(key, std::hash<std::string_view>{}(key))->length != 0;
+  return table_[find(key, std::hash<std::string_view>{}(key))].length != 0;
 }
 
 void ReplayMemo::insert(std::string_view key) {
   if (key.empty() || key.size() > arena_bytes_ || key.size() > UINT32_MAX) return;
   const uint64_t h = std::hash<std::string_view>{}(key);
-  if (find(key, h)->length != 0) return;
+  size_t at = find(key, h);
+  if (table_[at].length != 0) return;
   if (used_ + key.size() > arena_bytes_ || (count_ + 1) * 4 > (mask_ + 1) * 3) {  // full: start over
     std::fill(table_.get(), table_.get() + mask_ + 1, Slot{});
     used_ = 0;
     count_ = 0;
     ++restarts_;
+    at = find(key, h);
   }
-  Slot& s = const_cast<Slot&>(*find(key, h));
   std::memcpy(arena_.get() + used_, key.data(), key.size());
-  s = Slot{h, static_cast<uint32_t>(used_), static_cast<uint32_t>(key.size())};
+  table_[at] = Slot{h, static_cast<uint32_t>(used_), static_cast<uint32_t>(key.size())};
   used_ += key.size();
   ++count_;
 }

@@ -82,7 +82,8 @@ class ReplayMemo {
     uint64_t hash = 0;
     uint32_t offset = 0, length = 0;  ///< length 0: empty (keys are never empty)
   };
-  const Slot* find(std::string_view key, uint64_t h) const;
+  /// The slot holding `key`, or the empty slot where it would go.
+  size_t find(std::string_view key, uint64_t h) const;
   std::unique_ptr<char[]> arena_;
   size_t arena_bytes_, used_ = 0;
   std::unique_ptr<Slot[]> table_;

@@ -380,6 +380,12 @@ TEST(ExpensiveChecks, ReplaysThatDifferInALiteralAreNotMemoized) {
   EXPECT_EQ(memoized, 0);
 }
 
+/// `text` with its first `placeholder` replaced by `value`.
+std::string substituted(std::string text, std::string_view placeholder, std::string_view value) {
+  text.replace(text.find(placeholder), placeholder.size(), value);
+  return text;
+}
+
 // A memo shared by two programs (CheckOptions::replay_memo, as a fuzz target keeps one per thread)
 // keys a replay by value: the same rewrite in another program, whose ids differ, is memoized.
 TEST(ExpensiveChecks, AReplayIdenticalToOneInAnEarlierProgramIsMemoized) {
@@ -450,11 +456,7 @@ func @main(%x: tensor<f32, 4>) -> tensor<f32, 4> {
   return %s
 }
 )";
-  auto with = [&](const char* lit) {
-    std::string t = scale;
-    t.replace(t.find("LIT"), 3, lit);
-    return t;
-  };
+  auto with = [&](const char* lit) { return substituted(scale, "LIT", lit); };
   Checked right = run_checked(with("2.0").c_str(), {replace_nth(0, 1)}, &cache);
   EXPECT_EQ(right.report, "");
   EXPECT_EQ(right.memoized, 0);
@@ -474,11 +476,7 @@ func @main(%x: tensor<f32, 2x2>) -> tensor<f32, 2x2> {
   return %s
 }
 )";
-  auto with = [&](const char* perm) {
-    std::string t = text;
-    t.replace(t.find("PERM"), 4, perm);
-    return t;
-  };
+  auto with = [&](const char* perm) { return substituted(text, "PERM", perm); };
   const Rewrite to_operand = [](ProgramRewriter& rw, const Program& p) {
     rw.replace_op(p.def_inst(nth_result(p, 0)), std::vector<ValueId>{p.body(p.entry()).params[0]});
   };
