@@ -382,7 +382,6 @@ int cmd_prove(const Args& a) {
 
   // What to prove: the library, or only the rules of the given files.
   std::vector<std::shared_ptr<const rules::RuleFile>> files;
-  std::map<std::string, std::string> file_hash;  // rule file path -> hash of the text its rules were read from
   for (const std::string& path : a.all("rules")) {
     // Read once: the rules proved and the text the verdict cache keys them by are the same bytes.
     std::string text;
@@ -397,7 +396,6 @@ int cmd_prove(const Args& a) {
       }
     }
     auto loaded = readable ? rules::load_rule_text(text, path) : rules::load_rule_file(path);
-    file_hash[path] = prove::hash_hex(text);
     if (auto* e = std::get_if<rules::RuleError>(&loaded)) {
       std::fprintf(stderr, "%s\n", e->format().c_str());
       return kFail;
@@ -557,8 +555,10 @@ int cmd_prove(const Args& a) {
     std::vector<std::string> texts;
     for (const auto& [name, text] : templates)
       if (name == sj.name) texts.push_back(text);
-    auto h = sj.rule ? file_hash.find(sj.rule->file) : file_hash.end();
-    keys[i] = prove::subject_key(sj, h == file_hash.end() ? "" : h->second, texts);
+    // A rule is keyed by the bytes its file was parsed from, wherever the file came from: `--rules`, a
+    // plugin's rule file (read from disk when the plugin loads, so a plugin unchanged on disk may bring
+    // other rules), the library.
+    keys[i] = prove::subject_key(sj, sj.rule_file ? prove::hash_hex(sj.rule_file->text) : "", texts);
     if (cache) {
       if (std::optional<prove::Report> hit = cache->load(keys[i]);
           hit && hit->name == sj.name && hit->origin == sj.origin && hit->all_shapes.has_value() == all_shapes) {

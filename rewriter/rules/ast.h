@@ -152,6 +152,9 @@ struct Rule {
 struct RuleFile {
   std::string path;
   std::vector<Rule> rules;
+  /// The bytes the rules were parsed from. `ptir prove`'s verdict cache keys a rule by them, wherever the
+  /// file came from (`--rules`, a plugin's rule file read from disk at load time, the library).
+  std::string text;
 };
 
 /// A load-time error: `file:line:col: error: message`, then the source line and a caret under the

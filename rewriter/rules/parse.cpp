@@ -733,6 +733,7 @@ void attach_source_lines(RuleError& e, std::string_view text) {
 std::variant<RuleFile, RuleError> parse_rule_text(std::string_view text, const std::string& path) {
   Parser p(text, path);
   RuleFile f = p.parse();
+  f.text = std::string(text);
   if (p.errors.empty()) return f;
   RuleError e{path, p.errors[0].loc, p.errors[0].message, "", {}};
   for (size_t k = 1; k < p.errors.size(); ++k) e.more.push_back(RuleError{path, p.errors[k].loc, p.errors[k].message, "", {}});

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The verdict cache of `ptir prove` (docs/verification.md "Verdict cache").
-# Usage: check_verdict_cache.sh PTIR
+# Usage: check_verdict_cache.sh PTIR [RULE_FILE_PLUGIN]
 # Two small rule files are proved (bounded and for all shapes) with a fresh --cache-dir, then:
 #   1. again: every row is "(cached)" and the table (every column but the time) is the cold run's, byte
 #      for byte, and so are the summary lines after the totals (details, all-shape scopes) and the exit code;
@@ -8,7 +8,10 @@
 #      rule REFUTED), the other file's rules still come from the cache;
 #   3. every entry corrupted (one byte flipped, or cut short): ignored, proved again, same table;
 #   4. --no-cache: nothing read (no "(cached)") and nothing written (the cache folder stays as it was);
-#   5. another seed misses (an option that changes the result is part of the key).
+#   5. another seed misses (an option that changes the result is part of the key);
+#   6. (with RULE_FILE_PLUGIN, tests/plugin/rule_file_on_disk.cpp) a plugin's rule file read from disk
+#      when the plugin loads: the plugin's library does not change, its rule file does, and the changed,
+#      wrong rule is proved again and REFUTED, not taken from the cache.
 set -euo pipefail
 ptir="$1"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
@@ -92,4 +95,24 @@ echo "ok: --no-cache"
 # 5. another seed is another key
 prove --cache-dir "$tmp/c" --seed 2 > "$tmp/seed2" || true
 [ "$(cached "$tmp/seed2")" -eq 0 ] || fail "--seed 2 hit entries of --seed 1"
+
+# 6. a plugin's rule file on disk is keyed by its text, like a --rules file
+if [ -n "${2:-}" ]; then
+  printf '%s\n' 'rule cache_plugin_neg_neg [bounded] : neg(neg(%x)) => %x' > "$tmp/p.rules"
+  pprove() {
+    PTIR_TEST_PLUGIN_RULE_FILE="$tmp/p.rules" "$ptir" prove --load-plugin "$2" --enable-patterns=cache_plugin_neg_neg \
+      --instances 16 --no-progress --cache-dir "$tmp/pc"
+  }
+  rc=0; pprove "$@" > "$tmp/p1" || rc=$?
+  grep -qE '^cache_plugin_neg_neg +PROVED ' "$tmp/p1" || { cat "$tmp/p1"; fail "the plugin's rule is not PROVED"; }
+  pprove "$@" > "$tmp/p2" || true
+  grep -qE '^cache_plugin_neg_neg .*\(cached\)' "$tmp/p2" || { cat "$tmp/p2"; fail "the plugin's rule was not cached"; }
+  # neg(neg(x)) is x, not abs(x): a stale cached PROVED would hide the wrong rule.
+  printf '%s\n' 'rule cache_plugin_neg_neg [bounded] : neg(neg(%x)) => abs(%x)' > "$tmp/p.rules"
+  rc=0; pprove "$@" > "$tmp/p3" || rc=$?
+  grep -qE '^cache_plugin_neg_neg .*\(cached\)' "$tmp/p3" && { cat "$tmp/p3"; fail "a changed plugin rule file was taken from the cache"; }
+  grep -qE '^cache_plugin_neg_neg +REFUTED ' "$tmp/p3" || { cat "$tmp/p3"; fail "the changed, wrong plugin rule is not REFUTED"; }
+  [ "$rc" -eq 1 ] || fail "the changed, wrong plugin rule: exit $rc, expected 1"
+  echo "ok: a plugin's rule file on disk is keyed by its text"
+fi
 echo "PASS: verdict cache"

@@ -746,6 +746,7 @@ std::vector<Subject> subjects_of(const Populate& populate,
       s.templates.push_back(std::shared_ptr<const rules::Node>(r->file(), r->rule().source.get()));
       s.template_where.push_back(r->rule().where);
       s.rule = std::shared_ptr<const rules::Rule>(r->file(), &r->rule());
+      s.rule_file = r->file();
       s.assumes = r->rule().assumes;
       s.dtype_hint = dtype_hint(r->rule().where);
     } else {

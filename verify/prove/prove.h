@@ -44,6 +44,8 @@ struct Subject {
   std::string error;     ///< non-empty: the pattern cannot be proved at all (no template, ...)
   /// The rule of a RulePattern (its file keeps it alive); null for a C++ pattern.
   std::shared_ptr<const rules::Rule> rule;
+  /// The rule's file (its text is part of the verdict cache's key); null for a C++ pattern.
+  std::shared_ptr<const rules::RuleFile> rule_file;
 };
 
 struct ProveOptions {
