@@ -20,8 +20,8 @@
 namespace ptir {
 namespace {
 
-constexpr int64_t kMaxElements = int64_t{1} << 28;  // a literal or type larger than this is refused
-constexpr int kMaxRank = 16;
+constexpr int64_t kMaxElements = kMaxTypeElements;  // a literal or type larger than this is refused
+constexpr int kMaxRank = kMaxTypeRank;
 
 struct ParseError {
   uint32_t offset;

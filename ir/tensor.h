@@ -23,6 +23,22 @@ struct TensorType {
   bool operator==(const TensorType&) const = default;
 };
 
+/// PTIR's limits on a type (docs/text-format.md "Limits"): the parser, the verifier and the MLIR importer
+/// refuse a type of a higher rank, with a dim above kMaxTypeElements, or with more elements in all.
+inline constexpr int kMaxTypeRank = 16;
+inline constexpr int64_t kMaxTypeElements = int64_t{1} << 28;
+/// The type is within kMaxTypeRank and kMaxTypeElements (each dim and their product; no dim negative).
+inline bool within_type_limits(const TensorType& t) {
+  if (t.rank() > kMaxTypeRank) return false;
+  int64_t n = 1;
+  for (int64_t d : t.dims) {
+    if (d < 0 || d > kMaxTypeElements) return false;
+    n = d == 0 ? 0 : n;
+    if (n != 0 && (n *= d) > kMaxTypeElements) return false;
+  }
+  return true;
+}
+
 /// Prints `tensor<f32, 2x3>` (rank 0: `tensor<f32>`).
 std::string to_string(const TensorType& t);
 size_t hash_value(const TensorType& t);

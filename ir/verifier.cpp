@@ -94,6 +94,10 @@ std::string check_type(const Ctx& c, const char* what, uint32_t k, const TensorT
   if (t.rank() > kMaxRank) return c.fail(what, " ", k, " has rank ", t.rank(), ", more than ", kMaxRank);
   for (int64_t d : t.dims)
     if (d < 0) return c.fail(what, " ", k, " has type ", t, " with a negative dim");
+  // Types made through the API (a pattern, a plugin, the MLIR importer) are held to the parser's limit
+  // too: the interpreter's and the encoders' element counts are int64_t products.
+  if (!within_type_limits(t))
+    return c.fail(what, " ", k, " has type ", t, " with more than 2^28 elements (PTIR's limit)");
   return {};
 }
 

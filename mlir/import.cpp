@@ -68,6 +68,7 @@ std::optional<TensorType> ptir_type(Type t) {
     TensorType r;
     r.dtype = *d;
     for (int64_t x : rt.getShape()) r.dims.push_back(x);
+    if (!within_type_limits(r)) return std::nullopt;  // PTIR's limits: rank <= 16, <= 2^28 elements
     return r;
   }
   if (auto d = dtype_of(t)) return TensorType{*d, {}};
@@ -98,6 +99,14 @@ uint64_t apint_bits(const llvm::APInt& i) { return i.getBitWidth() > 64 ? 0 : i.
 
 /// The element bits of a dense constant, or nullopt (not dense, or an element type PTIR lacks).
 std::optional<Tensor> tensor_of(Attribute a, const TensorType& t) {
+  // The attribute's own type must be the type asked for: a generic op (StableHLO) is not verified by
+  // MLIR, and an f32 value read as f64 bits, or integers read as floats, would be a made-up meaning.
+  if (auto ta = llvm::dyn_cast_or_null<TypedAttr>(a)) {
+    auto at = ptir_type(ta.getType());
+    if (!at || *at != t) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
   if (auto fa = llvm::dyn_cast<FloatAttr>(a)) {
     Tensor r(t);
     r.set_bits(0, apfloat_bits(fa.getValue()));
@@ -156,7 +165,7 @@ class FunctionImporter {
       auto t = ptir_type(a.getType());
       if (!t) throw Refusal{nullptr, "parameter " + std::to_string(k) + " has type " + type_text(a.getType()) +
                                          " (only ranked static tensors and scalars of i1, i8..i64, f16, bf16, "
-                                         "f32, f64)"};
+                                         "f32, f64, of rank <= 16 and at most 2^28 elements)"};
       const std::string pn = "%a" + std::to_string(k);
       names_[a.getAsOpaquePointer()] = pn;
       types_[a.getAsOpaquePointer()] = *t;
@@ -211,7 +220,7 @@ class FunctionImporter {
   TensorType tres(Operation* op, unsigned k = 0) {
     auto t = ptir_type(op->getResult(k).getType());
     if (!t) refuse(op, "result type " + type_text(op->getResult(k).getType()) + " (only ranked static tensors and "
-                       "scalars of i1, i8..i64, f16, bf16, f32, f64)");
+                       "scalars of i1, i8..i64, f16, bf16, f32, f64, of rank <= 16 and at most 2^28 elements)");
     return *t;
   }
   std::string fresh() { return "%v" + std::to_string(next_++); }
@@ -325,8 +334,39 @@ class FunctionImporter {
         refuse(op, "nsw/nuw make an overflow poison; PTIR has no poison (its integer arithmetic wraps)");
   }
 
+  /// StableHLO comes in its generic form, an unregistered dialect that MLIR does not verify: its operand
+  /// count and its attributes are checked here, so that nothing the op says is dropped or guessed.
+  void check_generic_hlo(Operation* op, const std::string& name) {
+    static const std::map<std::string, std::pair<unsigned, const char*>> kShape = {
+        {"stablehlo.constant", {0, "value"}},   {"stablehlo.add", {2, ""}},      {"stablehlo.subtract", {2, ""}},
+        {"stablehlo.multiply", {2, ""}},        {"stablehlo.divide", {2, ""}},   {"stablehlo.maximum", {2, ""}},
+        {"stablehlo.minimum", {2, ""}},         {"stablehlo.negate", {1, ""}},   {"stablehlo.abs", {1, ""}},
+        {"stablehlo.sqrt", {1, ""}},            {"stablehlo.reshape", {1, ""}},
+        {"stablehlo.transpose", {1, "permutation"}}};
+    auto it = kShape.find(name);
+    if (it == kShape.end()) return;  // refused by translate_one with its reason
+    const auto [operands, attr] = it->second;
+    if (op->getNumOperands() != operands)
+      refuse(op, "takes " + std::to_string(operands) + (operands == 1 ? " operand" : " operands") + ", has " +
+                     std::to_string(op->getNumOperands()));
+    for (const NamedAttribute& a : op->getAttrs())
+      if (a.getName().getValue() != attr)
+        refuse(op, "attribute '" + a.getName().getValue().str() + "' is not one ptir reads for this op (only " +
+                       (*attr ? "'" + std::string(attr) + "'" : std::string("none")) + ")");
+  }
+
   void translate(Operation* op) {
     const std::string name = op->getName().getStringRef().str();
+    if (name.rfind("stablehlo.", 0) == 0) check_generic_hlo(op, name);
+    // A cast or any op that carries fast-math flags but is not governed float arithmetic in PTIR still
+    // may not carry nnan/ninf: they make a NaN or infinity poison (docs/mlir.md "Fast-math flags").
+    if (auto a = op->getAttrOfType<arith::FastMathFlagsAttr>("fastmath")) {
+      using F = arith::FastMathFlags;
+      const auto v = static_cast<uint32_t>(a.getValue());
+      if ((v & (static_cast<uint32_t>(F::nnan) | static_cast<uint32_t>(F::ninf))) != 0)
+        refuse(op, "fast-math nnan/ninf make a NaN/infinity poison in MLIR; PTIR's function flags make it "
+                   "undefined behaviour, which is not the same");
+    }
     if (name == "func.return") {
       body_ << "  return";
       for (unsigned k = 0; k < op->getNumOperands(); ++k) body_ << (k ? ", " : " ") << in(op, op->getOperand(k));
@@ -346,7 +386,7 @@ class FunctionImporter {
     // ---- constants ----
     if (name == "arith.constant" || name == "tosa.const" || name == "stablehlo.constant") {
       auto t = tensor_of(op->getAttr("value"), rt);
-      if (!t) refuse(op, "the value is not a dense literal of a PTIR dtype");
+      if (!t) refuse(op, "the value is not a dense literal of the result's type (of a PTIR dtype)");
       return emit("constant " + lit(*t), rt);
     }
     // ---- arith: float ----
@@ -582,8 +622,8 @@ class FunctionImporter {
         {"stablehlo.divide", "div"}, {"stablehlo.maximum", "maximum"}, {"stablehlo.minimum", "minimum"}};
     if (auto it = kHloBin.find(name); it != kHloBin.end()) {
       if (!fl) refuse(op, "integer StableHLO arithmetic is not imported (floats only)");
-      if (tin(op->getOperand(0)).dims != rt.dims || tin(op->getOperand(1)).dims != rt.dims)
-        refuse(op, "operand shapes differ from the result's");
+      if (tin(op->getOperand(0)) != rt || tin(op->getOperand(1)) != rt)
+        refuse(op, "operand types differ from the result's");
       flags(op, true);
       return binop(op, it->second);
     }
@@ -591,6 +631,7 @@ class FunctionImporter {
         {"stablehlo.negate", "neg"}, {"stablehlo.abs", "abs"}, {"stablehlo.sqrt", "sqrt"}};
     if (auto it = kHloUn.find(name); it != kHloUn.end()) {
       if (!fl) refuse(op, "integer StableHLO arithmetic is not imported (floats only)");
+      if (tin(op->getOperand(0)) != rt) refuse(op, "the operand's type differs from the result's");
       flags(op, true);
       return unop(op, it->second);
     }
@@ -851,6 +892,19 @@ ImportResult import_mlir(std::string_view text, std::string_view filename, Side 
                                          : parsed.diagnostics;
     return r;
   }
+  // Every function is read from the top level: one inside a nested module would be left out, and a
+  // check of the file would then say nothing about it (docs/mlir.md "What is imported").
+  std::string nested;
+  parsed.module->walk([&](func::FuncOp f) {
+    if (nested.empty() && f->getParentOp() != parsed.module->getOperation())
+      nested = loc_text(f.getLoc(), filename) + ": error: @" + f.getSymName().str() +
+               " is inside a nested op ('" + f->getParentOp()->getName().getStringRef().str() +
+               "'): only functions at the top level of the module are imported";
+  });
+  if (!nested.empty()) {
+    r.error = nested;
+    return r;
+  }
   std::string all;
   for (Operation& top : parsed.module->getBody()->getOperations()) {
     auto f = llvm::dyn_cast<func::FuncOp>(&top);
@@ -872,7 +926,7 @@ ImportResult import_mlir(std::string_view text, std::string_view filename, Side 
       }
       if (!verr.empty()) {
         info.error = loc_text(f.getLoc(), filename) + ": error: cannot import @" + info.name +
-                     ": the translation does not verify (a bug of ptir's importer): " + verr;
+                     ": the translation does not verify (the input is malformed, or ptir's importer has a bug): " + verr;
       } else {
         info.ok = true;
         all += ftext;
@@ -884,6 +938,9 @@ ImportResult import_mlir(std::string_view text, std::string_view filename, Side 
       } else {
         info.error = loc_text(f.getLoc(), filename) + ": error: cannot import @" + info.name + ": " + e.why;
       }
+    } catch (const std::exception& e) {  // never a crash: an input the importer does not handle is refused
+      info.error = loc_text(f.getLoc(), filename) + ": error: cannot import @" + info.name +
+                   ": internal error of ptir's importer (" + e.what() + ")";
     }
     r.functions.push_back(std::move(info));
   }

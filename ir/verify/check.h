@@ -12,7 +12,7 @@
 namespace ptir::verify_detail {
 
 /// The largest rank the verifier accepts (docs/semantics.md: rank <= 16).
-inline constexpr int kMaxRank = 16;
+inline constexpr int kMaxRank = kMaxTypeRank;
 
 /// An integer list printed as `[1, 0, 2]`.
 struct List {

@@ -184,6 +184,86 @@ TEST(MlirImport, RefusalsNameTheOpAndItsLocation) {
       << r.functions[0].error;
 }
 
+/// The one function of `mlir` is refused, its error containing `want`.
+void expect_refused(const std::string& mlir, const std::string& want) {
+  ImportResult r = import_mlir(mlir, "r.mlir");
+  ASSERT_TRUE(r.parsed()) << r.error;
+  ASSERT_EQ(r.functions.size(), 1u);
+  EXPECT_FALSE(r.functions[0].ok) << mlir;
+  EXPECT_NE(r.functions[0].error.find(want), std::string::npos) << r.functions[0].error;
+}
+
+// Generic StableHLO is not verified by MLIR: an operand too many, an attribute, or a constant whose value
+// has another type than its result would otherwise get a meaning made up by the importer.
+TEST(MlirImport, MalformedGenericStableHloIsRefused) {
+  expect_refused(R"(func.func @k(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+    %r = "stablehlo.add"(%a, %b, %a) : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    return %r : tensor<2xf32>
+  })", "takes 2 operands, has 3");
+  expect_refused(R"(func.func @k(%a: tensor<2xf32>) -> tensor<2xf32> {
+    %r = "stablehlo.add"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+    return %r : tensor<2xf32>
+  })", "takes 2 operands, has 1");
+  expect_refused(R"(func.func @k(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+    %r = "stablehlo.negate"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    return %r : tensor<2xf32>
+  })", "takes 1 operand, has 2");
+  expect_refused(R"(func.func @k(%a: tensor<2xf32>) -> tensor<2xf32> {
+    %r = "stablehlo.negate"(%a) {foo = 1} : (tensor<2xf32>) -> tensor<2xf32>
+    return %r : tensor<2xf32>
+  })", "attribute 'foo'");
+  expect_refused(R"(func.func @k(%a: tensor<2xf32>) -> tensor<2xf64> {
+    %r = "stablehlo.negate"(%a) : (tensor<2xf32>) -> tensor<2xf64>
+    return %r : tensor<2xf64>
+  })", "the operand's type differs");
+  expect_refused(R"(func.func @f() -> tensor<2xf64> {
+    %r = "stablehlo.constant"() {value = dense<[1.5, 2.5]> : tensor<2xf32>} : () -> tensor<2xf64>
+    return %r : tensor<2xf64>
+  })", "not a dense literal of the result's type");
+  expect_refused(R"(func.func @f() -> tensor<2xf32> {
+    %r = "stablehlo.constant"() {value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xf32>
+    return %r : tensor<2xf32>
+  })", "not a dense literal of the result's type");
+}
+
+// nnan/ninf make a NaN or an infinity poison in MLIR, on a cast as on arithmetic.
+TEST(MlirImport, NnanNinfOnACastIsRefused) {
+  expect_refused(R"(func.func @t(%a: f64) -> f32 {
+    %r = arith.truncf %a fastmath<nnan,ninf> : f64 to f32
+    return %r : f32
+  })", "fast-math nnan/ninf");
+  expect_refused(R"(func.func @t(%a: f32) -> f64 {
+    %r = arith.extf %a fastmath<nnan> : f32 to f64
+    return %r : f64
+  })", "fast-math nnan/ninf");
+}
+
+// Types beyond PTIR's limits are refused, not wrapped around (4294967296^2 elements made 0).
+TEST(MlirImport, TypesBeyondPtirsLimitsAreRefused) {
+  expect_refused(R"(func.func @f() -> tensor<4294967296x4294967296xf32> {
+    %r = arith.constant dense<1.0> : tensor<4294967296x4294967296xf32>
+    return %r : tensor<4294967296x4294967296xf32>
+  })", "tensor<4294967296x4294967296xf32>");
+}
+
+// A function inside a nested module would be left out, and a check of the file would say nothing about
+// it: the whole file is refused instead.
+TEST(MlirImport, FunctionsInNestedModulesAreRefused) {
+  ImportResult r = import_mlir(R"(module {
+    module @inner {
+      func.func @g(%a: tensor<2xf32>) -> tensor<2xf32> {
+        %r = arith.negf %a : tensor<2xf32>
+        return %r : tensor<2xf32>
+      }
+    }
+    func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+      return %a : tensor<2xf32>
+    }
+  })", "n.mlir");
+  EXPECT_FALSE(r.all_ok());
+  EXPECT_NE(r.error.find("@g is inside a nested op"), std::string::npos) << r.error;
+}
+
 TEST(MlirImport, ParseErrorsHaveLocations) {
   ImportResult r = import_mlir("func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %y : tensor<4xf32>\n}\n",
                                "bad.mlir");
