@@ -177,5 +177,26 @@ TEST(VerifierProgram, DiagnosticsOfNewInstructionsPointAtTheirBody) {
             "new.ptir:2:1: error: exp: operand 0 has type tensor<f32>, expected tensor<f32, 3> (the result type)");
 }
 
+// A type made through the API is held to the parser's limits too: 2^32 x 2^32 elements is 2^64, which
+// wraps to 0 in an int64_t product (a plugin's pattern crashed the interpreter with it).
+TEST(VerifierProgram, TypesMadeThroughTheApiAreHeldToTheElementLimit) {
+  ParseResult r = parse_program("func @f(%x: tensor<f32>) -> tensor<f32> {\n  return %x\n}\n", "api.ptir");
+  ASSERT_TRUE(r.ok()) << r.error;
+  Program& p = *r.program;
+  const int64_t big = int64_t{1} << 32;
+  TypeId huge = p.intern_type(TensorType{DType::F32, {big, big}});
+  ValueId ops[] = {p.body(0).params[0]};
+  TypeId rt[] = {huge};
+  p.create_inst(0, OpCode::BroadcastTo, ops, 0, rt);
+  std::vector<Diagnostic> d = verify_program(p);
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d[0].message, "broadcast_to: result 0 has type tensor<f32, 4294967296x4294967296> with more than 2^28 "
+                          "elements (PTIR's limit)");
+  EXPECT_FALSE(within_type_limits(TensorType{DType::F32, {int64_t{1} << 28, 2}}));
+  EXPECT_TRUE(within_type_limits(TensorType{DType::F32, {int64_t{1} << 28}}));
+  EXPECT_TRUE(within_type_limits(TensorType{DType::F32, {0, int64_t{1} << 28}}));
+  EXPECT_FALSE(within_type_limits(TensorType{DType::F32, {0, (int64_t{1} << 28) + 1}}));
+}
+
 }  // namespace
 }  // namespace ptir
