@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 // Present in every copy of ptir_patterns. A plugin that (wrongly) links ptir's static libraries carries
 // its own copy of this object, since every plugin calls PluginRegistry; the loader finds the marker in
@@ -32,7 +33,15 @@ void PluginRegistry::add_rule_file(std::string_view path) { rules_.push_back({st
 
 void Plugin::populate(PatternSet& set) const {
   for (const PluginRegistry::Factory& make : factories_) {
-    std::unique_ptr<Pattern> p = make();
+    std::unique_ptr<Pattern> p;
+    try {
+      p = make();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(path_ + ": a pattern factory threw: " + e.what());
+    } catch (...) {
+      throw std::runtime_error(path_ + ": a pattern factory threw an exception that is not a std::exception");
+    }
+    if (!p) throw std::runtime_error(path_ + ": a pattern factory returned null");
     p->set_origin("C++ plugin " + path_);
     set.add(std::move(p));
   }
@@ -124,7 +133,14 @@ class PluginLoader {
   std::string check_templates() {
     std::vector<std::string> names;
     for (const auto& make : plugin_->factories_) {
-      std::unique_ptr<Pattern> p = make();
+      std::unique_ptr<Pattern> p;
+      try {
+        p = make();
+      } catch (const std::exception& e) {
+        return std::string("a pattern factory threw: ") + e.what();
+      } catch (...) {
+        return "a pattern factory threw an exception that is not a std::exception";
+      }
       if (!p) return "a pattern factory returned null";
       names.emplace_back(p->debug_name());
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -42,10 +43,23 @@ class GreedyDriver {
     rw_.change_log().clear();
     res_.stats.rounds = 1;
     bool stop = false;
+    // -1 is not "forever": a pattern that keeps growing the program (neg => neg(neg(neg))) would never end
+    // a round. The default stops after 64 rewrites per instruction the program had, plus 100,000.
+    const int64_t limit = cfg_.max_num_rewrites >= 0
+                              ? cfg_.max_num_rewrites
+                              : GreedyConfig::kDefaultRewritesPerInst * static_cast<int64_t>(p_.num_live_insts()) +
+                                    GreedyConfig::kDefaultRewrites;
     while (!stop) {
       while (!wl_.current_empty()) {
-        if (cfg_.max_num_rewrites >= 0 && res_.stats.rewrites + res_.stats.folds >= cfg_.max_num_rewrites) {
-          stop_unconverged("reached max_num_rewrites = " + std::to_string(cfg_.max_num_rewrites));
+        if (res_.stats.rewrites + res_.stats.folds >= limit) {
+          stop_unconverged(cfg_.max_num_rewrites >= 0
+                               ? "reached max_num_rewrites = " + std::to_string(cfg_.max_num_rewrites)
+                               : "reached the default limit of " + std::to_string(limit) +
+                                     " rewrites (64 per instruction + 100,000): a pattern may be growing the "
+                                     "program without end");
+          // The default limit is an error, not non-convergence: a pipeline that went on (cse, then
+          // canonicalize again with a limit scaled to the grown program) would run out of memory.
+          if (cfg_.max_num_rewrites < 0) rw_.report_error(res_.diagnostic);
           stop = true;
           break;
         }
@@ -177,7 +191,19 @@ class GreedyDriver {
     bool log = rw_.has_listeners();
     size_t first_new = p_.num_inst_slots();
     if (log) rw_.notify_pattern_begin(RewriteSource::of(pat), i);
-    bool ok = pat.match_and_rewrite(i, rw_);
+    bool ok = false;
+    // A pattern that throws (a plugin's, say) stops the run with an error naming it, never a crash; the
+    // program may be partly rewritten, and the error says so.
+    try {
+      ok = pat.match_and_rewrite(i, rw_);
+    } catch (const std::exception& e) {
+      rw_.report_error("pattern '" + std::string(pat.debug_name()) + "' threw an exception on instruction " +
+                       std::to_string(i) + ": " + e.what() + " (the program may be partly rewritten)");
+    } catch (...) {
+      rw_.report_error("pattern '" + std::string(pat.debug_name()) + "' threw an exception on instruction " +
+                       std::to_string(i) + " that is not a std::exception (the program may be partly rewritten)");
+    }
+    if (rw_.has_error()) return false;  // the run stops here (the loop reads the error)
     if (log) rw_.notify_pattern_end(RewriteSource::of(pat), i, ok);
     if (!ok) {
       if (cacheable) cache_.at(i).failed |= 1u << j;

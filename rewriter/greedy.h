@@ -44,8 +44,12 @@ struct GreedyConfig {
   /// Rounds: round 1 processes the seeded instructions, round k+1 what the changes of round k queued.
   /// Running out of rounds with work left reports non-convergence.
   int max_iterations = 32;
-  /// Stop after this many rewrites + folds (-1: no limit); reports non-convergence when hit.
+  /// Stop after this many rewrites + folds; reports non-convergence when hit. -1: the default limit,
+  /// kDefaultRewritesPerInst per live instruction at the start of the run plus kDefaultRewrites (a
+  /// pattern that grows the program without end stops there).
   int64_t max_num_rewrites = -1;
+  static constexpr int64_t kDefaultRewritesPerInst = 64;
+  static constexpr int64_t kDefaultRewrites = 100'000;
   bool fold = true;                  ///< try fold hooks before patterns
   FoldOptions fold_options{};        ///< constant-folding limits
   /// Folded literals up to this many elements become inline literal operands; larger ones a `constant` op.

@@ -615,8 +615,21 @@ int cmd_prove(const Args& a) {
         started[i] = std::chrono::steady_clock::now();
       }
       progress.started(i, subjects[i].name);
-      prove::Report r = prove::prove_pattern(subjects[i], populate, o);
-      if (all_shapes) {
+      prove::Report r;
+      bool threw = false;
+      // An exception out of a proof (a plugin's pattern factory that throws on some call, an internal
+      // error) is this pattern's ERROR, never a crash of the worker thread; the result is not cached.
+      try {
+        r = prove::prove_pattern(subjects[i], populate, o);
+      } catch (const std::exception& e) {
+        threw = true;
+        r = prove::Report{};
+        r.name = subjects[i].name;
+        r.origin = subjects[i].origin;
+        r.status = prove::Status::Error;
+        r.detail = std::string("the proof stopped on an exception: ") + e.what() + "\n";
+      }
+      if (all_shapes && !threw) {
         allshape::Options mine = ao;
         mine.seed = o.seed;
         if (smt2_file)  // --all-shapes-emit-smt2: the exact queries, one proof at a time per line block
@@ -637,7 +650,7 @@ int cmd_prove(const Args& a) {
       if (all_shapes) verdict += " / all shapes " + all_col(r);
       if (cache) {
         cache->store_cost(keys[i], r.ms + (r.all_shapes ? r.all_shapes->ms : 0));
-        if (smt::nondeterministic_events_here() == events && !g_signal) cache->store(keys[i], r);
+        if (smt::nondeterministic_events_here() == events && !g_signal && !threw) cache->store(keys[i], r);
       }
       std::lock_guard<std::mutex> l(mu);
       reports[i] = std::move(r);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include <cerrno>
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -134,7 +135,16 @@ int main(int argc, char** argv) {
   int code;
   {
     StdoutTo redirect(out->stream());
-    code = c->run(args);
+    // An exception that reaches here (a plugin's pattern factory that throws, an internal error) is an
+    // error message and the command's error code, never "terminate called" and an abort; -o's file is
+    // left as it was.
+    try {
+      code = c->run(args);
+    } catch (const std::exception& e) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "ptir %s: error: %s\n", c->name, e.what());
+      code = c->error_code;
+    }
   }
   code = finish_output(*out, c->name, code, code == 0 || output_marked_complete(), c->error_code);
   // A Z3 check that overran its budget may still be finishing on a background thread; the verdict
