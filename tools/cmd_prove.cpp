@@ -760,6 +760,19 @@ int cmd_prove(const Args& a) {
   for (const auto& r : reports)
     if (r.status != prove::Status::Proved)
       std::printf("\n== %s: %s (%s)\n%s", r.name.c_str(), prove::status_word(r.status), r.scope().c_str(), r.detail.c_str());
+  // What a PROVED of a rule that assumes reassoc or contract does not say (docs/verification.md
+  // "Reassoc and contract in context").
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const prove::Report& r = reports[i];
+    const auto& rule = subjects[i].rule;
+    if (r.status != prove::Status::Proved || !rule || !(rule->assumes & (rules::kReassoc | rules::kContract))) continue;
+    const bool re = rule->assumes & rules::kReassoc;
+    std::printf("\n== %s: PROVED on each instance alone: it assumes %s, and under %s a rewrite can %s the code "
+                "around it, which refinement of an instance does not carry to a program; not proved in context, and "
+                "'ptir opt --certify' never certifies its rewrites\n",
+                r.name.c_str(), re ? "reassoc" : "contract", re ? "reassoc" : "contract",
+                re ? "merge add/mul trees with" : "create a * b + c fusions with");
+  }
   if (a.has("coverage"))
     for (const auto& r : reports)
       std::printf("\n-- %s: %s (%s)\n%s", r.name.c_str(), prove::status_word(r.status), r.scope().c_str(),

@@ -41,6 +41,7 @@ class Parser {
         // syntax error of the file (as compilers do), not only the first.
         errors.push_back(e);
         comment_above_.clear();
+        depth_ = 0;
         if (!skip_to_next_rule()) break;
       }
     }
@@ -334,6 +335,7 @@ class Parser {
     return o;
   }
   std::shared_ptr<const IntCond> int_atom() {
+    const Nest nest(*this);
     skip_ws();
     auto c = std::make_shared<IntCond>();
     c->loc = loc();
@@ -394,6 +396,7 @@ class Parser {
     return l;
   }
   std::shared_ptr<const IntExpr> int_unary() {
+    const Nest nest(*this);
     skip_ws();
     const Loc at = loc();
     if (cur() == '-' && !(pos_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_ + 1])))) {
@@ -405,6 +408,7 @@ class Parser {
     return int_primary();
   }
   std::shared_ptr<const IntExpr> int_primary() {
+    const Nest nest(*this);
     skip_ws();
     auto e = std::make_shared<IntExpr>();
     e->loc = loc();
@@ -473,6 +477,7 @@ class Parser {
   }
 
   Constraint constraint() {
+    const Nest nest(*this);
     Constraint c;
     skip_ws();
     c.loc = loc();
@@ -518,6 +523,7 @@ class Parser {
   }
 
   std::unique_ptr<Node> node(bool result) {
+    const Nest nest(*this);
     skip_ws();
     auto n = std::make_unique<Node>();
     n->loc = loc();
@@ -683,6 +689,22 @@ class Parser {
     }
     return a;
   }
+
+  /// Nesting of the recursive descent (operands, parentheses, unary minus, `not`): a file nesting deeper
+  /// than kMaxNesting is an error at that point, not a stack overflow.
+  static constexpr int kMaxNesting = 256;
+  struct Nest {
+    Parser& p;
+    explicit Nest(Parser& q) : p(q) {
+      if (p.depth_ >= kMaxNesting)
+        throw Fail{p.loc(), "nesting deeper than " + std::to_string(kMaxNesting) + " levels"};
+      ++p.depth_;
+    }
+    ~Nest() { --p.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+  };
+  int depth_ = 0;
 
   std::string_view s_;
   std::string path_;

@@ -80,6 +80,26 @@ TEST(RuleErrors, WrongArity) {
   EXPECT_EQ(load_error("rule r : neg(%x) =>\n  add(%x)"), "t.rules:2:3: error: rule r: add takes 2 operands, the rule gives 1");
 }
 
+// Deep nesting is an error at the level past the limit, not a stack overflow (30,000 nested `neg(`, or
+// parentheses in an integer expression, crashed the parser).
+TEST(RuleErrors, NestingDeeperThanTheLimit) {
+  std::string ops, close;
+  for (int k = 0; k < 30000; ++k) ops += "neg(", close += ")";
+  EXPECT_NE(load_error("rule r : " + ops + "%x" + close + " => %x").find("error: nesting deeper than 256 levels"),
+            std::string::npos);
+  std::string parens(30000, '('), back(30000, ')');
+  EXPECT_NE(load_error("rule r : slice(%x) {starts = $s} : $T where " + parens + "1" + back + " == 1 => %x")
+                .find("error: nesting deeper than 256 levels"),
+            std::string::npos);
+  EXPECT_NE(load_error("rule r : slice(%x) {starts = $s} : $T where " + std::string(40000, '-') + "1 == 1 => %x")
+                .find("error: nesting deeper than 256 levels"),
+            std::string::npos);
+  // 200 levels are fine (and the next rule of a file is read normally after an error).
+  std::string ok, okc;
+  for (int k = 0; k < 100; ++k) ok += "neg(neg(", okc += "))";
+  EXPECT_EQ(load_error("rule r : " + ok + "%x" + okc + " => %x"), "");
+}
+
 TEST(RuleErrors, UnknownOp) {
   EXPECT_EQ(load_error("rule r : frob(%x) => %x"), "t.rules:1:10: error: unknown op 'frob'");
 }

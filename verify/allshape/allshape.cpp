@@ -75,7 +75,10 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
   if (r.assumes & rules::kContract)
     return done(Verdict::BoundedOnly, "assumes contract: the fused alternatives of a*b+c are not encoded in the all-shape engine");
   const RuleFacts facts = facts_of(r);
-  // reassoc: the target's other association orders of float add/mul trees are not encoded.
+  // reassoc: the target's other association orders of float add/mul trees are not encoded, and whatever
+  // the rule builds, its rewrite can merge add/mul trees with the code around it (an inner tree value
+  // has exactly one use: a rewrite that changes a use count, or the op at a tree's edge, changes which
+  // orders the function allows), which a proof of the rule alone does not cover.
   if (r.assumes & rules::kReassoc) {
     bool chains = false;
     std::function<void(const Node&)> walk = [&](const Node& n) {
@@ -84,6 +87,9 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     };
     walk(*r.result);
     if (chains) return done(Verdict::BoundedOnly, "assumes reassoc and builds add/mul: the target's other association orders are not encoded");
+    return done(Verdict::BoundedOnly,
+                "assumes reassoc: the rewrite can merge add/mul trees with the code around it, which a proof of "
+                "the rule alone does not cover");
   }
   const RuleAxes axes = rule_axes(r, facts);
   const bool has_transpose = axes.has_transpose;

@@ -17,6 +17,17 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
     // Trusted by provenance: only the drivers' own hooks, whatever a pattern is called.
     if (key.kind != RewriteKind::Pattern) {
       c.trusted[key.name] += n;
+      // Under reassoc (contract) a change that alters a use count or the op at the edge of an add/mul
+      // tree (a * b + c site) changes which evaluation orders (fusions) the function allows: even DCE,
+      // by leaving an add with one use (docs/semantics.md "Fast-math flags"). Nothing here is proved
+      // in context, so such a run is not certified.
+      const auto re = rec.under_reassoc.find(key);
+      const auto ce = rec.under_contract.find(key);
+      if (re != rec.under_reassoc.end() || ce != rec.under_contract.end()) {
+        c.trusted[key.name + " in functions with reassoc or contract"] +=
+            (re != rec.under_reassoc.end() ? re->second : 0) + (ce != rec.under_contract.end() ? ce->second : 0);
+        c.certified = false;
+      }
       continue;
     }
     const std::string& name = key.name;
@@ -42,15 +53,21 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
             cp.assumes += (cp.assumes.empty() ? "" : " ") + std::string(fastmath_flag_name(static_cast<FastMathFlag>(f)));
       const allshape::Result a = prove_pattern_all_shapes(*s, populate, po, ao);
       const auto re = rec.under_reassoc.find(key);
-      const bool reassoc_uncovered = re != rec.under_reassoc.end() && s->rule && !(s->rule->assumes & rules::kReassoc);
+      const bool reassoc_uncovered = re != rec.under_reassoc.end();
       const auto ce = rec.under_contract.find(key);
-      const bool contract_uncovered = ce != rec.under_contract.end() && s->rule && !(s->rule->assumes & rules::kContract);
+      const bool contract_uncovered = ce != rec.under_contract.end();
+      // Whether or not the rule assumes the flag: its proofs check each instance alone, and under
+      // reassoc (contract) a rewrite can merge add/mul trees (create a * b + c fusions) with the code
+      // around it, by changing a use count or the op at a tree's edge, so refinement of the instance does
+      // not carry to the program.
       if (reassoc_uncovered) {
         cp.why = "fired " + std::to_string(re->second) +
-                 " times in functions with reassoc, which its proofs do not cover (the rule does not assume it)";
+                 " times in functions with reassoc, which its proofs do not cover (a rewrite there can merge add or "
+                 "mul trees with the code around it)";
       } else if (contract_uncovered) {
         cp.why = "fired " + std::to_string(ce->second) +
-                 " times in functions with contract, which its proofs do not cover (the rule does not assume it)";
+                 " times in functions with contract, which its proofs do not cover (a rewrite there can create a * b "
+                 "+ c fusions with the code around it)";
       } else if (a.verdict != allshape::Verdict::Proved) {
         cp.why = std::string("all shapes: ") + allshape::verdict_word(a.verdict) + ": " + a.why;
       } else {
@@ -102,7 +119,7 @@ std::string Certificate::format() const {
       const char* what = name == "fold" ? " (the driver's constant folding through the reference interpreter and the fold hooks)"
                          : name == "cse" ? " (the driver's common subexpression elimination)"
                          : name == "dce" ? " (the driver's dead code elimination)"
-                                         : " (makes the run uncertified)";
+                                         : " (makes the run uncertified)";  // unattributed, or under reassoc/contract
       s += " " + name + " x" + std::to_string(n) + what + ";";
     }
     s += "\n";
