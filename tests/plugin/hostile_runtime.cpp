@@ -23,15 +23,15 @@ class ThrowsInt final : public Pattern {
   bool match_and_rewrite(InstId, ProgramRewriter&) const override { throw 42; }
 };
 
-/// tanh(x) ==> tanh(tanh(tanh(x))), and every new tanh matches again; produces() says nothing, so the
-/// set's termination check cannot see it.
+/// neg(x) ==> neg(neg(neg(x))): exact (each rewrite passes the expensive checks' replays), but every new
+/// neg matches again; produces() says nothing, so the set's termination check cannot see it.
 class Grows final : public Pattern {
  public:
-  Grows() : Pattern("hostile_grows", kOnly<OpCode::Tanh>, 1) {}
+  Grows() : Pattern("hostile_grows", kOnly<OpCode::Neg>, 1) {}
   bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
     const TypeId t = rw.type_id(rw.result(root));
     ValueId v = rw.operand(root, 0);
-    for (int k = 0; k < 3; ++k) v = rw.insert_before(root, OpCode::Tanh, {v}, t, 0);
+    for (int k = 0; k < 3; ++k) v = rw.insert_before(root, OpCode::Neg, {v}, t, 0);
     rw.replace_op(root, v);
     return true;
   }
@@ -45,5 +45,5 @@ PTIR_PLUGIN("hostile_runtime", registry) {
   registry.add_pattern<ThrowsInt>();
   registry.add_template("hostile_throws_int", "log(%x)");
   registry.add_pattern<Grows>();
-  registry.add_template("hostile_grows", "tanh(%x)");
+  registry.add_template("hostile_grows", "neg(%x)");
 }
