@@ -146,7 +146,8 @@ std::vector<OptionSpec> make_options() {
                "proof per distinct pattern, whatever the tensor sizes: it scales where --validate gives "
                "UNKNOWN); otherwise the uncertified patterns with their counts and why. What is trusted, not "
                "proved (fold, CSE, DCE, and any change outside a named rewrite, which makes the run "
-               "uncertified) is listed"},
+               "uncertified) is listed. No change in a function with reassoc or contract is certified: "
+               "under those flags a rewrite can merge add trees or create fusions with the code around it"},
       {.name = "require-certificate", .scope = kOpt, .help = "NOT CERTIFIED fails the command (exit 1)",
        .needs = "certify"},
 
