@@ -261,6 +261,18 @@ int cmd_opt(const Args& a) {
     if (f.timing) std::fputs(timing.format().c_str(), stderr);
     return kExitBadInput;
   }
+  // A plugin's C++ pattern can build anything. The expensive checks verify every rewrite; without them,
+  // and with a plugin loaded, the output is verified before it is printed, so a program a pattern broke
+  // is an error, never printed with exit 0 (the library's patterns and rules cannot build ill-typed IR).
+  if (!f.checks && !f.canon.plugins.empty()) {
+    const auto t1 = std::chrono::steady_clock::now();
+    if (auto d = verify_program(p, 1); !d.empty()) {
+      std::fprintf(stderr, "ptir opt: the pipeline's output does not verify (a plugin's pattern broke it): %s\n",
+                   format_diagnostic(d[0], p, nullptr).c_str());
+      return kExitBadInput;
+    }
+    timing.add("verify output", seconds_since(t1), p.num_live_insts(), p.memory_bytes());
+  }
 
   // Printed straight to the output in 64 KB pieces (a write error is reported when it is closed).
   auto t0 = std::chrono::steady_clock::now();
