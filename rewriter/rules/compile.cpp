@@ -315,6 +315,11 @@ class Compiler {
   /// The word arguments of dtype_is, has_attr and attr_is name something that exists: a misspelt word
   /// would make the constraint never hold (the rule never fires) or always hold under `not`.
   void check_words(const PredicateSpec& p, const Constraint& c) {
+    // A rank no type can have makes rank_is never hold (the rule never fires), or always hold under `not`.
+    if (p.id == NativeId::RankIs && c.args.size() >= 2 && c.args[1].kind == Constraint::Arg::Kind::Int &&
+        (c.args[1].i < 0 || c.args[1].i > kMaxTypeRank))
+      throw Fail{c.loc, "predicate rank_is argument 2 is " + std::to_string(c.args[1].i) +
+                            ", not a rank (0.." + std::to_string(kMaxTypeRank) + ")"};
     // Only the word-taking predicates have a second argument to check (resolve_args has checked the count).
     if ((p.id != NativeId::DtypeIs && p.id != NativeId::HasAttr && p.id != NativeId::AttrIs) || c.args.size() < 2) return;
     const std::string pos = "predicate " + c.pred + " argument 2";

@@ -100,6 +100,15 @@ TEST(RuleErrors, NestingDeeperThanTheLimit) {
   EXPECT_EQ(load_error("rule r : " + ok + "%x" + okc + " => %x"), "");
 }
 
+// A rank no type can have would make rank_is never hold (or always, under `not`).
+TEST(RuleErrors, RankIsOutsideTheRanksATypeCanHave) {
+  EXPECT_EQ(load_error("rule r : neg(%x) where rank_is(%x, -1) => %x"),
+            "t.rules:1:24: error: rule r: predicate rank_is argument 2 is -1, not a rank (0..16)");
+  EXPECT_EQ(load_error("rule r : neg(%x) : $T where rank_is($T, 17) => %x"),
+            "t.rules:1:29: error: rule r: predicate rank_is argument 2 is 17, not a rank (0..16)");
+  EXPECT_EQ(load_error("rule r : neg(%x) where rank_is(%x, 16) => %x"), "");
+}
+
 TEST(RuleErrors, UnknownOp) {
   EXPECT_EQ(load_error("rule r : frob(%x) => %x"), "t.rules:1:10: error: unknown op 'frob'");
 }
