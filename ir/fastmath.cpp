@@ -149,7 +149,10 @@ uint64_t contract_fused(DType t, uint64_t xb, uint64_t yb, uint64_t zb, bool sub
   return double_to_float(t, odd);
 }
 
-FastMath Program::fastmath_of(BodyId b) const {
+FastMath Program::fastmath_of(BodyId b) const { return fastmath_reaching(b, /*any=*/false); }
+FastMath Program::fastmath_of_any(BodyId b) const { return fastmath_reaching(b, /*any=*/true); }
+
+FastMath Program::fastmath_reaching(BodyId b, bool any) const {
   if (b >= bodies_.size()) return {};
   if (!bodies_[b].is_region) return bodies_[b].fastmath;
   // users[r]: the bodies holding an instruction that names region r.
@@ -161,8 +164,9 @@ FastMath Program::fastmath_of(BodyId b) const {
             static_cast<uint64_t>(a.value.ints[0]) < bodies_.size())
           users[static_cast<size_t>(a.value.ints[0])].push_back(u);
     });
-  // The flags every function reaching b has in common; a region reached by no function has none.
-  FastMath all{kAllFastMathBits};
+  // The flags every function reaching b has in common (any: the flags some function reaching b has); a
+  // region reached by no function has none.
+  FastMath all{any ? uint8_t{0} : kAllFastMathBits};
   bool reached = false;
   std::vector<bool> seen(bodies_.size(), false);
   std::vector<BodyId> work{b};
@@ -172,7 +176,7 @@ FastMath Program::fastmath_of(BodyId b) const {
     work.pop_back();
     for (BodyId u : users[r]) {
       if (!bodies_[u].is_region) {
-        all = all & bodies_[u].fastmath;
+        all = any ? (all | bodies_[u].fastmath) : (all & bodies_[u].fastmath);
         reached = true;
       } else if (!seen[u]) {
         seen[u] = true;

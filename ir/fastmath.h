@@ -36,6 +36,8 @@ struct FastMath {
   bool subset_of(FastMath o) const { return (bits & ~o.bits) == 0; }
   /// The flags of both sets.
   FastMath operator&(FastMath o) const { return FastMath{static_cast<uint8_t>(bits & o.bits)}; }
+  /// The flags of either set.
+  FastMath operator|(FastMath o) const { return FastMath{static_cast<uint8_t>(bits | o.bits)}; }
   /// Flags of this set that `o` lacks.
   FastMath minus(FastMath o) const { return FastMath{static_cast<uint8_t>(bits & ~o.bits)}; }
   bool operator==(const FastMath&) const = default;

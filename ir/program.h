@@ -112,6 +112,9 @@ class Program {
   /// functions whose instructions (directly or through other regions) use it, all of them in common
   /// (a region used by no function has none). Scans the program for a region: runs pass the flags down.
   FastMath fastmath_of(BodyId b) const;
+  /// The fast-math flags that hold in body b for *some* function running it: a function's own flags; for
+  /// a region, the union over the functions that use it (what may change around a rewrite made there).
+  FastMath fastmath_of_any(BodyId b) const;
 
   // ---- instructions ----
   /// Creates an instruction in body `b` before `before` (kNone: at the end, before the return if any).
@@ -213,6 +216,7 @@ class Program {
   size_t num_live_insts() const;
 
  private:
+  FastMath fastmath_reaching(BodyId b, bool any) const;
   ValueId new_value(TypeId t, ValueKind kind, uint32_t def, uint16_t index);
   const Tensor* constant_value(InstId i) const;  ///< a `constant` instruction's value attribute
   void link_use(uint32_t u);

@@ -33,8 +33,8 @@ inline bool within_type_limits(const TensorType& t) {
   int64_t n = 1;
   for (int64_t d : t.dims) {
     if (d < 0 || d > kMaxTypeElements) return false;
-    n = d == 0 ? 0 : n;
-    if (n != 0 && (n *= d) > kMaxTypeElements) return false;
+    n *= d;  // both factors <= 2^28: no overflow
+    if (n > kMaxTypeElements) return false;
   }
   return true;
 }

@@ -34,7 +34,9 @@ class RewriteRecorder final : public RewriteListener {
   explicit RewriteRecorder(const Program* p = nullptr) : p_(p) {}
   void notify_pattern_begin(const RewriteSource& who, InstId root) override {
     ++depth_;
-    const FastMath fm = p_ && root != kNone ? p_->fastmath_of(p_->inst(root).body) : FastMath{};
+    // Any function running the body counts: a rewrite in a region shared by a reassoc function and a
+    // plain one changes the reassoc function too.
+    const FastMath fm = p_ && root != kNone ? p_->fastmath_of_any(p_->inst(root).body) : FastMath{};
     reassoc_ = fm.has(FastMathFlag::Reassoc);
     contract_ = fm.has(FastMathFlag::Contract);
   }
