@@ -497,6 +497,8 @@ class Parser {
       if (at_int_constraint())
         throw Fail{c.loc, "'not' takes a predicate; negate an integer comparison by its opposite (== and !=, < and >=)"};
       c.pred = ident("a predicate after 'not'");
+      if (c.pred == "not")
+        throw Fail{c.loc, "'not' twice: a constraint takes one 'not' ('not not p(...)' is p(...): drop both)"};
     }
     expect('(', "'(' after the predicate name");
     if (!peek(')')) {

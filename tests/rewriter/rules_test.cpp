@@ -109,6 +109,12 @@ TEST(RuleErrors, RankIsOutsideTheRanksATypeCanHave) {
   EXPECT_EQ(load_error("rule r : neg(%x) where rank_is(%x, 16) => %x"), "");
 }
 
+TEST(RuleErrors, NotTwiceSaysSo) {
+  // It read "expected '(' after the predicate name, found 'is_float('" ('not' taken as the predicate).
+  EXPECT_EQ(load_error("rule r : neg(%x) where not not is_float(%x) => %x"),
+            "t.rules:1:28: error: 'not' twice: a constraint takes one 'not' ('not not p(...)' is p(...): drop both)");
+}
+
 TEST(RuleErrors, UnknownOp) {
   EXPECT_EQ(load_error("rule r : frob(%x) => %x"), "t.rules:1:10: error: unknown op 'frob'");
 }

@@ -1,6 +1,8 @@
 /// The prover proves the code that runs: instances generated from a pattern's DAG go through the real
 /// pattern, and Z3 (or, failing that, the interpreter) judges the rewrite. RapidCheck drives the
 /// generator here, so a failure shrinks to the smallest rank, dims and seed.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -173,6 +175,32 @@ TEST(Coverage, TheOpTableIsAskedOfTheVerifier) {
   EXPECT_TRUE(prove::accum_accepted(DType::UI8, DType::SI8));
   EXPECT_FALSE(prove::accum_accepted(DType::UI8, DType::F32));
   EXPECT_TRUE(prove::accum_accepted(DType::F16, DType::F64));
+}
+
+// The ops an OpSwap near miss may swap in come from the op table: a symmetric relation between ops
+// with the same operand counts, result count, elementwise trait and attribute schema.
+TEST(Instances, OpSiblingsAreReadOffTheOpTable) {
+  auto has = [](OpCode a, OpCode b) {
+    const auto& s = prove::op_siblings(a);
+    return std::find(s.begin(), s.end(), b) != s.end();
+  };
+  EXPECT_TRUE(has(OpCode::Neg, OpCode::Abs));
+  EXPECT_TRUE(has(OpCode::Neg, OpCode::Exp));
+  EXPECT_TRUE(has(OpCode::Add, OpCode::Sub));
+  EXPECT_TRUE(has(OpCode::Add, OpCode::Maximum));
+  EXPECT_TRUE(has(OpCode::ReduceSum, OpCode::ReduceMax));
+  EXPECT_FALSE(has(OpCode::Neg, OpCode::Add));        // operand counts differ
+  EXPECT_FALSE(has(OpCode::Neg, OpCode::Transpose));  // elementwise and not
+  EXPECT_FALSE(has(OpCode::Neg, OpCode::Select));     // operand counts differ
+  EXPECT_FALSE(has(OpCode::Add, OpCode::Compare));    // compare has a dir
+  for (int a = 0; a < kNumOps; ++a)
+    for (OpCode b : prove::op_siblings(static_cast<OpCode>(a))) {
+      EXPECT_NE(static_cast<int>(b), a);
+      EXPECT_TRUE(has(b, static_cast<OpCode>(a))) << mnemonic(static_cast<OpCode>(a)) << " " << mnemonic(b);
+      EXPECT_TRUE(prove::generator_supports(b));
+      EXPECT_EQ(op_attr_schema(b).size(), op_attr_schema(static_cast<OpCode>(a)).size());
+      EXPECT_FALSE(has_trait(b, OpTrait::Opaque) || has_trait(b, OpTrait::Effect) || has_trait(b, OpTrait::Regions));
+    }
 }
 
 TEST(Coverage, ReachabilityFollowsTheTypeRulesAndConstraints) {

@@ -1083,6 +1083,35 @@ bool generator_supports(OpCode op) {
   }
 }
 
+const std::vector<OpCode>& op_siblings(OpCode op) {
+  static const std::vector<std::vector<OpCode>> table = [] {
+    constexpr uint32_t kExcluded = OpTrait::Opaque | OpTrait::Effect | OpTrait::Regions | OpTrait::Terminator;
+    auto same_schema = [](OpCode a, OpCode b) {
+      const auto x = op_attr_schema(a), y = op_attr_schema(b);
+      if (x.size() != y.size()) return false;
+      for (size_t k = 0; k < x.size(); ++k)
+        if (x[k].name != y[k].name || x[k].kind != y[k].kind || x[k].required != y[k].required || x[k].role != y[k].role)
+          return false;
+      return true;
+    };
+    std::vector<std::vector<OpCode>> t(kNumOps);
+    for (int a = 0; a < kNumOps; ++a)
+      for (int b = 0; b < kNumOps; ++b) {
+        const OpCode x = static_cast<OpCode>(a), y = static_cast<OpCode>(b);
+        const OpInfo &ix = op_info(x), &iy = op_info(y);
+        if (a == b || x == OpCode::Constant || y == OpCode::Constant || (ix.traits & kExcluded) || (iy.traits & kExcluded) ||
+            !generator_supports(x) || !generator_supports(y))
+          continue;
+        if (ix.min_operands != iy.min_operands || ix.max_operands != iy.max_operands || ix.num_results != iy.num_results ||
+            has_trait(x, OpTrait::Elementwise) != has_trait(y, OpTrait::Elementwise) || !same_schema(x, y))
+          continue;
+        t[a].push_back(y);
+      }
+    return t;
+  }();
+  return table[static_cast<int>(op)];
+}
+
 Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt19937_64& rng) {
   Instance out;
   Generator g(source, opts, rng);

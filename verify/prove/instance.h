@@ -3,7 +3,8 @@
 // random dtypes, ranks 0..R and dims 0..D (size 0 and 1 included), random attributes, splat constants
 // with the value the rule names, and edge-biased literals for const($c). The prover runs the real
 // pattern on each instance; a perturbation (a splat nudged to a neighbouring value, a repeated capture
-// split into two inputs, an extra use of an inner value) makes a near miss.
+// split into two inputs, an extra use of an inner value, the source with its constraints failing, one
+// op of the source swapped for a sibling op) makes a near miss.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -17,8 +18,14 @@
 
 namespace ptir::prove {
 
-/// The one change that turns an instance into a near miss.
-enum class Perturb : uint8_t { None, Splat, SplitCapture, ExtraUse };
+/// The one change that turns an instance into a near miss. make_instance applies the first three;
+/// the prover (prove.cpp) makes the last three: Constraint keeps an instance whose source matches but
+/// whose constraints fail (any dtype, not only those the constraints name), OpSwap builds the source
+/// with one op replaced by a sibling (op_siblings), AttrChange builds it with one attribute expression
+/// of one op dropped (drawn at random instead). A pattern written in C++ can fire outside the template
+/// it declares (on an integer when its template says is_float, on abs(x) where the template has
+/// neg(x), on compare {dir = le} where it has lt); these near misses are where that shows.
+enum class Perturb : uint8_t { None, Splat, SplitCapture, ExtraUse, Constraint, OpSwap, AttrChange };
 
 /// The nodes of a source DAG in pre-order (a node before its operands, operands left to right): the
 /// numbering that steering (below), Instance::node_values and the coverage classes (coverage.h) share.
@@ -84,6 +91,12 @@ Instance make_instance(const rules::Node& source, const InstanceOptions& opts, s
 
 /// True when the generator has a shape rule for `op` (so a DAG using it can be instantiated).
 bool generator_supports(OpCode op);
+
+/// The ops an OpSwap near miss may put in place of `op`, read off the op table: same operand counts,
+/// same number of results, both elementwise or neither, the same attribute schema (names, kinds,
+/// roles), supported by the generator, and neither opaque, effectful, region-holding nor a terminator.
+/// E.g. neg -> abs, exp, sqrt, ...; add -> sub, mul, maximum, ...; reduce_sum -> reduce_max, reduce_min.
+const std::vector<OpCode>& op_siblings(OpCode op);
 
 /// What the IR verifier accepts, asked of the verifier itself on a one-instruction program (cached):
 /// `op` with its main operand (operand 0; select: operand 1) of dtype `d`.

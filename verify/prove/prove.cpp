@@ -152,14 +152,86 @@ Checked check_instance(const Program& inst, const FrozenPatternSet& one, const P
   return c;
 }
 
-Perturb perturbation(int i) {
-  if (i % 4 != 3) return Perturb::None;
-  switch ((i / 4) % 3) {
-    case 0: return Perturb::Splat;
-    case 1: return Perturb::SplitCapture;
-    default: return Perturb::ExtraUse;
+/// One change to a template that an OpSwap or AttrChange near miss makes: the op of pre-order node
+/// `node` replaced by `op`, or its attribute expression `attr` dropped (the generator then draws that
+/// attribute at random, or leaves an optional one out).
+struct Mutation {
+  int node = -1;
+  OpCode op = OpCode::Constant;  ///< OpSwap
+  int attr = -1;                 ///< AttrChange
+};
+
+/// The mutations of `tmpl` of kind `pert` (OpSwap: every (op node, sibling) pair; AttrChange: every
+/// literal attribute of every op node, and every captured one that is used twice or constrained: a
+/// capture used once and unconstrained binds whatever is drawn, so dropping it changes nothing).
+std::vector<Mutation> mutations(const rules::Node& tmpl, Perturb pert, const std::vector<rules::Constraint>& where = {}) {
+  std::vector<Mutation> out;
+  const auto nodes = preorder(tmpl);
+  std::map<std::string, int> uses;  // attribute captures: uses in the template and the constraints
+  for (const rules::Node* n : nodes)
+    for (const auto& a : n->attrs)
+      if (a.kind == rules::AttrExpr::Kind::Capture) ++uses[a.capture];
+  for (const rules::Constraint& c : where)
+    for (const auto& a : c.args)
+      if (a.kind == rules::Constraint::Arg::Kind::Capture && uses.count(a.name)) ++uses[a.name];
+  auto informative = [&](const rules::AttrExpr& a) {
+    return a.kind != rules::AttrExpr::Kind::Capture || uses[a.capture] > 1;
+  };
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (nodes[n]->kind != rules::Node::Kind::Op) continue;
+    if (pert == Perturb::OpSwap)
+      for (OpCode q : op_siblings(nodes[n]->op)) out.push_back({.node = static_cast<int>(n), .op = q});
+    if (pert == Perturb::AttrChange)
+      for (size_t a = 0; a < nodes[n]->attrs.size(); ++a)
+        if (informative(nodes[n]->attrs[a])) out.push_back({.node = static_cast<int>(n), .attr = static_cast<int>(a)});
   }
+  return out;
 }
+
+/// The near-miss kinds that apply to a template: Constraint only when it has constraints, OpSwap only
+/// when one of its ops has a sibling, AttrChange only when one of its ops has an attribute.
+struct NearKinds {
+  bool constraint = false, swap = false, attr = false;
+  std::vector<Perturb> all() const {
+    std::vector<Perturb> k = {Perturb::Splat, Perturb::SplitCapture, Perturb::ExtraUse};
+    for (Perturb p : outside()) k.push_back(p);
+    return k;
+  }
+  /// The kinds built from outside the template (the near-miss sweep's).
+  std::vector<Perturb> outside() const {
+    std::vector<Perturb> k;
+    if (constraint) k.push_back(Perturb::Constraint);
+    if (swap) k.push_back(Perturb::OpSwap);
+    if (attr) k.push_back(Perturb::AttrChange);
+    return k;
+  }
+};
+
+/// Every fourth instance of the main loop is a near miss, of each applicable kind in turn.
+Perturb perturbation(int i, const NearKinds& nk) {
+  if (i % 4 != 3) return Perturb::None;
+  const auto kinds = nk.all();
+  return kinds[(i / 4) % kinds.size()];
+}
+
+/// True for the near misses built from something other than the template (the coverage classes are
+/// the template's; such an instance is not counted in them).
+bool outside_template(Perturb p) { return p == Perturb::Constraint || p == Perturb::OpSwap || p == Perturb::AttrChange; }
+
+const char* perturb_name(Perturb p) {
+  switch (p) {
+    case Perturb::None: return "none";
+    case Perturb::Splat: return "splat nudged";
+    case Perturb::SplitCapture: return "repeated capture split";
+    case Perturb::ExtraUse: return "extra use";
+    case Perturb::Constraint: return "constraints failing";
+    case Perturb::OpSwap: return "op swapped";
+    case Perturb::AttrChange: return "attribute changed";
+  }
+  return "?";
+}
+
+std::unique_ptr<rules::Node> clone(const rules::Node& n);
 
 /// The instance's root: the instruction defining the function's first result.
 InstId root_of(const Program& p) { return p.def_inst(p.operand(p.terminator(0), 0)); }
@@ -203,11 +275,16 @@ uint8_t extra_flags(const Subject& s, const CoverageClass* target, int i, Pertur
 /// faithful try is kept).
 Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int i, int t, int rank, int dim,
                  Perturb pert, std::string* why, const CoveragePlan* plan = nullptr,
-                 const CoverageClass* target = nullptr, GenStats* stats = nullptr, bool small_flagged = true) {
+                 const CoverageClass* target = nullptr, GenStats* stats = nullptr, bool small_flagged = true,
+                 int variant = -1) {
   std::mt19937_64 rng(mix(mix(o.seed, hash_str(s.name)), static_cast<uint64_t>(i)));
   Attempt best;
   const int lowest = plan && !plan->ranks.empty() ? plan->ranks[0] : 0;
-  for (int k = 0; k < 200; ++k) {
+  // (A near miss from outside the template: 50 tries. One that the draws rarely make, a dtype the
+  // constraints exclude, shows up within them; one they cannot make, constraints that always hold,
+  // should not cost 200 generations per near miss.)
+  const int tries = outside_template(pert) ? 50 : 200;
+  for (int k = 0; k < tries; ++k) {
     const uint8_t extra = extra_flags(s, target, i, pert, rng);
     // Flagged instances stay small (rank <= 1, or the lowest reachable rank; dims <= 2): UB queries
     // under nnan/ninf cost more. Aimed at a flags class, rank and dims are the ones asked for (a
@@ -224,7 +301,28 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
                        // cannot honour still leaves a faithful instance).
                        .steer = target && k < 100 ? &target->steer : nullptr};
     const auto& tmpl = s.templates[t];
-    Instance inst = make_instance(*tmpl, io, rng);
+    // Constraint: any dtype (not only those the constraints name); kept when the source matches and the
+    // constraints fail. OpSwap / AttrChange: the template with one op replaced by a sibling, or one
+    // attribute expression dropped (`variant` picks the mutation, else the draw does); kept when it
+    // does not match.
+    std::unique_ptr<rules::Node> swapped;
+    if (pert == Perturb::Constraint) io.dtype_hint.clear();
+    if (outside_template(pert)) io.perturb = Perturb::None, io.steer = nullptr;
+    if (pert == Perturb::OpSwap || pert == Perturb::AttrChange) {
+      const auto muts = mutations(*tmpl, pert, t < static_cast<int>(s.template_where.size()) ? s.template_where[t]
+                                                                                          : std::vector<rules::Constraint>{});
+      if (muts.empty()) {
+        *why = "the template has nothing to change for this near miss";
+        return best;
+      }
+      const Mutation& mu = muts[variant >= 0 ? static_cast<size_t>(variant) % muts.size()
+                                             : std::uniform_int_distribution<size_t>(0, muts.size() - 1)(rng)];
+      swapped = clone(*tmpl);
+      auto* node = const_cast<rules::Node*>(preorder(*swapped)[mu.node]);
+      if (pert == Perturb::OpSwap) node->op = mu.op;
+      else node->attrs.erase(node->attrs.begin() + mu.attr);
+    }
+    Instance inst = make_instance(swapped ? *swapped : *tmpl, io, rng);
     // f64 under nnan/ninf: the UB queries bit-blast f64 division and time out; those instances keep the
     // rule's own flags (f16/bf16/f32 instances cover the extra flags).
     if (inst.program && small && inst.dtype == "f64") inst.program->body(inst.program->entry()).fastmath.bits = s.assumes;
@@ -237,14 +335,18 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
     // miss when no try matches.
     const InstId root = root_of(*inst.program);
     const bool matches = !m.full || m.full->matches(*inst.program, root);
-    if (stats && !inst.perturbed) {
+    if (pert == Perturb::Constraint)
+      inst.perturbed = !matches && m.source_only && m.source_only->matches(*inst.program, root);
+    if (pert == Perturb::OpSwap || pert == Perturb::AttrChange) inst.perturbed = !matches;
+    if (stats && !inst.perturbed && !outside_template(pert)) {
       ++stats->tries;
       stats->matched += matches;
       stats->source_matched += matches || (m.source_only && m.source_only->matches(*inst.program, root));
     }
     const bool faithful = !inst.perturbed && matches;
     const bool on_target = !target || !plan || classify(*plan, inst).count(target->name);
-    if ((faithful && on_target) || (inst.perturbed && (on_target || k >= 40))) {
+    // (A near miss from outside the template takes a faithful instance only when no try made the near miss.)
+    if ((faithful && on_target && !outside_template(pert)) || (inst.perturbed && (on_target || k >= 40))) {
       best.inst = std::move(inst);
       best.faithful = faithful;
       return best;
@@ -452,6 +554,16 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
         matchers[t].source_only = compile(source_only(matchers[t].full->rule()));
     }
   }
+  auto where_of = [&](int t) {
+    return t < static_cast<int>(s.template_where.size()) ? s.template_where[t] : std::vector<rules::Constraint>{};
+  };
+  // The near-miss kinds of each template.
+  std::vector<NearKinds> near_kinds(T);
+  for (int t = 0; t < T; ++t)
+    near_kinds[t] = {.constraint = matchers[t].source_only != nullptr && t < static_cast<int>(s.template_where.size()) &&
+                                   !s.template_where[t].empty(),
+                     .swap = !mutations(*s.templates[t], Perturb::OpSwap).empty(),
+                     .attr = !mutations(*s.templates[t], Perturb::AttrChange, where_of(t)).empty()};
   // The coverage classes of each template.
   std::vector<CoveragePlan> plans;
   for (int t = 0; t < T; ++t)
@@ -498,7 +610,8 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
     rep.near_fired += near;
     rep.shapes.insert(a.inst.shape);
     rep.dtypes.insert(a.inst.dtype);
-    for (const std::string& name : classify(plans[t], a.inst)) ++fired_classes[name];
+    if (!outside_template(pert))
+      for (const std::string& name : classify(plans[t], a.inst)) ++fired_classes[name];
     if (c.outcome == Outcome::Proved) ++rep.proved;
     if (c.outcome == Outcome::Unknown) {
       ++rep.unknown;
@@ -510,7 +623,7 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
     }
     if (c.outcome == Outcome::Refuted) {
       rep.status = Status::Refuted;
-      std::string head = "instance " + std::to_string(i) + (near ? " (near miss)" : "");
+      std::string head = "instance " + std::to_string(i) + (near ? std::string(" (near miss: ") + perturb_name(pert) + ")" : "");
       if (auto smaller = o.shrink ? shrink(s, matchers[t], t, one, o, rank, pert, elements(*a.inst.program)) : std::nullopt) {
         head += ", shrunk to the smallest failing instance found (" + smaller->second + ")";
         a = std::move(smaller->first.first);
@@ -526,7 +639,7 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
   // The main loop: each instance aimed at a class that has not fired yet (random where none is left).
   for (int i = 0; i < o.instances && !refuted; ++i) {
     const int t = i % T;
-    const Perturb pert = perturbation(i);
+    const Perturb pert = perturbation(i, near_kinds[t]);
     // Near misses are not steered: they keep the random draws (mostly non-empty tensors), where a
     // perturbation that the pattern must notice shows up.
     const int ci = pert == Perturb::None ? target(t, i) : -1;
@@ -630,10 +743,45 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
       rep.ms = ms_since(start);
       return rep;
     }
+    // The near-miss sweep: near misses built from outside the template, per template `instances` / T
+    // + 1 shared among the kinds that apply (its constraints failing, one op swapped for a sibling, one
+    // attribute dropped), but each op swap and each attribute drop made at least once (up to 96 of
+    // each kind), each run through the real pattern. A C++ pattern can fire outside the template it declares (on integers where the template
+    // says is_float, on neg(abs(x)) where it says neg(neg(x))); where it fires, the instance is checked
+    // like any other (Z3, then the interpreter campaign), so a wrong rewrite there is REFUTED and an
+    // undecided one leaves the verdict UNKNOWN.
+    for (int t = 0; t < T && !refuted; ++t) {
+      const std::vector<Perturb> kinds = near_kinds[t].outside();
+      if (kinds.empty()) continue;
+      const int share = (o.instances / T + 1 + static_cast<int>(kinds.size()) - 1) / static_cast<int>(kinds.size());
+      for (size_t kind = 0; kind < kinds.size() && !refuted; ++kind) {
+        const Perturb pert = kinds[kind];
+        const int muts = pert == Perturb::Constraint ? 0 : static_cast<int>(mutations(*s.templates[t], pert, where_of(t)).size());
+        const int n = std::max(share, std::min(muts, 96));
+        for (int k = 0; k < n && !refuted; ++k) {
+          const int i = 300000 + (t * 8 + static_cast<int>(kind)) * 4096 + k;  // ids past the sweep's
+          const auto& ranks = plans[t].ranks;
+          const int rank = ranks.empty() ? k % (o.max_rank + 1) : ranks[(k / 2) % ranks.size()];
+          std::string w;
+          Attempt a = generate(s, matchers[t], o, i, t, rank, o.max_dim, pert, &w, &plans[t], nullptr, nullptr,
+                               /*small_flagged=*/true, /*variant=*/k);
+          if (!a.inst.program || a.faithful) continue;
+          run(a, i, t, rank, pert);
+        }
+      }
+    }
+    if (refuted) {
+      rep.ms = ms_since(start);
+      return rep;
+    }
   }
   if (rep.fired == 0) {
-    rep.status = rep.instances == 0 ? Status::Error : Status::NotExercised;
-    if (rep.instances == 0) {
+    // No instance at all is an ERROR (the generator could not build one), unless the coverage
+    // analysis shows none can exist within the bounds (a literal rank-4 perm at --max-rank 3): that is
+    // NOT EXERCISED, with the reason.
+    const bool impossible = std::all_of(plans.begin(), plans.end(), [](const CoveragePlan& p) { return !p.unreachable.empty(); });
+    rep.status = rep.instances == 0 && !impossible ? Status::Error : Status::NotExercised;
+    if (rep.instances == 0 && !impossible) {
       rep.detail = "no well-typed instance could be generated (" + why + ")";
     } else {
       rep.detail = "the pattern never fired on " + std::to_string(rep.instances) + " instances";
