@@ -129,7 +129,8 @@ class PluginLoader {
     return {};
   }
 
-  /// Every template parses and names one of the plugin's C++ patterns.
+  /// Every template loads (rules::load_template_text: parsed and checked as a rule) and names one of
+  /// the plugin's C++ patterns.
   std::string check_templates() {
     std::vector<std::string> names;
     for (const auto& make : plugin_->factories_) {
@@ -147,8 +148,8 @@ class PluginLoader {
     for (const auto& [name, dag] : plugin_->templates_) {
       if (std::find(names.begin(), names.end(), name) == names.end())
         return "template '" + dag + "' is declared for '" + name + "', which is not one of the plugin's C++ patterns";
-      auto parsed = rules::parse_rule_text("rule t : " + dag + " => %x", path_ + "(template of " + name + ")");
-      if (auto* e = std::get_if<rules::RuleError>(&parsed)) return "bad template: " + e->format();
+      auto loaded = rules::load_template_text(dag, path_ + "(template of " + name + ")");
+      if (auto* e = std::get_if<rules::RuleError>(&loaded)) return "bad template: " + e->format();
     }
     return {};
   }

@@ -579,6 +579,29 @@ std::variant<RuleFile, RuleError> load_rule_text(std::string_view text, const st
   return parsed;
 }
 
+std::variant<RuleFile, RuleError> load_template_text(std::string_view dag, const std::string& path) {
+  const std::string text = "rule t : " + std::string(dag) + " => %x";
+  auto parsed = parse_rule_text(text, path);
+  if (auto* e = std::get_if<RuleError>(&parsed)) return *e;
+  RuleFile& f = std::get<RuleFile>(parsed);
+  if (f.rules.size() != 1) return RuleError{path, {1, 1}, "a template is one source DAG, not several rules"};
+  Rule& r = f.rules[0];
+  // The result is the root itself (bound with `as` unless the DAG already names it), so the check
+  // does not depend on which captures the template has or their types.
+  if (r.source->kind == Node::Kind::Op && r.source->as_name.empty()) r.source->as_name = "template_root";
+  if (r.source->kind == Node::Kind::Op) {
+    r.result = std::make_unique<Node>();
+    r.result->kind = Node::Kind::Value;
+    r.result->name = r.source->as_name;
+    r.result->loc = r.source->loc;
+  }
+  if (auto err = check_rule_file(f)) {
+    attach_source_lines(*err, text);
+    return *err;
+  }
+  return parsed;
+}
+
 std::variant<RuleFile, RuleError> load_rule_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return RuleError{path, {0, 0}, "cannot read the rule file"};

@@ -27,6 +27,11 @@ void attach_source_lines(RuleError& e, std::string_view text);
 
 /// parse_rule_text + check_rule_file (syntax errors first: a file with any is not type-checked).
 std::variant<RuleFile, RuleError> load_rule_text(std::string_view text, const std::string& path);
+/// A C++ pattern's instance template (docs/embedding.md): a source DAG in rule syntax, optionally with
+/// `where` constraints, loaded as the rule `rule t : DAG => ROOT` (the root bound with `as`) and
+/// checked like any rule: a bare capture, a constraint on a capture the DAG never binds, an unknown
+/// op are errors. The rule's matcher then tells which instances are of the template.
+std::variant<RuleFile, RuleError> load_template_text(std::string_view dag, const std::string& path);
 /// Reads and loads a file from disk (an unreadable file is an error at line 0).
 std::variant<RuleFile, RuleError> load_rule_file(const std::string& path);
 

@@ -2,7 +2,9 @@
 // --load-plugin` (tests/golden/plugin/outside_template.ptir). The first two rewrite wrongly there and
 // must be REFUTED on a near miss built from outside the template; both were PROVED when the prover's
 // near misses only nudged splats, split captures and added uses. The third fires outside its template
-// too, but correctly there, and stays PROVED. The fourth ignores an attribute its template fixes.
+// too, but correctly there, and stays PROVED. The fourth ignores an attribute its template fixes, the
+// fifth the operand order, the sixth that its template's two operands are one value, and the seventh
+// goes wrong on an instance of its template whose operand is a constant.
 #include "patterns/plugin.h"
 #include "rewriter/views.h"
 
@@ -71,6 +73,57 @@ class SelectLtAnyDir final : public Pattern {
   std::span<const OpCode> produces() const override { return kOnly<OpCode::Minimum>; }
 };
 
+/// Template sub(%x, neg(%y)) => add(%x, %y); the code also takes sub(neg(%a), %b), giving add(%a, %b)
+/// (wrong: that is -a - b).
+class SubNegEitherSide final : public Pattern {
+ public:
+  SubNegEitherSide() : Pattern("outside_sub_neg_either_side", kOnly<OpCode::Sub>, 1) {}
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    for (int k = 1; k >= 0; --k) {
+      const InstId n = rw.program().def_inst(rw.operand(root, k));
+      if (n == kNone || rw.op(n) != OpCode::Neg) continue;
+      const ValueId other = rw.operand(root, 1 - k);
+      rw.replace_op(root, rw.insert_before(root, OpCode::Add, {other, rw.operand(n, 0)}, rw.type_id(rw.result(root))));
+      return true;
+    }
+    return rw.notify_match_failure("no neg operand");
+  }
+  std::span<const OpCode> produces() const override { return kOnly<OpCode::Add>; }
+};
+
+/// Template add(neg(%x) as %n, %n) => neg(add(%x, %x)); the code checks that both operands are neg
+/// ops, not that they are one value (wrong for add(neg(a), neg(b))).
+class AddSharedNeg final : public Pattern {
+ public:
+  AddSharedNeg() : Pattern("outside_add_shared_neg", kOnly<OpCode::Add>, 1) {}
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    const InstId a = rw.program().def_inst(rw.operand(root, 0)), b = rw.program().def_inst(rw.operand(root, 1));
+    if (a == kNone || b == kNone || rw.op(a) != OpCode::Neg || rw.op(b) != OpCode::Neg)
+      return rw.notify_match_failure("operands are not neg");
+    const ValueId x = rw.operand(a, 0);
+    const TypeId t = rw.type_id(rw.result(root));
+    rw.replace_op(root, rw.insert_before(root, OpCode::Neg, {rw.insert_before(root, OpCode::Add, {x, x}, t)}, t));
+    return true;
+  }
+  std::span<const OpCode> produces() const override {
+    static const OpCode o[] = {OpCode::Add, OpCode::Neg};
+    return o;
+  }
+};
+
+/// Template neg(neg(%x)) => %x; the code treats a constant %x as already negated (wrong).
+class NegNegConstant final : public Pattern {
+ public:
+  NegNegConstant() : Pattern("outside_negneg_constant", kOnly<OpCode::Neg>, 1) {}
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    const InstId d = rw.program().def_inst(rw.operand(root, 0));
+    if (d == kNone || rw.op(d) != OpCode::Neg) return rw.notify_match_failure("operand is not neg");
+    const ValueId x = rw.operand(d, 0);
+    rw.replace_op(root, rw.program().constant_of(x) ? rw.operand(root, 0) : x);
+    return true;
+  }
+};
+
 }  // namespace
 
 PTIR_PLUGIN("outside_template", registry) {
@@ -82,4 +135,10 @@ PTIR_PLUGIN("outside_template", registry) {
   registry.add_template("outside_negneg_any_dtype", "neg(neg(%x)) where is_float(%x)");
   registry.add_pattern<SelectLtAnyDir>();
   registry.add_template("outside_select_lt_any_dir", "select(compare(%x, %y) {dir = lt}, %x, %y) where is_int(%x)");
+  registry.add_pattern<SubNegEitherSide>();
+  registry.add_template("outside_sub_neg_either_side", "sub(%x, neg(%y))");
+  registry.add_pattern<AddSharedNeg>();
+  registry.add_template("outside_add_shared_neg", "add(neg(%x) as %n, %n)");
+  registry.add_pattern<NegNegConstant>();
+  registry.add_template("outside_negneg_constant", "neg(neg(%x))");
 }

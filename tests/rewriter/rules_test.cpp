@@ -115,6 +115,30 @@ TEST(RuleErrors, NotTwiceSaysSo) {
             "t.rules:1:28: error: 'not' twice: a constraint takes one 'not' ('not not p(...)' is p(...): drop both)");
 }
 
+/// A C++ pattern's template is checked like a rule (rules::load_template_text). A bare capture and a
+/// constraint on a capture the DAG never binds loaded before, and the constraint was ignored (every
+/// instance counted as an instance of the template).
+TEST(RuleErrors, TemplatesAreCheckedLikeRules) {
+  auto err = [](std::string_view dag) {
+    auto r = rules::load_template_text(dag, "t");
+    if (auto* e = std::get_if<rules::RuleError>(&r)) return e->format().substr(0, e->format().find('\n'));
+    return std::string();
+  };
+  EXPECT_NE(err("%x").find("the source of a rule must be an op"), std::string::npos) << err("%x");
+  EXPECT_NE(err("neg(%y) where is_float(%x)").find("capture %x is used but never bound"), std::string::npos)
+      << err("neg(%y) where is_float(%x)");
+  EXPECT_NE(err("frob(%x)").find("unknown op 'frob'"), std::string::npos);
+  // Valid templates: any captures (none named %x), a root already bound with `as`, constants only.
+  EXPECT_EQ(err("neg(neg(%y))"), "");
+  EXPECT_EQ(err("reduce_max(reduce_max(%x) {axes = $a} as %i) {axes = $b} as %o where not has_attr(%i, accum)"), "");
+  EXPECT_EQ(err("compare(%a, %b) {dir = lt}"), "");
+  EXPECT_EQ(err("add(splat(1), const($c))"), "");
+  // The rule it becomes matches exactly the template's instances.
+  auto r = rules::load_template_text("neg(neg(%y)) where is_float(%y)", "t");
+  ASSERT_TRUE(std::holds_alternative<rules::RuleFile>(r));
+  EXPECT_EQ(std::get<rules::RuleFile>(r).rules.at(0).where.size(), 1u);
+}
+
 TEST(RuleErrors, UnknownOp) {
   EXPECT_EQ(load_error("rule r : frob(%x) => %x"), "t.rules:1:10: error: unknown op 'frob'");
 }

@@ -39,7 +39,7 @@ TEST(AllShapeWords, AcceptsTransposePairAndComposedPermutations) {
 TEST(AllShapeWords, RejectsWordsEqualOnlyInSmallSymmetricGroups) {
   // p.p = 1 for every permutation of two axes, not of three.
   EXPECT_EQ(premise("rule pp : transpose(transpose(%x) {perm = $p}) {perm = $p} => %x"),
-            "%x is read through the permutation words p.p and 1, which differ as words: its axes may move "
+            "%x is read through the permutation words p^2 and 1, which differ as words: its axes may move "
             "differently at some rank (bounded only)");
   // The wrong order of a composition: q then p is not p then q.
   EXPECT_NE(premise("rule qp : transpose(transpose(%x) {perm = $p}) {perm = $q} => transpose(%x) {perm = compose_perm($q, $p)}"),
@@ -53,7 +53,39 @@ TEST(AllShapeWords, RejectsAPowerSixWordMismatchOfPerAxisFacts) {
   const std::string p6 = ") {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}";
   const std::string why = premise("rule perm6_slice : slice(" + t6 + "%x" + p6 + ") {starts = $s} : $T => " + t6 +
                                   "slice(%x) {starts = $s} : $T" + p6);
-  EXPECT_EQ(why.rfind("$T is read through the permutation words 1 and p.p.p.p.p.p, which differ as words", 0), 0u) << why;
+  EXPECT_EQ(why.rfind("$T is read through the permutation words 1 and p^6, which differ as words", 0), 0u) << why;
+}
+
+// Found by a red team (docs only): both rules were PROVED FOR ALL SHAPES and are wrong at rank 7
+// (a 7-cycle p has p^60 = p^4), where the canary (ranks B+1..5) does not look. Here with p^6 (wrong
+// from rank 4).
+TEST(AllShapeWords, ALiteralBoundWithAsIsReadLikeAnInput) {
+  const std::string t6 = "transpose(transpose(transpose(transpose(transpose(transpose(";
+  const std::string p6 = ") {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}";
+  const std::string why =
+      premise("rule lit [bounded] : add(" + t6 + "%x" + p6 + ", const($c) as %k) => " + t6 + "add(%x, %k)" + p6);
+  EXPECT_EQ(why.rfind("%k is read through the permutation words 1 and p^6, which differ as words", 0), 0u) << why;
+  // The same with an op bound with `as`.
+  const std::string why2 =
+      premise("rule opas [bounded] : add(" + t6 + "%x" + p6 + ", neg(%y) as %k) => " + t6 + "add(%x, %k)" + p6);
+  EXPECT_NE(why2, "");
+}
+
+TEST(AllShapeWords, AConstraintRelatingPerAxisFactsReadsThemInOneFrame) {
+  const std::string t6 = "transpose(transpose(transpose(transpose(transpose(transpose(";
+  const std::string p6 = ") {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}";
+  const std::string why = premise("rule c [bounded] : reduce_sum(" + t6 + "%x" + p6 +
+                                  " as %t) {axes = $a, keepdims = false} : $T as %r where axes_all_size(%x, $a, 1), "
+                                  "not has_attr(%r, accum) => reshape(%t) : $T");
+  EXPECT_EQ(why.rfind("%x and $a are related by axes_all_size but reach the root through the permutation words p^6.#reduce "
+                      "and #reduce",
+                      0),
+            0u)
+      << why;
+  // Read in one frame (both through p): fine.
+  EXPECT_EQ(premise("rule ok : add(transpose(%x) {perm = $p}, transpose(%y) {perm = $p}) where same_shape(%x, %y) => "
+                    "transpose(add(%x, %y)) {perm = $p}"),
+            "");
 }
 
 TEST(AllShapeWords, CollectsTheWordsOfEveryCaptureOccurrence) {

@@ -79,6 +79,10 @@ struct PredicateSpec {
   PermIdentity identity = PermIdentity::None;
   /// Axes the rank argument must keep for a positive use (a witness axis: some_axis_size).
   int witness_axes = 0;
+  /// Its arguments (values, types, per-axis attribute captures) are read in one frame of axes
+  /// (same_shape, axes_all_size, ...): the word premise (words.cpp) requires one permutation word for
+  /// all of them.
+  bool one_frame = false;
 };
 
 /// How an attribute helper's result reads as a permutation word (words.cpp).

@@ -121,8 +121,17 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
   if (!n.type_capture.empty()) out["$" + n.type_capture].push_back(up({}));
   if (n.type.kind == rules::TypeRef::Kind::TypeCapture) out["$" + n.type.name].push_back(up({}));
   if (n.type.kind == rules::TypeRef::Kind::OfCapture) out["%" + n.type.name].push_back(up({}));
+  // A value bound with `as %r` is read here, and again wherever `%r` is used: one more capture.
+  if (!n.as_name.empty()) out["%" + n.as_name].push_back(up({}));
   if (n.kind == Node::Kind::Value) {
     out["%" + n.name].push_back(up({}));
+    return;
+  }
+  // A literal `const($c)` (not a splat: its elements differ) is read in its node's axes like an
+  // input; a helper in the result reads the literal captures it is given there too.
+  if (n.kind == Node::Kind::Const) {
+    if (n.helper.empty()) out["$" + n.name].push_back(up({}));
+    for (const std::string& x : n.helper_args) out["$" + x].push_back(up({}));
     return;
   }
   if (n.kind != Node::Kind::Op) return;
@@ -209,11 +218,45 @@ std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f) {
     }
     return out;
   };
+  // Runs of one letter are written as powers: p.p.p.p.p.p is p^6 (p^-1.p^-1 is p^-2).
   auto show = [](const std::vector<Tok>& w) {
     std::string s;
-    for (const Tok& t : w) s += (s.empty() ? "" : ".") + t.name + (t.inv ? "^-1" : "");
+    for (size_t i = 0; i < w.size();) {
+      size_t j = i;
+      while (j < w.size() && w[j].name == w[i].name && w[j].inv == w[i].inv) ++j;
+      const size_t n = j - i;
+      s += (s.empty() ? "" : ".") + w[i].name;
+      if (w[i].inv || n > 1) s += "^" + std::string(w[i].inv ? "-" : "") + std::to_string(n);
+      i = j;
+    }
     return s.empty() ? std::string("1") : s;
   };
+  // A constraint relating per-axis facts (same_shape(%x, %y), same_type(%x, $T), axes_all_size(%x,
+  // $a, 1), some_axis_size(%x, $a, 1)) reads all its arguments in one frame of axes: every argument
+  // must reach the root through the same word. axes_all_size(%x, $a, 1) with {axes = $a} on a
+  // reduction of T^60(%x) was PROVED FOR ALL SHAPES: $a named axes of %x in one place and of T^60(%x)
+  // in the other, the same axes only while p^60 = 1 (ranks up to 6).
+  for (const rules::Constraint& c : r.where) {
+    const PredicateSpec* spec = predicate_spec_named(c.pred);
+    if (!spec || !spec->one_frame) continue;
+    std::string first;
+    for (const auto& a : c.args) {
+      if (a.kind != rules::Constraint::Arg::Kind::Value && a.kind != rules::Constraint::Arg::Kind::Capture) continue;
+      const std::string key = (a.kind == rules::Constraint::Arg::Kind::Value ? "%" : "$") + a.name;
+      auto it = words.find(key);
+      if (it == words.end() || it->second.empty()) continue;
+      if (key[0] == '%' && f.scalar_caps.count(a.name)) continue;
+      if (first.empty()) {
+        first = key;
+        continue;
+      }
+      const std::vector<Tok> w0 = reduce(words[first][0]), w1 = reduce(it->second[0]);
+      if (w0 != w1)
+        return first + " and " + key + " are related by " + c.pred + " but reach the root through the permutation words " +
+               show(w0) + " and " + show(w1) + ", which differ as words: the constraint may relate other axes at some "
+               "rank (bounded only)";
+    }
+  }
   for (const auto& [cap, ws] : words) {
     if (cap[0] == '%' && f.scalar_caps.count(cap.substr(1))) continue;  // a rank-0 capture has no axes to move
     const std::vector<Tok> first = reduce(ws[0]);

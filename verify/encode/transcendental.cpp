@@ -188,8 +188,15 @@ std::vector<Expr> facts_for(std::span<const Expr> formulas) {
     // Pairs whose arguments share an input (a free constant): the pairs a proof can need (exp(x) and
     // exp(max(x, y)); tanh(x) and tanh(-x)), O(n) of them per element rather than all n^2 of a
     // tensor, which swamp Z3. Fewer facts are still sound, only weaker.
+    // Two arguments that are both numbers (constant operands: no input at all) pair too: tanh(-0.75)
+    // against -tanh(0.75) was UNKNOWN for want of the oddness fact between them. (Never the function's
+    // value at a number: a proof stays independent of the host's libm, docs/semantics.md.)
     std::vector<std::vector<unsigned>> inputs;
-    for (const smt::Application& a : apps) inputs.push_back(a.args[0].constants());
+    std::vector<bool> ground;
+    for (const smt::Application& a : apps) {
+      inputs.push_back(a.args[0].constants());
+      ground.push_back(inputs.back().empty() && a.args[0].simplify().numeral().has_value());
+    }
     size_t pairs = 0;
     for (size_t i = 0; i < apps.size(); ++i)
       for (size_t j = 0; j < apps.size(); ++j) {
@@ -197,7 +204,7 @@ std::vector<Expr> facts_for(std::span<const Expr> formulas) {
         std::vector<unsigned> common;
         std::set_intersection(inputs[i].begin(), inputs[i].end(), inputs[j].begin(), inputs[j].end(),
                               std::back_inserter(common));
-        if (common.empty() || ++pairs > kMaxPairs) continue;
+        if ((common.empty() && !(ground[i] && ground[j])) || ++pairs > kMaxPairs) continue;
         for (const PairFact& f : kPair)
           if (f.op == op && applies(f.basis, t))
             out.push_back(f.smt(apps[i].args[0], apps[i].term, apps[j].args[0], apps[j].term, t));

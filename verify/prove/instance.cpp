@@ -113,6 +113,8 @@ class Generator {
 
   std::vector<GVal> vals;
   std::vector<int> node_val;  ///< per pre-order node: the index in vals (-1: not built)
+  /// Each `%` capture (and `as` name) and the value it holds.
+  const std::map<std::string, int>& capture_ids() const { return captures_; }
   bool perturbed = false;
 
  private:
@@ -224,9 +226,36 @@ class Generator {
       if (vals[it->second].type != want) throw GenFail{"repeated capture with two types"};
       return it->second;
     }
-    const int id = add({GVal::Kind::Param, want, {}, OpCode::Constant, {}, {}});
+    const int id = leaf(want);
     captures_.emplace(n.name, id);
     return id;
+  }
+
+  /// A capture's first occurrence: an input, or (leaf_variety) now and then a constant or the result
+  /// of an op on an input. `%x` matches any value, and a pattern must be right whatever made it (C++
+  /// code that treats a constant or a computed operand differently was PROVED on inputs alone).
+  int leaf(const TensorType& want) {
+    if (o_.leaf_variety) {
+      const double u = std::uniform_real_distribution<double>(0, 1)(r_);
+      // (No f64 constants: Z3 timed out on f64 arithmetic with a constant operand where the same
+      // instance with an input was proved at once; f16, bf16 and f32 constants exercise the same code.)
+      if (u < 0.1 && want.dtype != DType::F64)
+        return add({GVal::Kind::Literal, want, random_literal(want), OpCode::Constant, {}, {}});
+      if (u < 0.2) {
+        std::vector<OpCode> producers;
+        // (neg and abs only without nsz: under nsz the sign of their zero results is a choice of the
+        // source, which the checker's zero-sign enumeration leaves UNKNOWN when it reaches the output.)
+        for (OpCode op : {OpCode::StopGradient, OpCode::Neg, OpCode::Abs})
+          if (op_accepts_dtype(op, want.dtype) && (op == OpCode::StopGradient || !(o_.fastmath & rules::kNSZ)))
+            producers.push_back(op);
+        if (!producers.empty()) {
+          const int in = add({GVal::Kind::Param, want, {}, OpCode::Constant, {}, {}});
+          const OpCode op = producers[pick(r_, 0, static_cast<int>(producers.size()) - 1)];
+          return add({GVal::Kind::Op, want, {}, op, {}, {in}});
+        }
+      }
+    }
+    return add({GVal::Kind::Param, want, {}, OpCode::Constant, {}, {}});
   }
 
   int splat(const Node& n, const TensorType& want) {
@@ -1153,6 +1182,20 @@ Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt1
         out.perturbed = true;
         break;
       }
+  // leaf_variety: now and then the root, or a capture's value, is also returned (a second use).
+  // (Not under nsz: a second result that is an inner zero of the source asks the checker for the
+  // source's zero-sign choices across results, which it leaves UNKNOWN.)
+  if (opts.leaf_variety && opts.perturb == Perturb::None && !(opts.fastmath & rules::kNSZ)) {
+    const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+    if (u < 0.08) {
+      results.push_back(ids[root]);
+    } else if (u < 0.16) {
+      std::vector<int> leaves;
+      for (const auto& [name, id] : g.capture_ids())
+        if (id != root) leaves.push_back(id);
+      if (!leaves.empty()) results.push_back(ids[leaves[pick(rng, 0, static_cast<int>(leaves.size()) - 1)]]);
+    }
+  }
   for (ValueId v : results) p->body(b).result_types.push_back(p->type_id(v));
   p->set_return(b, results);
   if (auto d = verify_program(*p); !d.empty()) {

@@ -3,8 +3,9 @@
 // random dtypes, ranks 0..R and dims 0..D (size 0 and 1 included), random attributes, splat constants
 // with the value the rule names, and edge-biased literals for const($c). The prover runs the real
 // pattern on each instance; a perturbation (a splat nudged to a neighbouring value, a repeated capture
-// split into two inputs, an extra use of an inner value, the source with its constraints failing, one
-// op of the source swapped for a sibling op) makes a near miss.
+// split into two inputs, an extra use of an inner value; from outside the source: one constraint
+// failing, an op swapped for a sibling op, an attribute changed, operands swapped, a shared subterm
+// copied) makes a near miss.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -19,13 +20,14 @@
 namespace ptir::prove {
 
 /// The one change that turns an instance into a near miss. make_instance applies the first three;
-/// the prover (prove.cpp) makes the last three: Constraint keeps an instance whose source matches but
-/// whose constraints fail (any dtype, not only those the constraints name), OpSwap builds the source
-/// with one op replaced by a sibling (op_siblings), AttrChange builds it with one attribute expression
-/// of one op dropped (drawn at random instead). A pattern written in C++ can fire outside the template
-/// it declares (on an integer when its template says is_float, on abs(x) where the template has
-/// neg(x), on compare {dir = le} where it has lt); these near misses are where that shows.
-enum class Perturb : uint8_t { None, Splat, SplitCapture, ExtraUse, Constraint, OpSwap, AttrChange };
+/// the prover (prove.cpp) makes the others, each built from outside the template: Constraint keeps an
+/// instance on which exactly one of the template's constraints fails, OpSwap builds the source with one
+/// op replaced by a sibling (op_siblings), AttrChange with one attribute expression of one op dropped
+/// (drawn at random instead), OperandSwap with two operands of a non-commutative op exchanged, Unshare
+/// with a later use of an `as` value replaced by a copy of its subterm. A pattern written in C++ can fire
+/// outside the template it declares (on an integer when its template says is_float, on abs(x) where the
+/// template has neg(x), on compare {dir = le} where it has lt); these near misses are where that shows.
+enum class Perturb : uint8_t { None, Splat, SplitCapture, ExtraUse, Constraint, OpSwap, AttrChange, OperandSwap, Unshare };
 
 /// The nodes of a source DAG in pre-order (a node before its operands, operands left to right): the
 /// numbering that steering (below), Instance::node_values and the coverage classes (coverage.h) share.
@@ -70,6 +72,11 @@ struct InstanceOptions {
   /// constraints still get instances; the other half stays uniform over every dtype.
   std::vector<DType> dtype_hint{};
   const Steer* steer = nullptr;  ///< coverage steering (null: every choice random)
+  /// Now and then a capture's first occurrence is a constant (a tenth; not f64) or an op's result on an input
+  /// (stop_gradient, or without nsz neg or abs: a tenth), and the root or a capture's value is also returned (a second
+  /// use; each about one instance in twelve, not under nsz). Off: every capture is an input, used only where the DAG
+  /// uses it.
+  bool leaf_variety = false;
 };
 
 /// A generated instance, or why none could be made this time.

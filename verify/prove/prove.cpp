@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "ir/interp.h"
 #include "ir/text.h"
@@ -152,59 +153,123 @@ Checked check_instance(const Program& inst, const FrozenPatternSet& one, const P
   return c;
 }
 
-/// One change to a template that an OpSwap or AttrChange near miss makes: the op of pre-order node
-/// `node` replaced by `op`, or its attribute expression `attr` dropped (the generator then draws that
-/// attribute at random, or leaves an optional one out).
+std::unique_ptr<rules::Node> clone(const rules::Node& n);
+
+/// One change to a template that a near miss from outside it makes (pre-order node `node`):
+/// OpSwap: its op replaced by `op`; AttrChange: its literal word attribute `attr` set to the schema's
+/// word `other`, or (`other` -1) the attribute expression dropped (the generator then draws that
+/// attribute, or leaves an optional one out); OperandSwap: its operands `attr` and
+/// `other` exchanged; Unshare: the `%name` reference at `node` to a value bound with `as` replaced by a
+/// copy of that subterm (`other` 1: with fresh captures, so its leaves are other inputs).
 struct Mutation {
   int node = -1;
-  OpCode op = OpCode::Constant;  ///< OpSwap
-  int attr = -1;                 ///< AttrChange
+  OpCode op = OpCode::Constant;
+  int attr = -1;
+  int other = -1;
 };
 
 /// The mutations of `tmpl` of kind `pert` (OpSwap: every (op node, sibling) pair; AttrChange: every
 /// literal attribute of every op node, and every captured one that is used twice or constrained: a
-/// capture used once and unconstrained binds whatever is drawn, so dropping it changes nothing).
+/// capture used once and unconstrained binds whatever is drawn, so dropping it changes nothing;
+/// OperandSwap: every pair of distinct operands of a non-commutative op; Unshare: every later use of
+/// an `as` name, twice).
 std::vector<Mutation> mutations(const rules::Node& tmpl, Perturb pert, const std::vector<rules::Constraint>& where = {}) {
   std::vector<Mutation> out;
   const auto nodes = preorder(tmpl);
   std::map<std::string, int> uses;  // attribute captures: uses in the template and the constraints
-  for (const rules::Node* n : nodes)
+  std::set<std::string> as_names;
+  for (const rules::Node* n : nodes) {
     for (const auto& a : n->attrs)
       if (a.kind == rules::AttrExpr::Kind::Capture) ++uses[a.capture];
+    if (n->kind == rules::Node::Kind::Op && !n->as_name.empty()) as_names.insert(n->as_name);
+  }
   for (const rules::Constraint& c : where)
     for (const auto& a : c.args)
       if (a.kind == rules::Constraint::Arg::Kind::Capture && uses.count(a.name)) ++uses[a.name];
   auto informative = [&](const rules::AttrExpr& a) {
     return a.kind != rules::AttrExpr::Kind::Capture || uses[a.capture] > 1;
   };
+  auto same_leaf = [](const rules::Node& x, const rules::Node& y) {
+    return x.kind == rules::Node::Kind::Value && y.kind == rules::Node::Kind::Value && x.name == y.name;
+  };
   for (size_t n = 0; n < nodes.size(); ++n) {
-    if (nodes[n]->kind != rules::Node::Kind::Op) continue;
+    const rules::Node& x = *nodes[n];
+    const int at = static_cast<int>(n);
+    if (pert == Perturb::Unshare && x.kind == rules::Node::Kind::Value && as_names.count(x.name))
+      for (int fresh = 0; fresh < 2; ++fresh) out.push_back({.node = at, .other = fresh});
+    if (x.kind != rules::Node::Kind::Op) continue;
     if (pert == Perturb::OpSwap)
-      for (OpCode q : op_siblings(nodes[n]->op)) out.push_back({.node = static_cast<int>(n), .op = q});
+      for (OpCode q : op_siblings(x.op)) out.push_back({.node = at, .op = q});
     if (pert == Perturb::AttrChange)
-      for (size_t a = 0; a < nodes[n]->attrs.size(); ++a)
-        if (informative(nodes[n]->attrs[a])) out.push_back({.node = static_cast<int>(n), .attr = static_cast<int>(a)});
+      for (size_t a = 0; a < x.attrs.size(); ++a) {
+        if (!informative(x.attrs[a])) continue;
+        // A literal word ({dir = lt}) becomes each other word of the schema in turn; anything else is
+        // dropped (drawn).
+        const AttrSpec* spec = find_attr_spec(x.op, x.attrs[a].name);
+        if (x.attrs[a].kind == rules::AttrExpr::Kind::Word && spec && spec->kind == AttrKind::Word) {
+          for (size_t w = 0; w < spec->words.size(); ++w)
+            if (spec->words[w] != x.attrs[a].word) out.push_back({.node = at, .attr = static_cast<int>(a), .other = static_cast<int>(w)});
+        } else {
+          out.push_back({.node = at, .attr = static_cast<int>(a)});
+        }
+      }
+    if (pert == Perturb::OperandSwap && !has_trait(x.op, OpTrait::Commutative))
+      for (size_t a = 0; a < x.operands.size(); ++a)
+        for (size_t b = a + 1; b < x.operands.size(); ++b)
+          if (!same_leaf(*x.operands[a], *x.operands[b]))
+            out.push_back({.node = at, .attr = static_cast<int>(a), .other = static_cast<int>(b)});
   }
   return out;
 }
 
-/// The near-miss kinds that apply to a template: Constraint only when it has constraints, OpSwap only
-/// when one of its ops has a sibling, AttrChange only when one of its ops has an attribute.
+/// `n` with every capture renamed (`%x` -> `%x__u`, `$c` -> `$c__u`) and no `as` names: a copy of a
+/// subterm whose leaves are new values.
+void rename_captures(rules::Node& n) {
+  if (n.kind == rules::Node::Kind::Value || n.kind == rules::Node::Kind::Const) n.name += "__u";
+  n.as_name.clear();
+  for (auto& o : n.operands) rename_captures(*o);
+}
+
+/// Applies `mu` (of kind `pert`) to a copy of `tmpl`.
+std::unique_ptr<rules::Node> mutate(const rules::Node& tmpl, Perturb pert, const Mutation& mu) {
+  auto out = clone(tmpl);
+  auto nodes = preorder(*out);
+  auto* node = const_cast<rules::Node*>(nodes[mu.node]);
+  switch (pert) {
+    case Perturb::OpSwap: node->op = mu.op; break;
+    case Perturb::AttrChange:
+      if (mu.other >= 0)
+        node->attrs[mu.attr].word = std::string(find_attr_spec(node->op, node->attrs[mu.attr].name)->words[mu.other]);
+      else
+        node->attrs.erase(node->attrs.begin() + mu.attr);
+      break;
+    case Perturb::OperandSwap: std::swap(node->operands[mu.attr], node->operands[mu.other]); break;
+    case Perturb::Unshare: {
+      const rules::Node* def = nullptr;
+      for (const rules::Node* x : nodes)
+        if (x->kind == rules::Node::Kind::Op && x->as_name == node->name) def = x;
+      if (!def) break;
+      auto copy = clone(*def);
+      copy->as_name.clear();
+      if (mu.other == 1) rename_captures(*copy);
+      *node = std::move(*copy);
+      break;
+    }
+    default: break;
+  }
+  return out;
+}
+
+/// The near-miss kinds that apply to a template: Constraint only when it has constraints, each
+/// mutation kind only when the template has such a mutation.
 struct NearKinds {
-  bool constraint = false, swap = false, attr = false;
+  std::vector<Perturb> outside_kinds;  ///< the kinds built from outside the template (the near-miss sweep's)
   std::vector<Perturb> all() const {
     std::vector<Perturb> k = {Perturb::Splat, Perturb::SplitCapture, Perturb::ExtraUse};
-    for (Perturb p : outside()) k.push_back(p);
+    for (Perturb p : outside_kinds) k.push_back(p);
     return k;
   }
-  /// The kinds built from outside the template (the near-miss sweep's).
-  std::vector<Perturb> outside() const {
-    std::vector<Perturb> k;
-    if (constraint) k.push_back(Perturb::Constraint);
-    if (swap) k.push_back(Perturb::OpSwap);
-    if (attr) k.push_back(Perturb::AttrChange);
-    return k;
-  }
+  const std::vector<Perturb>& outside() const { return outside_kinds; }
 };
 
 /// Every fourth instance of the main loop is a near miss, of each applicable kind in turn.
@@ -214,9 +279,12 @@ Perturb perturbation(int i, const NearKinds& nk) {
   return kinds[(i / 4) % kinds.size()];
 }
 
-/// True for the near misses built from something other than the template (the coverage classes are
-/// the template's; such an instance is not counted in them).
-bool outside_template(Perturb p) { return p == Perturb::Constraint || p == Perturb::OpSwap || p == Perturb::AttrChange; }
+/// True for the near misses built from something other than the template.
+bool outside_template(Perturb p) {
+  return p == Perturb::Constraint || p == Perturb::OpSwap || p == Perturb::AttrChange || p == Perturb::OperandSwap ||
+         p == Perturb::Unshare;
+}
+bool is_mutation(Perturb p) { return outside_template(p) && p != Perturb::Constraint; }
 
 const char* perturb_name(Perturb p) {
   switch (p) {
@@ -224,14 +292,16 @@ const char* perturb_name(Perturb p) {
     case Perturb::Splat: return "splat nudged";
     case Perturb::SplitCapture: return "repeated capture split";
     case Perturb::ExtraUse: return "extra use";
-    case Perturb::Constraint: return "constraints failing";
+    case Perturb::Constraint: return "a constraint failing";
     case Perturb::OpSwap: return "op swapped";
     case Perturb::AttrChange: return "attribute changed";
+    case Perturb::OperandSwap: return "operands swapped";
+    case Perturb::Unshare: return "shared subterm copied";
   }
   return "?";
 }
 
-std::unique_ptr<rules::Node> clone(const rules::Node& n);
+
 
 /// The instance's root: the instruction defining the function's first result.
 InstId root_of(const Program& p) { return p.def_inst(p.operand(p.terminator(0), 0)); }
@@ -239,6 +309,10 @@ InstId root_of(const Program& p) { return p.def_inst(p.operand(p.terminator(0), 
 struct Attempt {
   Instance inst;
   bool faithful = false;  ///< unperturbed and matching the source and constraints (rule or template)
+  /// Matching the source and constraints, perturbed or not (an extra use the template allows): an
+  /// instance of the template. Only these count in the coverage classes and as the pattern having
+  /// fired on its template; a C++ pattern firing only on near misses was once PROVED from them.
+  bool matches = false;
 };
 
 /// What generation saw on unperturbed tries: for NOT EXERCISED's reason.
@@ -251,6 +325,10 @@ struct GenStats {
 struct Matchers {
   const rules::RulePattern* full = nullptr;
   const rules::RulePattern* source_only = nullptr;
+  /// Per constraint k: the rule without constraint k (a Constraint near miss fails exactly that one).
+  std::vector<const rules::RulePattern*> without;
+  /// Per constraint k: the dtypes constraint k names (a Constraint near miss on it draws the others).
+  std::vector<std::vector<DType>> names;
 };
 
 /// The extra fast-math flags of try `i`: a flags class asks for its flag (or none); otherwise a third
@@ -276,7 +354,10 @@ uint8_t extra_flags(const Subject& s, const CoverageClass* target, int i, Pertur
 Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int i, int t, int rank, int dim,
                  Perturb pert, std::string* why, const CoveragePlan* plan = nullptr,
                  const CoverageClass* target = nullptr, GenStats* stats = nullptr, bool small_flagged = true,
-                 int variant = -1) {
+                 int variant = -1, int root_dtype = -1) {
+  // A near miss of the sweep aimed at a root dtype: steered there for the first half of its tries.
+  Steer dtype_steer;
+  if (root_dtype >= 0) dtype_steer.nodes.push_back(NodeSteer{.dtype = root_dtype});
   std::mt19937_64 rng(mix(mix(o.seed, hash_str(s.name)), static_cast<uint64_t>(i)));
   Attempt best;
   const int lowest = plan && !plan->ranks.empty() ? plan->ranks[0] : 0;
@@ -299,16 +380,30 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
                        .dtype_hint = s.dtype_hint,
                        // Directed for the first half of the tries, then random (a target the shapes
                        // cannot honour still leaves a faithful instance).
-                       .steer = target && k < 100 ? &target->steer : nullptr};
+                       .steer = target && k < 100 ? &target->steer : nullptr,
+                       .leaf_variety = pert == Perturb::None || outside_template(pert)};
     const auto& tmpl = s.templates[t];
-    // Constraint: any dtype (not only those the constraints name); kept when the source matches and the
-    // constraints fail. OpSwap / AttrChange: the template with one op replaced by a sibling, or one
-    // attribute expression dropped (`variant` picks the mutation, else the draw does); kept when it
-    // does not match.
+    // Constraint: constraint k (`variant`, else drawn) fails and every other holds; when k names
+    // dtypes, half of the draws take the others. A mutation (OpSwap, AttrChange, OperandSwap, Unshare):
+    // the template changed by one of its mutations (`variant` picks which, else the draw does). Each is
+    // kept only when the instance does not match the template.
     std::unique_ptr<rules::Node> swapped;
-    if (pert == Perturb::Constraint) io.dtype_hint.clear();
-    if (outside_template(pert)) io.perturb = Perturb::None, io.steer = nullptr;
-    if (pert == Perturb::OpSwap || pert == Perturb::AttrChange) {
+    int failing = -1;
+    if (outside_template(pert)) io.perturb = Perturb::None, io.steer = root_dtype >= 0 && k < tries / 2 ? &dtype_steer : nullptr;
+    if (pert == Perturb::Constraint) {
+      if (m.without.empty()) {
+        *why = "the template has no constraint to fail";
+        return best;
+      }
+      failing = variant >= 0 ? variant % static_cast<int>(m.without.size())
+                             : std::uniform_int_distribution<int>(0, static_cast<int>(m.without.size()) - 1)(rng);
+      io.dtype_hint.clear();
+      for (int d = 0; d < kNumDTypes; ++d)
+        if (!m.names[failing].empty() &&
+            std::find(m.names[failing].begin(), m.names[failing].end(), static_cast<DType>(d)) == m.names[failing].end())
+          io.dtype_hint.push_back(static_cast<DType>(d));
+    }
+    if (is_mutation(pert)) {
       const auto muts = mutations(*tmpl, pert, t < static_cast<int>(s.template_where.size()) ? s.template_where[t]
                                                                                           : std::vector<rules::Constraint>{});
       if (muts.empty()) {
@@ -317,10 +412,7 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
       }
       const Mutation& mu = muts[variant >= 0 ? static_cast<size_t>(variant) % muts.size()
                                              : std::uniform_int_distribution<size_t>(0, muts.size() - 1)(rng)];
-      swapped = clone(*tmpl);
-      auto* node = const_cast<rules::Node*>(preorder(*swapped)[mu.node]);
-      if (pert == Perturb::OpSwap) node->op = mu.op;
-      else node->attrs.erase(node->attrs.begin() + mu.attr);
+      swapped = mutate(*tmpl, pert, mu);
     }
     Instance inst = make_instance(swapped ? *swapped : *tmpl, io, rng);
     // f64 under nnan/ninf: the UB queries bit-blast f64 division and time out; those instances keep the
@@ -336,8 +428,8 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
     const InstId root = root_of(*inst.program);
     const bool matches = !m.full || m.full->matches(*inst.program, root);
     if (pert == Perturb::Constraint)
-      inst.perturbed = !matches && m.source_only && m.source_only->matches(*inst.program, root);
-    if (pert == Perturb::OpSwap || pert == Perturb::AttrChange) inst.perturbed = !matches;
+      inst.perturbed = !matches && m.without[failing] && m.without[failing]->matches(*inst.program, root);
+    if (is_mutation(pert)) inst.perturbed = !matches;
     if (stats && !inst.perturbed && !outside_template(pert)) {
       ++stats->tries;
       stats->matched += matches;
@@ -349,11 +441,13 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
     if ((faithful && on_target && !outside_template(pert)) || (inst.perturbed && (on_target || k >= 40))) {
       best.inst = std::move(inst);
       best.faithful = faithful;
+      best.matches = matches;
       return best;
     }
     if (!best.inst.program || (faithful && !best.faithful)) {
       best.inst = std::move(inst);
       best.faithful = faithful;
+      best.matches = matches;
     }
   }
   return best;
@@ -410,6 +504,21 @@ std::shared_ptr<const rules::RuleFile> source_only(const rules::Rule& r) {
   x.result = clone(*r.result);
   x.assumes = r.assumes;
   x.bounded = true;
+  f->rules.push_back(std::move(x));
+  return f;
+}
+
+/// Rule `r` without its constraint `k`: its matcher tells whether everything but constraint k holds.
+std::shared_ptr<const rules::RuleFile> without_constraint(const rules::Rule& r, size_t k) {
+  auto f = std::make_shared<rules::RuleFile>();
+  rules::Rule x;
+  x.name = r.name + "__without_" + std::to_string(k);
+  x.source = clone(*r.source);
+  x.result = clone(*r.result);
+  x.assumes = r.assumes;
+  x.bounded = true;
+  for (size_t j = 0; j < r.where.size(); ++j)
+    if (j != k) x.where.push_back(r.where[j]);
   f->rules.push_back(std::move(x));
   return f;
 }
@@ -550,8 +659,23 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
       matchers[t].source_only = compile(source_only(rule->rule()));
     } else if (t < static_cast<int>(s.template_rules.size())) {
       matchers[t].full = compile(s.template_rules[t]);
-      if (matchers[t].full && !matchers[t].full->rule().where.empty())
+      // A template is checked when it loads (rules::load_template_text); one whose matcher cannot be
+      // built would make every instance count as matching, so it is an ERROR, never a pass.
+      if (!matchers[t].full) {
+        rep.status = Status::Error;
+        rep.detail = "internal error: template " + std::to_string(t + 1) + " of " + s.name + " has no matcher\n";
+        return rep;
+      }
+      if (!matchers[t].full->rule().where.empty())
         matchers[t].source_only = compile(source_only(matchers[t].full->rule()));
+    }
+    // The matchers without each constraint (for the Constraint near misses).
+    if (matchers[t].full) {
+      const rules::Rule& r = matchers[t].full->rule();
+      for (size_t k = 0; k < r.where.size(); ++k) {
+        matchers[t].without.push_back(compile(without_constraint(r, k)));
+        matchers[t].names.push_back(dtype_hint({r.where[k]}));
+      }
     }
   }
   auto where_of = [&](int t) {
@@ -560,10 +684,11 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
   // The near-miss kinds of each template.
   std::vector<NearKinds> near_kinds(T);
   for (int t = 0; t < T; ++t)
-    near_kinds[t] = {.constraint = matchers[t].source_only != nullptr && t < static_cast<int>(s.template_where.size()) &&
-                                   !s.template_where[t].empty(),
-                     .swap = !mutations(*s.templates[t], Perturb::OpSwap).empty(),
-                     .attr = !mutations(*s.templates[t], Perturb::AttrChange, where_of(t)).empty()};
+  {
+    if (!matchers[t].without.empty()) near_kinds[t].outside_kinds.push_back(Perturb::Constraint);
+    for (Perturb p : {Perturb::OpSwap, Perturb::AttrChange, Perturb::OperandSwap, Perturb::Unshare})
+      if (!mutations(*s.templates[t], p, where_of(t)).empty()) near_kinds[t].outside_kinds.push_back(p);
+  }
   // The coverage classes of each template.
   std::vector<CoveragePlan> plans;
   for (int t = 0; t < T; ++t)
@@ -597,6 +722,7 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
   std::string why;
   std::vector<std::string> tested, unknown;
   GenStats stats;
+  int fired_matching = 0;  // fired instances that match the template (Attempt::matches)
   bool refuted = false;
   // Checks one generated instance; false when it refuted the pattern (the report is then complete).
   auto run = [&](Attempt& a, int i, int t, int rank, Perturb pert) {
@@ -610,8 +736,10 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
     rep.near_fired += near;
     rep.shapes.insert(a.inst.shape);
     rep.dtypes.insert(a.inst.dtype);
-    if (!outside_template(pert))
+    if (a.matches) {
+      ++fired_matching;
       for (const std::string& name : classify(plans[t], a.inst)) ++fired_classes[name];
+    }
     if (c.outcome == Outcome::Proved) ++rep.proved;
     if (c.outcome == Outcome::Unknown) {
       ++rep.unknown;
@@ -744,27 +872,34 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
       return rep;
     }
     // The near-miss sweep: near misses built from outside the template, per template `instances` / T
-    // + 1 shared among the kinds that apply (its constraints failing, one op swapped for a sibling, one
-    // attribute dropped), but each op swap and each attribute drop made at least once (up to 96 of
-    // each kind), each run through the real pattern. A C++ pattern can fire outside the template it declares (on integers where the template
-    // says is_float, on neg(abs(x)) where it says neg(neg(x))); where it fires, the instance is checked
-    // like any other (Z3, then the interpreter campaign), so a wrong rewrite there is REFUTED and an
-    // undecided one leaves the verdict UNKNOWN.
+    // + 1 shared among the kinds that apply (a constraint failing, an op swapped for a sibling, an
+    // attribute changed, operands swapped, a shared subterm copied), but every mutation made at least
+    // once, and as long as a kind has at most 96 instances, every mutation at each root dtype in turn
+    // (steered there; code can be wrong outside its template on one dtype only). Each is run through the
+    // real pattern. A C++ pattern can fire outside the template it declares (on integers where the
+    // template says is_float, on neg(abs(x)) where it says neg(neg(x))); where it fires, the instance is
+    // checked like any other (Z3, then the interpreter campaign), so a wrong rewrite there is REFUTED
+    // and an undecided one leaves the verdict UNKNOWN.
     for (int t = 0; t < T && !refuted; ++t) {
       const std::vector<Perturb> kinds = near_kinds[t].outside();
       if (kinds.empty()) continue;
       const int share = (o.instances / T + 1 + static_cast<int>(kinds.size()) - 1) / static_cast<int>(kinds.size());
       for (size_t kind = 0; kind < kinds.size() && !refuted; ++kind) {
         const Perturb pert = kinds[kind];
-        const int muts = pert == Perturb::Constraint ? 0 : static_cast<int>(mutations(*s.templates[t], pert, where_of(t)).size());
-        const int n = std::max(share, std::min(muts, 96));
+        // Every mutation at least once; each constraint failing at least four times (its near misses
+        // are drawn, not built).
+        const int each = pert == Perturb::Constraint ? 4 * static_cast<int>(matchers[t].without.size())
+                                                     : static_cast<int>(mutations(*s.templates[t], pert, where_of(t)).size());
+        const int reps = std::clamp(96 / std::max(each, 1), 1, kNumDTypes);
+        const int n = std::max(share, each * reps);
         for (int k = 0; k < n && !refuted; ++k) {
           const int i = 300000 + (t * 8 + static_cast<int>(kind)) * 4096 + k;  // ids past the sweep's
           const auto& ranks = plans[t].ranks;
           const int rank = ranks.empty() ? k % (o.max_rank + 1) : ranks[(k / 2) % ranks.size()];
           std::string w;
           Attempt a = generate(s, matchers[t], o, i, t, rank, o.max_dim, pert, &w, &plans[t], nullptr, nullptr,
-                               /*small_flagged=*/true, /*variant=*/k);
+                               /*small_flagged=*/true, /*variant=*/k,
+                               /*root_dtype=*/reps > 1 ? (k / std::max(each, 1)) % kNumDTypes : -1);
           if (!a.inst.program || a.faithful) continue;
           run(a, i, t, rank, pert);
         }
@@ -775,7 +910,7 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
       return rep;
     }
   }
-  if (rep.fired == 0) {
+  if (fired_matching == 0) {
     // No instance at all is an ERROR (the generator could not build one), unless the coverage
     // analysis shows none can exist within the bounds (a literal rank-4 perm at --max-rank 3): that is
     // NOT EXERCISED, with the reason.
@@ -784,7 +919,10 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
     if (rep.instances == 0 && !impossible) {
       rep.detail = "no well-typed instance could be generated (" + why + ")";
     } else {
-      rep.detail = "the pattern never fired on " + std::to_string(rep.instances) + " instances";
+      rep.detail = rep.fired == 0 ? "the pattern never fired on " + std::to_string(rep.instances) + " instances"
+                                  : "the pattern never fired on an instance of its template: it fired only on " +
+                                        std::to_string(rep.fired) + " near misses (each checked) of " +
+                                        std::to_string(rep.instances) + " instances";
       std::string none;
       for (const auto& p : plans)
         if (!p.unreachable.empty()) none += (none.empty() ? "" : "; ") + p.prefix + p.unreachable;
@@ -900,7 +1038,7 @@ std::vector<Subject> subjects_of(const Populate& populate,
     } else {
       for (const auto& [name, text] : cpp_templates) {
         if (name != s.name) continue;
-        auto parsed = rules::parse_rule_text("rule t : " + text + " => %x", "template of " + name);
+        auto parsed = rules::load_template_text(text, "template of " + name);
         if (auto* e = std::get_if<rules::RuleError>(&parsed)) {
           s.error = e->format();
           break;
