@@ -281,7 +281,8 @@ std::vector<OptionSpec> make_options() {
                "PROVED FOR ALL SHAPES (with the rank bound B: ranks 0..B checked, the argument covers the "
                "rest), BOUNDED ONLY (outside the fragment: why is printed), REFUTED (a concretized "
                "counterexample replayed with the real pattern), UNKNOWN. An all-shape PROVED must also be "
-               "PROVED by the bounded run, and a canary at rank B+1 runs in the interpreter; a disagreement "
+               "PROVED by the bounded run, and a canary at rank B+1 (with a transpose, every rank B+1..5) runs "
+               "in the interpreter; a disagreement "
                "fails the run. C++ patterns are BOUNDED ONLY. Scope: the rule's assumptions plus any of "
                "nnan/ninf/nsz; not functions with reassoc the rule does not assume; each rule's proof has a "
                "budget of 120 s (then UNKNOWN)"},

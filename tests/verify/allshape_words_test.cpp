@@ -71,6 +71,17 @@ TEST(AllShapeWords, ALiteralBoundWithAsIsReadLikeAnInput) {
   EXPECT_NE(why2, "");
 }
 
+// Found by a red team: a literal concat axis moved across p^60 was PROVED FOR ALL SHAPES.
+TEST(AllShapeWords, ALiteralAxisIsReadInItsNodesFrame) {
+  const std::string t6 = "transpose(transpose(transpose(transpose(transpose(transpose(";
+  const std::string p6 = ") {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}";
+  const std::string why = premise("rule cat [bounded] : " + t6 + "concat(%x, %y) {axis = 0}" + p6 + " => concat(" + t6 +
+                                  "%x" + p6 + ", " + t6 + "%y" + p6 + ") {axis = 0}");
+  EXPECT_EQ(why.rfind("the literal axis [0] is read through the permutation words p^6 and 1, which differ as words", 0), 0u) << why;
+  // The same literal axis in one frame on both sides: fine.
+  EXPECT_EQ(premise("rule cat2 : neg(concat(%x, %y) {axis = 0}) => concat(neg(%x), neg(%y)) {axis = 0}"), "");
+}
+
 TEST(AllShapeWords, AConstraintRelatingPerAxisFactsReadsThemInOneFrame) {
   const std::string t6 = "transpose(transpose(transpose(transpose(transpose(transpose(";
   const std::string p6 = ") {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}) {perm = $p}";

@@ -168,6 +168,14 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
     const AttrSpec* spec = find_attr_spec(n.op, a.name);
     if (!spec || spec->role == AttrRole::Permutation || spec->role == AttrRole::Other || spec->role == AttrRole::Count) continue;
     if (a.kind == rules::AttrExpr::Kind::Capture) out["$" + a.capture].push_back(up(here));
+    // A literal one (a concat's {axis = 0}) names axes of its node's frame just as a capture does: the
+    // same literal must reach the root through one word ("T^60(concat(%x, %y) {axis = 0}) =>
+    // concat(T^60(%x), T^60(%y)) {axis = 0}" was PROVED FOR ALL SHAPES, and is ill-typed at rank 7).
+    if (a.kind == rules::AttrExpr::Kind::Ints) {
+      std::string key = "the literal " + a.name + " [";
+      for (size_t k = 0; k < a.ints.size(); ++k) key += (k ? ", " : "") + std::to_string(a.ints[k]);
+      out[key + "]"].push_back(up(here));
+    }
     if (a.kind == rules::AttrExpr::Kind::Call)
       for (const std::string& x : a.args) out["$" + x].push_back(up(here));
   }
