@@ -318,6 +318,7 @@ struct Attempt {
 /// What generation saw on unperturbed tries: for NOT EXERCISED's reason.
 struct GenStats {
   int tries = 0, source_matched = 0, matched = 0;
+  int64_t generated = 0;  ///< every make_instance call, for the directed tries' budget
 };
 
 /// The matchers of one template: the rule (or template-as-rule) with its constraints, and (rules only)
@@ -414,6 +415,7 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
                                              : std::uniform_int_distribution<size_t>(0, muts.size() - 1)(rng)];
       swapped = mutate(*tmpl, pert, mu);
     }
+    if (stats) ++stats->generated;
     Instance inst = make_instance(swapped ? *swapped : *tmpl, io, rng);
     // f64 under nnan/ninf: the UB queries bit-blast f64 division and time out; those instances keep the
     // rule's own flags (f16/bf16/f32 instances cover the extra flags).
@@ -788,6 +790,12 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
   // match either, and a rule whose constraints can never hold (`not same_shape($T, $T)`) took 140 s
   // of CPU under ASan in the prover fuzzer's smoke run. Fewer tries can only leave more unfired.
   const int generations_per_try = stats.matched > 0 ? 16 : 1;
+  // A budget of generations for the main loop and the directed tries together: the library's patterns
+  // use at most about 8,000; a fuzzed rule whose constraints were rarely met used 2 million (20 s, and
+  // 272 s of CPU under ASan) to leave most classes unfired anyway. Running out leaves classes unfired:
+  // PARTIAL, never a pass.
+  constexpr int64_t kGenerationBudget = 200000;
+  bool budget_hit = false;
   for (int t = 0; t < T && !refuted && !none_built; ++t)
     for (size_t ci = 0; ci < plans[t].classes.size() && !refuted; ++ci) {
       const CoverageClass& c = plans[t].classes[ci];
@@ -795,6 +803,10 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
       // attempts per directed try (a class needing a deep operand rank, e.g. a 5-cycle in a dot
       // operand, is rare among the shapes that fit).
       for (int k = 0, ran = 0; k < o.class_tries * generations_per_try && ran < o.class_tries && c.reachable && !fired_classes.count(c.name) && !refuted; ++k) {
+        if (stats.generated >= kGenerationBudget) {
+          budget_hit = true;
+          break;
+        }
         const int i = 200000 + (t * 4096 + static_cast<int>(ci)) * 1024 + k;  // ids past the main loop's and shrink's
         const int rank = pick_rank(plans[t], &c, k);
         Attempt a = generate(s, matchers[t], o, i, t, rank, o.max_dim, Perturb::None, &why, &plans[t], &c, &stats);
@@ -957,6 +969,9 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
                  " never fired (after " + std::to_string(o.class_tries) + " directed tries each): ";
     for (size_t k = 0; k < missed.size(); ++k) rep.detail += (k ? ", " : "") + missed[k];
     rep.detail += "\n";
+    if (budget_hit)
+      rep.detail += "(the directed tries stopped at the budget of " + std::to_string(kGenerationBudget) +
+                    " generated instances: the classes are rare among the instances the bounds allow)\n";
     for (const auto& c : rep.coverage)
       if (c.reachable && c.fired == 0 && !c.hint.empty()) rep.detail += c.name + ": " + c.hint + "\n";
     for (const std::string& t : tested) rep.detail += "TESTED " + t + "\n";
