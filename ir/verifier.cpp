@@ -216,6 +216,12 @@ class ProgramVerifier {
 
   std::vector<Diagnostic> run() {
     if (p_.entry() == kNone) report(kNone, kNone, "program has no func: the entry function is missing");
+    // Names are unique per kind, as the parser requires: a program built through the API with two
+    // funcs of one name printed text that does not parse again (a plugin pattern added a second @main).
+    for (BodyId b = 0; b < p_.num_bodies() && !full(); ++b)
+      if (const BodyId first = p_.find_body(p_.body(b).name, p_.body(b).is_region); first != kNone && first != b)
+        report(b, kNone, std::string(p_.body(b).is_region ? "redefinition of region '^" : "redefinition of func '@") +
+                             p_.body(b).name + "'");
     for (BodyId b = 0; b < p_.num_bodies() && !full(); ++b) check_body(b);
     if (!full()) check_recursion();
     return std::move(out_);

@@ -198,5 +198,30 @@ TEST(VerifierProgram, TypesMadeThroughTheApiAreHeldToTheElementLimit) {
   EXPECT_FALSE(within_type_limits(TensorType{DType::F32, {0, (int64_t{1} << 28) + 1}}));
 }
 
+// Names are unique per kind, as the parser requires: a plugin pattern that added a second @main
+// through the API printed a program that did not parse again.
+TEST(VerifierProgram, TwoFuncsOfOneNameAreRefused) {
+  ParseResult r = parse_program("func @main(%x: tensor<f32>) -> tensor<f32> {\n  return %x\n}\n", "api.ptir");
+  ASSERT_TRUE(r.ok()) << r.error;
+  Program& p = *r.program;
+  const BodyId b = p.add_body("main", /*is_region=*/false);
+  const ValueId x = p.add_param(b, p.intern_type(TensorType{DType::F32, {}}), "x");
+  p.body(b).result_types.push_back(p.type_id(x));
+  const ValueId rs[] = {x};
+  p.set_return(b, rs);
+  std::vector<Diagnostic> d = verify_program(p);
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d[0].message, "redefinition of func '@main'");
+  // Another name is fine.
+  ParseResult q = parse_program("func @main(%x: tensor<f32>) -> tensor<f32> {\n  return %x\n}\n", "api.ptir");
+  Program& p2 = *q.program;
+  const BodyId b2 = p2.add_body("helper", false);
+  const ValueId y = p2.add_param(b2, p2.intern_type(TensorType{DType::F32, {}}), "y");
+  p2.body(b2).result_types.push_back(p2.type_id(y));
+  const ValueId rs2[] = {y};
+  p2.set_return(b2, rs2);
+  EXPECT_TRUE(verify_program(p2).empty());
+}
+
 }  // namespace
 }  // namespace ptir

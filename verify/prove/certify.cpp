@@ -82,6 +82,12 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
     c.certified = c.certified && cp.certified;
     c.patterns.push_back(std::move(cp));
   }
+  for (const auto& [key, n] : rec.failed_but_changed) {
+    // A pattern that changed the IR and reported failure (found by a red team: a plugin pattern that
+    // rewrote neg(neg(x)) to neg(x) and returned false was CERTIFIED): what it did is unproved.
+    c.trusted["changes by '" + key.name + "', which reported failure"] += n;
+    c.certified = false;
+  }
   if (rec.unattributed > 0) {
     // A change no named rewrite announced (a pass that edits without brackets, e.g. hoist-params):
     // nothing proves it, so the run is not certified.

@@ -34,6 +34,7 @@ class RewriteRecorder final : public RewriteListener {
   explicit RewriteRecorder(const Program* p = nullptr) : p_(p) {}
   void notify_pattern_begin(const RewriteSource& who, InstId root) override {
     ++depth_;
+    changed_.push_back(false);
     // Any function running the body counts: a rewrite in a region shared by a reassoc function and a
     // plain one changes the reassoc function too.
     const FastMath fm = p_ && root != kNone ? p_->fastmath_of_any(p_->inst(root).body) : FastMath{};
@@ -42,15 +43,22 @@ class RewriteRecorder final : public RewriteListener {
   }
   void notify_pattern_end(const RewriteSource& who, InstId root, bool success) override {
     if (depth_ > 0) --depth_;
-    if (!success) return;
+    const bool changed = !changed_.empty() && changed_.back();
+    if (!changed_.empty()) changed_.pop_back();
+    if (!changed_.empty() && changed) changed_.back() = true;  // a nested bracket's change is its parent's too
     const RewriteKey k = key(who);
+    // A rewrite that reported failure but changed the IR (the driver's contract; checked only under
+    // --expensive-checks): nothing proves what it did, so the run is not certified.
+    if (!success && changed) ++failed_but_changed[k];
+    if (!success) return;
     ++applied[k];
     if (reassoc_) ++under_reassoc[k];
     if (contract_) ++under_contract[k];
   }
-  void notify_inserted(InstId) override { outside(); }
-  void notify_modified(InstId) override { outside(); }
-  void notify_erased(InstId) override { outside(); }
+  void notify_inserted(InstId) override { change(); }
+  void notify_modified(InstId) override { change(); }
+  void notify_replaced(InstId, std::span<const ValueId>) override { change(); }
+  void notify_erased(InstId) override { change(); }
 
   static RewriteKey key(const RewriteSource& who) {
     RewriteKey k{who.kind, std::string(who.name), ""};
@@ -64,12 +72,16 @@ class RewriteRecorder final : public RewriteListener {
   /// provenance -> applications in functions carrying contract (the same)
   std::map<RewriteKey, int64_t> under_contract;
   int64_t unattributed = 0;               ///< changes made outside any bracketed rewrite
+  /// provenance -> applications that reported failure but changed the IR (never certified)
+  std::map<RewriteKey, int64_t> failed_but_changed;
 
  private:
-  void outside() {
+  void change() {
     if (depth_ == 0) ++unattributed;
+    if (!changed_.empty()) changed_.back() = true;
   }
   int depth_ = 0;
+  std::vector<bool> changed_;  ///< per open bracket: whether it changed the IR
   const Program* p_ = nullptr;
   bool reassoc_ = false;
   bool contract_ = false;
