@@ -300,7 +300,8 @@ std::vector<OptionSpec> make_options() {
                "origin, rule file text, templates) is not proved again: its row is the stored one, with "
                "'(cached)' in the time column. Only deterministic results are stored (none decided by a "
                "wall-clock safety net or a memory cap); a corrupt entry is ignored. Also orders the "
-               "patterns slowest first by their last time. Not used with --all-shapes-emit-smt2",
+               "patterns slowest first by their last time. Not used with --all-shapes-emit-smt2, nor for the "
+               "conversion patterns of --target / --target-file (always proved afresh)",
        .dflt_help = "$XDG_CACHE_HOME/ptir/prove, else $HOME/.cache/ptir/prove", .exclusive = "cache"},
       {.name = "no-cache", .scope = kProve, .help = "prove every pattern; read and write no verdict cache",
        .exclusive = "cache"},

@@ -378,7 +378,8 @@ enum class Try : uint8_t { Unsat, Sat, Unknown };
 Outcome Checker::solve_refuting(const Job& j, const std::vector<Expr>& stages, const Encoded& e, int from) {
   Outcome o;
   const std::string not_replayed =
-      "counterexamples did not replay in the interpreter (they depend on uninterpreted functions)";
+      "counterexamples did not replay in the interpreter (they depend on uninterpreted functions, or on a "
+      "zero sign or fusion the target chooses inside a region, which the replay does not reproduce)";
   std::vector<Expr> blocked;  // inputs whose counterexample did not replay
   std::string why_not;        // why the last one did not (fast-math choices of the source)
   int unreplayed = 0;         // models that did not replay (uninterpreted functions, rng)
