@@ -33,7 +33,6 @@ class RewriteRecorder final : public RewriteListener {
   /// `p`: the program the rewriter edits (to read the fast-math flags of the function a rewrite is in).
   explicit RewriteRecorder(const Program* p = nullptr) : p_(p) {}
   void notify_pattern_begin(const RewriteSource& who, InstId root) override {
-    ++depth_;
     changed_.push_back(false);
     // Any function running the body counts: a rewrite in a region shared by a reassoc function and a
     // plain one changes the reassoc function too.
@@ -42,7 +41,6 @@ class RewriteRecorder final : public RewriteListener {
     contract_ = fm.has(FastMathFlag::Contract);
   }
   void notify_pattern_end(const RewriteSource& who, InstId root, bool success) override {
-    if (depth_ > 0) --depth_;
     const bool changed = !changed_.empty() && changed_.back();
     if (!changed_.empty()) changed_.pop_back();
     if (!changed_.empty() && changed) changed_.back() = true;  // a nested bracket's change is its parent's too
@@ -77,11 +75,10 @@ class RewriteRecorder final : public RewriteListener {
 
  private:
   void change() {
-    if (depth_ == 0) ++unattributed;
+    if (changed_.empty()) ++unattributed;
     if (!changed_.empty()) changed_.back() = true;
   }
-  int depth_ = 0;
-  std::vector<bool> changed_;  ///< per open bracket: whether it changed the IR
+  std::vector<bool> changed_;  ///< per open bracket (innermost last): whether it changed the IR
   const Program* p_ = nullptr;
   bool reassoc_ = false;
   bool contract_ = false;

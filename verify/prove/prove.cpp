@@ -390,6 +390,12 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
   // constraints exclude, shows up within them; one they cannot make, constraints that always hold,
   // should not cost 200 generations per near miss.)
   const int tries = outside_template(pert) ? 50 : 200;
+  // The template's mutations of this kind, listed once (each try picks one).
+  const std::vector<Mutation> muts =
+      is_mutation(pert) ? mutations(*s.templates[t], pert,
+                                    t < static_cast<int>(s.template_where.size()) ? s.template_where[t]
+                                                                                  : std::vector<rules::Constraint>{})
+                        : std::vector<Mutation>{};
   for (int k = 0; k < tries; ++k) {
     const uint8_t extra = extra_flags(s, target, i, pert, rng);
     // Flagged instances stay small (rank <= 1, or the lowest reachable rank; dims <= 2): UB queries
@@ -429,8 +435,6 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
           io.dtype_hint.push_back(static_cast<DType>(d));
     }
     if (is_mutation(pert)) {
-      const auto muts = mutations(*tmpl, pert, t < static_cast<int>(s.template_where.size()) ? s.template_where[t]
-                                                                                          : std::vector<rules::Constraint>{});
       if (muts.empty()) {
         *why = "the template has nothing to change for this near miss";
         return best;
