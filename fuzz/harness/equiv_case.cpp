@@ -43,6 +43,8 @@ std::string check_pair(const Program& src, const Program& tgt, unsigned timeout_
 }
 
 std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repeats) {
+  // An input ending with the bytes an earlier case read makes that pair again (repeats.h).
+  if (repeats && repeats->input_seen_before(data, size)) return "";
   BytesChoices c(data, size);
   GenOptions o = fuzz_gen_options(c, 6);
   o.max_elements = std::min<int64_t>(o.max_elements, 8);
@@ -51,6 +53,7 @@ std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repe
   if (!g.program) return "the generator wrote a program the parser rejects: " + g.error + "\n" + g.text;
   if (!verify_program(*g.program, 1).empty()) return "the generator wrote a program that does not verify\n" + g.text;
   std::optional<Mutant> m = mutate(*g.program, c);
+  if (repeats) repeats->remember_input(data, size, c.used());  // the program and its mutant: every byte read
   if (!m) return "";
   // The check is a function of the pair and of its time budget: a repeat of a check that ran out of
   // time might end otherwise, and is not run again either.

@@ -225,9 +225,12 @@ GenOptions fuzz_gen_options(Choices& c, int max_ops) {
 }
 
 std::string fuzz_pipeline_case(const uint8_t* data, size_t size, RepeatFilter* repeats) {
+  // An input ending with the bytes an earlier generation read makes that program again (repeats.h).
+  if (repeats && repeats->input_seen_before(data, size)) return "";
   BytesChoices c(data, size);
   GenOptions o = fuzz_gen_options(c, 12);
   Generated g = generate_text(c, o);
+  if (repeats) repeats->remember_input(data, size, c.used());
   // Everything below is a function of g.text (the program is parsed from it).
   if (repeats && repeats->seen_before(g.text)) return "";
   parse_generated(g);
@@ -263,11 +266,11 @@ RepeatFilter& target_repeat_filter(const char* target, const char* what) {
       const uint64_t cases = filter->checked() + filter->repeats();
       if (cases == 0) return;
       std::fprintf(stderr,
-                   "%s repeats: %llu %s checked, %llu repeats skipped (%.0f%% of %llu cases), "
-                   "%llu table restarts\n",
+                   "%s repeats: %llu %s checked, %llu repeats skipped (%.0f%% of %llu cases; %llu known by "
+                   "their input's last bytes before generation), %llu table restarts\n",
                    name, n(filter->checked()), noun, n(filter->repeats()),
                    100.0 * static_cast<double>(filter->repeats()) / static_cast<double>(cases), n(cases),
-                   n(filter->restarts()));
+                   n(filter->input_repeats()), n(filter->restarts()));
     });
   }
   return *filter;

@@ -80,7 +80,8 @@ inline constexpr unsigned kEquivBudgetMs = 250;
 
 /// libFuzzer cases: the bytes decide a program (and a mutant), then the checks above run.
 /// With `repeats`, a program (fuzz_equiv: a program and its mutant) whose text that filter has seen
-/// before is not checked again: the case returns "" once it is generated (fuzz/harness/repeats.h). The
+/// before is not checked again: the case returns "" once it is generated, or before generating it when
+/// the input ends with the bytes an earlier case's generation read (fuzz/harness/repeats.h). The
 /// libFuzzer targets pass one filter per process; the regression tests replay every input in full.
 std::string fuzz_pipeline_case(const uint8_t* data, size_t size, RepeatFilter* repeats);
 std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repeats);
@@ -90,7 +91,8 @@ inline std::string fuzz_pipeline_case(const uint8_t* data, size_t size) {
 inline std::string fuzz_equiv_case(const uint8_t* data, size_t size) { return fuzz_equiv_case(data, size, nullptr); }
 
 /// The RepeatFilter of a libFuzzer target's process. At exit it prints one line to stderr:
-/// "TARGET repeats: N WHAT checked, R repeats skipped (P% of C cases), T table restarts", WHAT being
+/// "TARGET repeats: N WHAT checked, R repeats skipped (P% of C cases; K known by their input's last bytes
+/// before generation), T table restarts", WHAT being
 /// `what` ("programs"; fuzz_prove: "rules"). scripts/fuzz reads it for its summary.
 RepeatFilter& target_repeat_filter(const char* target, const char* what = "programs");
 

@@ -14,7 +14,20 @@
 // a new check. When half full it is emptied and starts over: a program seen before that is checked
 // again costs time, never a finding. The chance that two distinct texts share a hash is about
 // n^2 / 2^129 for n texts in the table (n <= 2^20 here).
+//
+// Before generation, a second table catches the commonest repeat for less: FuzzedDataProvider reads
+// integers from the end of the input, so the generator reads some last `used` bytes and nothing else,
+// and a mutation of the bytes before them changes nothing. remember_input() keeps a hash of the bytes an
+// input's generation read; input_seen_before() asks, for every length some earlier generation read, whether
+// the new input ends with such bytes. If it does, its generation would make the same choices in the same
+// order (every choice is a function of the bytes read so far), read those bytes and stop: the same
+// program, already checked, so the case returns before generating it. One condition keeps this exact:
+// an earlier input that still had bytes left after generation matches only a longer input (the
+// generator's `exhausted()` was false throughout, and stays so); one whose generation read all of it
+// (and may have asked for more, getting each choice's lowest value) matches only an input of the same
+// length, i.e. the same input.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -38,11 +51,36 @@ class RepeatFilter {
   uint64_t repeats() const { return repeats_; }    ///< keys seen before (their checks skipped)
   uint64_t restarts() const { return restarts_; }  ///< times the table was emptied
 
+  /// Before generation: true when `data` ends with the bytes an earlier input's generation read (see
+  /// above), so this input would generate that input's program; counted as a repeat. Inputs may be of
+  /// any size; reads of more than kMaxInputKey bytes are not remembered.
+  bool input_seen_before(const uint8_t* data, size_t size);
+  /// After generation: the generator read the last `used` bytes of `data` (FuzzedDataProvider:
+  /// size - remaining_bytes()).
+  void remember_input(const uint8_t* data, size_t size, size_t used);
+  uint64_t input_repeats() const { return input_repeats_; }  ///< repeats found by input_seen_before
+
+  static constexpr size_t kMaxInputKey = 4096;
+
  private:
+  static bool probe(std::vector<Hash128>& slots, size_t mask, Hash128 h);  // true when h is in slots
+  bool may_have_input(Hash128 key) const;  // false: key is not in the input table
+  static void insert(std::vector<Hash128>& slots, size_t mask, size_t& size, uint64_t& restarts, Hash128 h);
   std::vector<Hash128> slots_;  // {0, 0} is an empty slot (a hash of {0, 0} is stored as {0, 1})
   size_t mask_;
   size_t size_ = 0;
   uint64_t checked_ = 0, repeats_ = 0, restarts_ = 0;
+  // The input keys: hashes of (bytes read, whether they were the whole input), and which lengths occur.
+  std::vector<Hash128> input_slots_;
+  size_t input_mask_;
+  // One bit per input key (by its hash's second lane), so that most lengths cost no probe of the big
+  // table: a lookup tries every length some key has, and each probe there is a cache miss.
+  std::vector<uint64_t> input_bits_;
+  size_t input_size_ = 0;
+  uint64_t input_restarts_ = 0, input_repeats_ = 0;
+  std::array<uint8_t, kMaxInputKey + 1> length_kinds_{};  // bit 0: some key read part of its input; bit 1: all
+  std::array<uint16_t, kMaxInputKey + 1> lengths_{};      // the lengths with a kind, ascending
+  size_t num_lengths_ = 0;
 };
 
 }  // namespace ptir::fuzz

@@ -2,6 +2,8 @@
 /// and still reports a difference wherever one of the drawn sets shows it.
 #include <gtest/gtest.h>
 
+#include "fuzz/gen/bytes_choices.h"
+#include "fuzz/gen/generator.h"
 #include "fuzz/harness/harness.h"
 #include "ir/text.h"
 
@@ -140,6 +142,88 @@ TEST(Hash128, LanesAreIndependent) {
 }
 
 /// With a filter, a case whose program was checked before returns at once; without one, every call checks.
+TEST(RepeatFilter, InputKeysMatchOnlyInputsEndingWithTheBytesRead) {
+  RepeatFilter f(8);
+  const std::vector<uint8_t> in = {1, 2, 3, 4, 5, 6, 7, 8};
+  EXPECT_FALSE(f.input_seen_before(in.data(), in.size()));  // nothing remembered yet
+  f.remember_input(in.data(), in.size(), 3);                // its generation read {6, 7, 8}
+  // Another start, the same last three bytes, longer or shorter but longer than three: a repeat.
+  const std::vector<uint8_t> other = {9, 9, 9, 9, 9, 6, 7, 8}, longer = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 7, 8},
+                             four = {0, 6, 7, 8};
+  EXPECT_TRUE(f.input_seen_before(other.data(), other.size()));
+  EXPECT_TRUE(f.input_seen_before(longer.data(), longer.size()));
+  EXPECT_TRUE(f.input_seen_before(four.data(), four.size()));
+  // Exactly the three bytes: that generation would run dry where the first did not.
+  const std::vector<uint8_t> three = {6, 7, 8};
+  EXPECT_FALSE(f.input_seen_before(three.data(), three.size()));
+  // One of the three bytes changed: not a repeat.
+  const std::vector<uint8_t> changed = {1, 2, 3, 4, 5, 6, 0, 8};
+  EXPECT_FALSE(f.input_seen_before(changed.data(), changed.size()));
+  EXPECT_EQ(f.input_repeats(), 3u);
+  EXPECT_EQ(f.repeats(), 3u);
+  // A generation that read its whole input matches that input only (a longer one has more to read).
+  f.remember_input(three.data(), three.size(), 3);
+  EXPECT_TRUE(f.input_seen_before(three.data(), three.size()));
+  const std::vector<uint8_t> five = {1, 2, 3};
+  f.remember_input(five.data(), five.size(), 3);
+  const std::vector<uint8_t> five_longer = {0, 1, 2, 3};
+  EXPECT_FALSE(f.input_seen_before(five_longer.data(), five_longer.size()));
+  EXPECT_TRUE(f.input_seen_before(five.data(), five.size()));
+}
+
+/// The soundness of skipping before generation, on the real generator: an input that the filter calls a
+/// repeat generates exactly the program of the input whose key it matched.
+TEST(RepeatFilter, AnInputKnownByItsLastBytesGeneratesTheSameProgram) {
+  uint64_t state = 12345;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint8_t>(state >> 56);
+  };
+  const auto generate = [](const std::vector<uint8_t>& in, size_t* used) {
+    BytesChoices c(in.data(), in.size());
+    GenOptions o = fuzz_gen_options(c, 12);
+    std::string text = generate_text(c, o).text;
+    *used = c.used();
+    return text;
+  };
+  int matched = 0, whole = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::vector<uint8_t> in(static_cast<size_t>(1 + next() % 200 + (i % 3 == 0 ? 300 : 0)));
+    for (uint8_t& b : in) b = next();
+    size_t used = 0;
+    const std::string text = generate(in, &used);
+    ASSERT_LE(used, in.size());
+    RepeatFilter f(10);
+    f.remember_input(in.data(), in.size(), used);
+    if (used == in.size()) {  // read whole: the same input only
+      ++whole;
+      EXPECT_TRUE(f.input_seen_before(in.data(), in.size())) << i;
+      std::vector<uint8_t> longer = in;
+      longer.insert(longer.begin(), next());
+      EXPECT_FALSE(f.input_seen_before(longer.data(), longer.size())) << i;
+      continue;
+    }
+    // Change every byte before the ones read, and put others in front.
+    std::vector<uint8_t> mutated = in;
+    for (size_t k = 0; k + used < in.size(); ++k) mutated[k] = static_cast<uint8_t>(mutated[k] ^ 0x5A);
+    mutated.insert(mutated.begin(), static_cast<size_t>(1 + i % 5), next());
+    ASSERT_TRUE(f.input_seen_before(mutated.data(), mutated.size())) << i;
+    size_t used2 = 0;
+    EXPECT_EQ(generate(mutated, &used2), text) << i;
+    EXPECT_EQ(used2, used) << i;
+    ++matched;
+    // One of the bytes read changed: never a repeat by its key.
+    if (used > 0) {
+      std::vector<uint8_t> flipped = in;
+      flipped[in.size() - 1 - (static_cast<size_t>(i) % used)] ^= 1;
+      EXPECT_FALSE(f.input_seen_before(flipped.data(), flipped.size())) << i;
+    }
+  }
+  EXPECT_EQ(matched + whole, 300);
+  EXPECT_GT(whole, 0);     // some inputs were read whole (short ones)
+  EXPECT_GT(matched, 150);  // and most were not
+}
+
 TEST(RepeatFilter, FuzzCasesSkipOnlyRepeats) {
   const std::vector<uint8_t> a = {7, 1, 200, 3, 99, 14, 5, 250, 31, 8, 64, 2, 111, 42, 9, 17};
   std::vector<uint8_t> b = a;
