@@ -59,12 +59,13 @@ class RepeatFilter {
   /// size - remaining_bytes()).
   void remember_input(const uint8_t* data, size_t size, size_t used);
   uint64_t input_repeats() const { return input_repeats_; }  ///< repeats found by input_seen_before
+  size_t input_key_lengths() const { return num_lengths_; }  ///< how many lengths input keys have
 
   static constexpr size_t kMaxInputKey = 4096;
 
  private:
   static bool probe(std::vector<Hash128>& slots, size_t mask, Hash128 h);  // true when h is in slots
-  bool may_have_input(Hash128 key) const;  // false: key is not in the input table
+  bool may_have_input(uint64_t cheap) const;  // false: no key of this cheap hash is in the input table
   static void insert(std::vector<Hash128>& slots, size_t mask, size_t& size, uint64_t& restarts, Hash128 h);
   std::vector<Hash128> slots_;  // {0, 0} is an empty slot (a hash of {0, 0} is stored as {0, 1})
   size_t mask_;
@@ -73,8 +74,10 @@ class RepeatFilter {
   // The input keys: hashes of (bytes read, whether they were the whole input), and which lengths occur.
   std::vector<Hash128> input_slots_;
   size_t input_mask_;
-  // One bit per input key (by its hash's second lane), so that most lengths cost no probe of the big
-  // table: a lookup tries every length some key has, and each probe there is a cache miss.
+  // The input table is small (at most 2^16 slots, 1 MB: it starts over after 32,768 keys, which costs a
+  // generation now and then, never a wrong skip), and a bit set of 8 bits per slot (64 KB, cleared with
+  // the table; a key sets the bit of a cheap 64-bit hash of the same bytes) stays in the cache: a lookup
+  // tries every length some key has (hundreds), and most cost neither the 128-bit hash nor a probe.
   std::vector<uint64_t> input_bits_;
   size_t input_size_ = 0;
   uint64_t input_restarts_ = 0, input_repeats_ = 0;
