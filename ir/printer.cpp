@@ -9,16 +9,6 @@
 namespace ptir {
 namespace {
 
-void append_type(std::string& out, const TensorType& t) {
-  out += "tensor<";
-  out += dtype_name(t.dtype);
-  for (size_t i = 0; i < t.dims.size(); ++i) {
-    out += i == 0 ? ", " : "x";
-    out += std::to_string(t.dims[i]);
-  }
-  out += '>';
-}
-
 void append_elems(std::string& out, const Tensor& t, size_t dim, int64_t& idx) {
   out += '[';
   int64_t n = t.type.dims[dim];

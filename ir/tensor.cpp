@@ -1,18 +1,26 @@
 // TensorType/Tensor helpers.
 #include "ir/tensor.h"
 
+#include <charconv>
 #include <functional>
 
 namespace ptir {
 
-std::string to_string(const TensorType& t) {
-  std::string s = "tensor<";
-  s += dtype_name(t.dtype);
+void append_type(std::string& out, const TensorType& t) {
+  out += "tensor<";
+  out += dtype_name(t.dtype);
   for (size_t i = 0; i < t.dims.size(); ++i) {
-    s += i == 0 ? ", " : "x";
-    s += std::to_string(t.dims[i]);
+    out += i == 0 ? ", " : "x";
+    char buf[24];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, t.dims[i]);
+    out.append(buf, end);
   }
-  s += '>';
+  out += '>';
+}
+
+std::string to_string(const TensorType& t) {
+  std::string s;
+  append_type(s, t);
   return s;
 }
 

@@ -41,6 +41,8 @@ inline bool within_type_limits(const TensorType& t) {
 
 /// Prints `tensor<f32, 2x3>` (rank 0: `tensor<f32>`).
 std::string to_string(const TensorType& t);
+/// Appends to_string(t) to `out`.
+void append_type(std::string& out, const TensorType& t);
 size_t hash_value(const TensorType& t);
 
 /// An element's raw bits, `w` (1, 2, 4 or 8) little-endian bytes zero-extended, and its store: one

@@ -3,7 +3,7 @@
 
 namespace ptir::fuzz {
 
-size_t Choices::weighted(const std::vector<int>& weights) {
+size_t Choices::weighted(std::span<const int> weights) {
   int64_t total = 0;
   for (int w : weights) total += w;
   int64_t r = range(0, total - 1);

@@ -5,6 +5,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <vector>
 
 namespace ptir::fuzz {
@@ -31,7 +33,8 @@ class Choices {
     return v[index(v.size())];
   }
   /// An index drawn with the given (non-negative, not all zero) weights.
-  size_t weighted(const std::vector<int>& weights);
+  size_t weighted(std::span<const int> weights);
+  size_t weighted(std::initializer_list<int> weights) { return weighted(std::span<const int>(weights.begin(), weights.size())); }
 };
 
 /// Seeded splitmix64 decisions: deterministic for a seed, on every platform.

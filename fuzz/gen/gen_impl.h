@@ -29,8 +29,19 @@ struct BodyCtx {
   std::vector<Val> pool;  ///< every value usable so far (params and results)
   std::vector<int> uses;  ///< per pool entry, how often it was used
   std::string lines;
-  std::vector<std::pair<std::string, TensorType>> stmts;  ///< single-result statements, for duplicates
+  /// A single-result statement, for duplicates: its text's place in `lines` and its result in `pool`.
+  struct Stmt {
+    size_t text_begin, text_size, result;
+  };
+  std::vector<Stmt> stmts;
   int next_id = 0;
+  /// Room for a typical body (`lines` bytes; statements, values), so that emitting rarely reallocates.
+  void reserve(size_t line_bytes, size_t values) {
+    lines.reserve(line_bytes);
+    pool.reserve(values);
+    uses.reserve(values);
+    stmts.reserve(values);
+  }
 };
 
 /// The generator: its decisions, options and the regions written so far.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include <boost/container/small_vector.hpp>
+
 #include "fuzz/gen/gen_impl.h"
 #include "ir/text.h"
 
@@ -12,8 +14,12 @@ namespace detail {
 
 std::string list(const std::vector<int64_t>& v) {
   std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(v[i]);
+  }
+  s += ']';
+  return s;
 }
 
 TensorType with_dtype(TensorType t, DType d) {
@@ -48,13 +54,14 @@ bool Gen::allowed(OpCode op) const {
 }
 
 std::optional<DType> Gen::pick_dtype(Cls cls) {
-  std::vector<DType> ok;
+  std::array<DType, kNumDTypes> ok;
+  size_t n = 0;
   for (int i = 0; i < kNumDTypes; ++i) {
     DType t = static_cast<DType>(i);
-    if (allowed(t) && in_class(t, cls)) ok.push_back(t);
+    if (allowed(t) && in_class(t, cls)) ok[n++] = t;
   }
-  if (ok.empty()) return std::nullopt;
-  return c_.pick(ok);
+  if (n == 0) return std::nullopt;
+  return ok[c_.index(n)];
 }
 
 DType Gen::index_dtype() {
@@ -142,10 +149,14 @@ std::string Gen::int_literal(const TensorType& t, int64_t lo, int64_t hi) {
   return print_literal(x);
 }
 
-std::string Gen::fresh(BodyCtx& b) { return "%v" + std::to_string(b.next_id++); }
+std::string Gen::fresh(BodyCtx& b) {
+  std::string name = "%v";
+  name += std::to_string(b.next_id++);
+  return name;
+}
 
 std::string Gen::operand(BodyCtx& b, const TensorType& t, bool allow_literal) {
-  std::vector<size_t> match;
+  boost::container::small_vector<size_t, 32> match;
   for (size_t i = 0; i < b.pool.size(); ++i)
     if (b.pool[i].type == t) match.push_back(i);
   if (!match.empty() && c_.chance(3, 4)) {
@@ -169,7 +180,7 @@ std::optional<Val> Gen::input(BodyCtx& b, Cls cls, const std::function<bool(cons
   auto good = [&](const TensorType& t) {
     return in_class(t.dtype, cls) && t.rank() >= min_rank && t.rank() <= max_rank && fits(t) && ok(t);
   };
-  std::vector<size_t> cand, unused;
+  boost::container::small_vector<size_t, 32> cand, unused;
   for (size_t i = 0; i < b.pool.size(); ++i)
     if (good(b.pool[i].type)) {
       cand.push_back(i);
@@ -192,8 +203,14 @@ std::optional<Val> Gen::input(BodyCtx& b, Cls cls, const std::function<bool(cons
 
 Val Gen::emit(BodyCtx& b, const std::string& text, const TensorType& type) {
   Val v{fresh(b), type};
-  b.lines += "  " + v.name + " = " + text + " -> " + to_string(type) + "\n";
-  b.stmts.emplace_back(text, type);
+  b.lines += "  ";
+  b.lines += v.name;
+  b.lines += " = ";
+  b.stmts.push_back({b.lines.size(), text.size(), b.pool.size()});
+  b.lines += text;
+  b.lines += " -> ";
+  append_type(b.lines, type);
+  b.lines += '\n';
   b.pool.push_back(v);
   b.uses.push_back(0);
   return v;
@@ -202,13 +219,21 @@ Val Gen::emit(BodyCtx& b, const std::string& text, const TensorType& type) {
 std::vector<Val> Gen::emit_multi(BodyCtx& b, const std::string& text, const std::vector<TensorType>& types) {
   if (types.size() == 1) return {emit(b, text, types[0])};
   std::vector<Val> out;
-  std::string names, tys;
-  for (size_t i = 0; i < types.size(); ++i) {
-    out.push_back({fresh(b), types[i]});
-    names += (i ? ", " : "") + out.back().name;
-    tys += (i ? ", " : "") + to_string(types[i]);
+  out.reserve(types.size());
+  for (const TensorType& t : types) out.push_back({fresh(b), t});
+  b.lines += "  ";
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i) b.lines += ", ";
+    b.lines += out[i].name;
   }
-  b.lines += "  " + names + " = " + text + " -> (" + tys + ")\n";
+  b.lines += " = ";
+  b.lines += text;
+  b.lines += " -> (";
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (i) b.lines += ", ";
+    append_type(b.lines, types[i]);
+  }
+  b.lines += ")\n";
   for (const Val& v : out) {
     b.pool.push_back(v);
     b.uses.push_back(0);
@@ -218,20 +243,31 @@ std::vector<Val> Gen::emit_multi(BodyCtx& b, const std::string& text, const std:
 
 namespace {
 
-std::string signature(const std::vector<Val>& params, const std::vector<TensorType>& results) {
-  std::string s = "(";
-  for (size_t i = 0; i < params.size(); ++i) s += (i ? ", " : "") + params[i].name + ": " + to_string(params[i].type);
+void append_signature(std::string& s, const std::vector<Val>& params, const std::vector<TensorType>& results) {
+  s += '(';
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (i) s += ", ";
+    s += params[i].name;
+    s += ": ";
+    append_type(s, params[i].type);
+  }
   s += ") -> ";
-  if (results.size() == 1) return s + to_string(results[0]);
-  s += "(";
-  for (size_t i = 0; i < results.size(); ++i) s += (i ? ", " : "") + to_string(results[i]);
-  return s + ")";
+  if (results.size() == 1) return append_type(s, results[0]);
+  s += '(';
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (i) s += ", ";
+    append_type(s, results[i]);
+  }
+  s += ')';
 }
 
-std::string ret_line(const std::vector<std::string>& vals) {
-  std::string s = "  return";
-  for (size_t i = 0; i < vals.size(); ++i) s += (i ? ", " : " ") + vals[i];
-  return s + "\n";
+void append_ret_line(std::string& s, const std::vector<std::string>& vals) {
+  s += "  return";
+  for (size_t i = 0; i < vals.size(); ++i) {
+    s += i ? ", " : " ";
+    s += vals[i];
+  }
+  s += '\n';
 }
 
 }  // namespace
@@ -239,6 +275,7 @@ std::string ret_line(const std::vector<std::string>& vals) {
 std::string Gen::region(BodyCtx& outer, const std::vector<TensorType>& params, const std::vector<TensorType>& results,
                         const std::function<std::vector<std::string>(BodyCtx&)>& fill) {
   BodyCtx r;
+  r.reserve(512, 16);
   r.name = "^r" + std::to_string(next_region_++);
   r.is_func = false;
   r.depth = outer.depth + 1;
@@ -248,7 +285,15 @@ std::string Gen::region(BodyCtx& outer, const std::vector<TensorType>& params, c
     r.uses.push_back(0);
   }
   std::vector<std::string> rets = fill(r);
-  regions_.push_back("region " + r.name + signature(r.params, results) + " {\n" + r.lines + ret_line(rets) + "}\n");
+  std::string& text = regions_.emplace_back();
+  text.reserve(r.lines.size() + 128);
+  text += "region ";
+  text += r.name;
+  append_signature(text, r.params, results);
+  text += " {\n";
+  text += r.lines;
+  append_ret_line(text, rets);
+  text += "}\n";
   return r.name;
 }
 
@@ -406,8 +451,10 @@ void Gen::gen_one(BodyCtx& b) {
   if (o_.seeded_patterns && o_.only_ops.empty() && c_.chance(2, 5) && gen_seeded(*this, b)) return;
   // Now and then an exact copy of an earlier statement: work for CSE (which must still keep rng copies).
   if (!b.stmts.empty() && c_.chance(1, 12)) {
-    const auto s = b.stmts[c_.index(b.stmts.size())];
-    emit(b, s.first, s.second);
+    const BodyCtx::Stmt s = b.stmts[c_.index(b.stmts.size())];
+    const std::string text = b.lines.substr(s.text_begin, s.text_size);  // emit appends to b.lines
+    const TensorType type = b.pool[s.result].type;
+    emit(b, text, type);
     return;
   }
   std::array<int, kNumOps> w = weights(o_.profile);
@@ -416,13 +463,13 @@ void Gen::gen_one(BodyCtx& b) {
       w[static_cast<size_t>(op)] = 0;
   for (int k = 0; k < kNumOps; ++k)
     if (!allowed(static_cast<OpCode>(k))) w[static_cast<size_t>(k)] = 0;
-  std::vector<int> wv(w.begin(), w.end());
   for (int attempt = 0; attempt < 6; ++attempt)
-    if (gen_op(b, static_cast<OpCode>(c_.weighted(wv)))) return;
+    if (gen_op(b, static_cast<OpCode>(c_.weighted(std::span<const int>(w))))) return;
 }
 
 Generated Gen::run() {
   BodyCtx main;
+  main.reserve(2048, 32);
   main.name = "@main";
   for (int i = 0; i < o_.num_ops && !c_.exhausted(); ++i) gen_one(main);
   if (main.pool.empty()) operand(main, TensorType{pick_dtype(Cls::Any).value_or(DType::F32), random_dims()}, false);
@@ -441,8 +488,19 @@ Generated Gen::run() {
   Generated g;
   // Bodies apart by a blank line, as the printer writes them: the generator's text is the printed form
   // (fuzz_pipeline skips its print/parse round trip when they are equal).
-  for (const std::string& r : regions_) g.text += r + "\n";
-  g.text += "func @main" + signature(main.params, types) + " {\n" + main.lines + ret_line(rets) + "}\n";
+  size_t size = main.lines.size() + 128;
+  for (const std::string& r : regions_) size += r.size() + 1;
+  g.text.reserve(size);
+  for (const std::string& r : regions_) {
+    g.text += r;
+    g.text += '\n';
+  }
+  g.text += "func @main";
+  append_signature(g.text, main.params, types);
+  g.text += " {\n";
+  g.text += main.lines;
+  append_ret_line(g.text, rets);
+  g.text += "}\n";
   g.templates = templates_;
   return g;
 }

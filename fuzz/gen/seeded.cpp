@@ -133,13 +133,13 @@ class Instance {
   /// A derived type by placeholder name ("T", "Tt", "T:f32", ...); nullopt when it cannot exist.
   std::optional<TensorType> type(std::string_view p) const {
     const TensorType& t = x_.type;
-    std::vector<int64_t> d = t.dims;
     if (p == "T") return t;
     if (p.substr(0, 2) == "T:") {
       auto dt = parse_dtype(p.substr(2));
       if (!dt) return std::nullopt;
       return with_dtype(t, *dt);
     }
+    std::vector<int64_t> d = t.dims;
     if (p == "Tt") {
       if (d.size() < 2) return std::nullopt;
       std::swap(d[0], d[1]);
@@ -159,17 +159,18 @@ class Instance {
     } else {
       return std::nullopt;
     }
-    return with_dims(t, d);
+    return with_dims(t, std::move(d));
   }
 
   std::optional<std::string> word(std::string_view p) const {
     const DType dt = x_.type.dtype;
     const int r = x_.type.rank();
-    std::vector<int64_t> v(static_cast<size_t>(r), 0);
     if (p == "x") return x_.name;
     if (p == "one") return format_elem(dt, is_float(dt) ? double_to_float(dt, 1.0) : 1);
     if (p == "two") return format_elem(dt, is_float(dt) ? double_to_float(dt, 2.0) : 2);
     if (p == "negone") return format_elem(dt, is_float(dt) ? double_to_float(dt, -1.0) : bits_mask(dt));
+    if (p != "zeros" && p != "ones" && p != "iota" && p != "perm" && p != "first1") return std::nullopt;
+    std::vector<int64_t> v(static_cast<size_t>(r), 0);
     if (p == "zeros") return join_list(v);
     if (p == "ones") return join_list(std::vector<int64_t>(v.size(), 1));
     if (p == "iota") {
@@ -230,7 +231,7 @@ static std::string canonical_literals(const std::string& text) {
         out += *w;
       } else if (auto t = type(p)) {
         if (!g_.fits(*t)) return false;
-        out += to_string(*t);
+        append_type(out, *t);
       } else {
         return false;
       }
