@@ -14,6 +14,18 @@ struct Hash128 {
   bool operator==(const Hash128&) const = default;
 };
 
+/// The mixing steps, shared with other hashes of ptir's own (the fuzz targets' input keys).
+inline uint64_t hash_rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+/// MurmurHash3's 64-bit finalizer: every input bit affects every output bit.
+inline uint64_t hash_fmix64(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ull;
+  k ^= k >> 33;
+  return k;
+}
+
 /// Feed it any number of pieces with add(); digest() gives the hash of their concatenation.
 class Hash128Builder {
  public:
@@ -41,15 +53,8 @@ class Hash128Builder {
   }
 
  private:
-  static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-  static uint64_t fmix(uint64_t k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    k ^= k >> 33;
-    return k;
-  }
+  static uint64_t rotl(uint64_t x, int r) { return hash_rotl64(x, r); }
+  static uint64_t fmix(uint64_t k) { return hash_fmix64(k); }
   static uint64_t load(const char* p) {
     uint64_t w = 0;
     for (int k = 0; k < 8; ++k) w |= static_cast<uint64_t>(static_cast<unsigned char>(p[k])) << (8 * k);

@@ -66,22 +66,14 @@ class SuffixHash {
     for (; 8 * (words_ + 1) <= n; ++words_) {
       uint64_t w = 0;
       for (size_t j = 0; j < 8; ++j) w |= uint64_t{data_[size_ - 1 - 8 * words_ - j]} << (8 * j);
-      h_ = rotl(h_ ^ w, 29) * 0x9E3779B97F4A7C15ull;
+      h_ = hash_rotl64(h_ ^ w, 29) * 0x9E3779B97F4A7C15ull;
     }
     uint64_t tail = 0;
     for (size_t j = 8 * words_; j < n; ++j) tail |= uint64_t{data_[size_ - 1 - j]} << (8 * (j - 8 * words_));
-    return fmix(h_ ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ (n * 0x165667B19E3779F9ull) ^ (whole ? 0xA5A5A5A5ull : 0));
+    return hash_fmix64(h_ ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ (n * 0x165667B19E3779F9ull) ^ (whole ? 0xA5A5A5A5ull : 0));
   }
 
  private:
-  static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-  static uint64_t fmix(uint64_t k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    return k ^ (k >> 33);
-  }
   const uint8_t* data_;
   size_t size_, words_ = 0;
   uint64_t h_ = 0x243F6A8885A308D3ull;
@@ -102,7 +94,7 @@ bool RepeatFilter::input_seen_before(const uint8_t* data, size_t size) {
     uint16_t n;
     bool whole;
   };
-  std::array<Candidate, 2 * (kMaxInputKey + 1)> cand;
+  std::array<Candidate, kMaxInputKey + 2> cand;  // a part key per length, and at most one whole key
   size_t m = 0;
   const size_t nbits = (input_bits_.size() << 6) - 1;
   SuffixHash cheap(data, size);
