@@ -5,6 +5,7 @@
 #include "ir/verifier.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -46,6 +47,53 @@ struct BodyPlan {
   uint32_t ret_first = 0, ret_count = 0;  ///< the return's operands in `operands`
 };
 
+/// Dead tensors kept for their storage (the dims and data capacity): a result or an expanded splat
+/// takes one and is refilled in place instead of allocating two buffers. One pool serves every depth
+/// of a run (a loop body's results die one level up), and it is kept across runs with a PlanCache, so
+/// a differential's runs of one program allocate almost no tensor storage after the first. Bounded:
+/// at most kMax tensors of at most kMaxBytes of data capacity each (at most 512 KB, which the memory
+/// budget does not count).
+class TensorPool {
+ public:
+  static constexpr size_t kMax = 32;
+  static constexpr size_t kMaxBytes = 16u << 10;
+  /// Keeps `t`'s storage when the pool has room and it is small; `t` is left empty either way.
+  void recycle(Tensor& t) {
+    if (t.data.capacity() != 0 && t.data.capacity() <= kMaxBytes && spare_.size() < kMax) {
+      if (spare_.capacity() == 0) spare_.reserve(kMax);
+      spare_.push_back(std::move(t));
+    }
+    t = Tensor();
+  }
+  /// A dense tensor of type `t` with `bytes` bytes of data, zeroed (what Tensor(t) makes when `bytes`
+  /// is its size), in the storage of the first spare large enough for its dims and data, else of the
+  /// last one, else new.
+  Tensor take(const TensorType& t, size_t bytes) {
+    if (spare_.empty()) {
+      Tensor r;
+      r.type = t;
+      r.data.assign(bytes, 0);
+      return r;
+    }
+    size_t k = spare_.size() - 1;
+    for (size_t j = 0; j < spare_.size(); ++j)
+      if (spare_[j].data.capacity() >= bytes && spare_[j].type.dims.capacity() >= t.dims.size()) {
+        k = j;
+        break;
+      }
+    Tensor r = std::move(spare_[k]);
+    if (k + 1 != spare_.size()) spare_[k] = std::move(spare_.back());
+    spare_.pop_back();
+    r.type = t;
+    r.splat = false;
+    r.data.assign(bytes, 0);
+    return r;
+  }
+
+ private:
+  std::vector<Tensor> spare_;
+};
+
 /// The vectors of one frame depth, reused by every run of a body at that depth (each iteration of a
 /// loop runs its cond and body regions one level deeper): a loop iteration then allocates only its
 /// tensors. Frames at one depth never overlap (a nested region runs one level deeper).
@@ -54,6 +102,7 @@ struct FrameBuffers {
   std::vector<const Tensor*> argp;
   std::vector<Tensor> scratch;
   std::vector<Tensor> out;
+  TensorPool pool;  ///< used at depth 1 only: the pool of the whole run (see TensorPool)
 };
 
 struct Exec {
@@ -62,7 +111,17 @@ struct Exec {
   /// By BodyId, built on first use. A map, not a vector sized by the program: eval_inst on one instruction
   /// of a program with 100k functions must not cost 100k (expensive checks and folding call it per rewrite).
   std::unordered_map<BodyId, std::unique_ptr<BodyPlan>> plans;
-  std::vector<BodyId> active;                ///< bodies being run, outermost first
+  /// Bodies being run, outermost first (at most kMaxRegionDepth: inline, a run allocates nothing for it).
+  struct Active {
+    std::array<BodyId, kMaxRegionDepth> ids;
+    size_t n = 0;
+    size_t size() const { return n; }
+    bool empty() const { return n == 0; }
+    void push_back(BodyId b) { ids[n++] = b; }
+    void pop_back() { --n; }
+    const BodyId* begin() const { return ids.data(); }
+    const BodyId* end() const { return ids.data() + n; }
+  } active;
   FastMath fm{};                             ///< the flags in force (the run's function's)
   uint64_t live = 0;                         ///< bytes of the tensors held by every frame of the run
   /// Set while a contract site of InterpOptions::contracted runs: the mul's operands and its position.
@@ -294,7 +353,8 @@ Status fits(const Exec& ex, uint64_t extra, std::string_view what) {
 }
 
 /// Points `argp` at the operands, expanding splats (kernels index raw data) into `scratch`.
-Status dense_args(Exec& ex, InstId i, std::vector<const Tensor*>& argp, std::vector<Tensor>& scratch) {
+Status dense_args(Exec& ex, InstId i, std::vector<const Tensor*>& argp, std::vector<Tensor>& scratch,
+                  TensorPool* pool = nullptr) {
   uint64_t need = 0;
   for (const Tensor* t : argp)
     if (t->splat) need += t->dense_bytes();
@@ -304,8 +364,15 @@ Status dense_args(Exec& ex, InstId i, std::vector<const Tensor*>& argp, std::vec
   scratch.reserve(argp.size());
   for (const Tensor*& t : argp) {
     if (!t->splat) continue;
-    scratch.push_back(*t);
-    scratch.back().expand();
+    if (pool) {  // expanded in a spare's storage: one element's bits written size() times
+      Tensor& d = scratch.emplace_back(pool->take(t->type, static_cast<size_t>(t->dense_bytes())));
+      const int w = dtype_bytes(t->type.dtype);
+      const uint64_t v = t->bits(0);
+      for (size_t off = 0; off < d.data.size(); off += static_cast<size_t>(w)) store_bits(d.data.data() + off, w, v);
+    } else {
+      scratch.push_back(*t);
+      scratch.back().expand();
+    }
     t = &scratch.back();
   }
   ex.live += need;
@@ -313,7 +380,7 @@ Status dense_args(Exec& ex, InstId i, std::vector<const Tensor*>& argp, std::vec
 }
 
 /// Runs one instruction: preallocates its results and dispatches. `out` receives the results.
-Status run_inst(Exec& ex, InstId i, Args args, Out& out) {
+Status run_inst(Exec& ex, InstId i, Args args, Out& out, TensorPool* pool = nullptr) {
   const Program& p = ex.p;
   out.clear();
   // A constant's result is its literal (a splat stays one element).
@@ -338,12 +405,18 @@ Status run_inst(Exec& ex, InstId i, Args args, Out& out) {
       return st;
     }
   for (uint32_t r = 0; r < p.num_results(i); ++r) {
-    if (p.op(i) != OpCode::Constant) {
-      out.emplace_back(p.type_of(p.result(i, r)));
+    const TensorType& t = p.type_of(p.result(i, r));
+    if (pool) {  // the literal of a constant, set by the kernel, is the result: no zeroed copy first
+      out.push_back(pool->take(t, p.op(i) == OpCode::Constant ? 0 : static_cast<size_t>(t.num_elements()) *
+                                                                      dtype_bytes(t.dtype)));
       continue;
     }
-    out.emplace_back();  // the literal, set by the kernel, is the result: no zeroed copy first
-    out.back().type = p.type_of(p.result(i, r));
+    if (p.op(i) != OpCode::Constant) {
+      out.emplace_back(t);
+      continue;
+    }
+    out.emplace_back();
+    out.back().type = t;
   }
   Call c{p, i, p.op(i), p.attrs_of(i), args, ex};
   const OpInfo& info = op_info(c.op);
@@ -400,6 +473,9 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
   if (frames.size() < depth) frames.resize(depth);
   if (!frames[depth - 1]) frames[depth - 1] = std::make_unique<FrameBuffers>();
   FrameBuffers& fb = *frames[depth - 1];
+  if (!frames[0]) frames[0] = std::make_unique<FrameBuffers>();
+  // The pool pays when runs share it (a PlanCache's); one run alone mostly fills it for nothing.
+  TensorPool* pool = ex.opts.plans ? &frames[0]->pool : nullptr;
   std::vector<Tensor>& slots = fb.slots;
   slots.resize(pl.num_slots);
   // Bytes held by this frame's slots, counted in ex.live while the frame runs; the slots are emptied
@@ -409,13 +485,18 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
     Exec& ex;
     uint64_t& bytes;
     FrameBuffers& fb;
+    TensorPool* pool;
     ~Release() {
       ex.live -= bytes;
+      if (pool) {
+        for (Tensor& t : fb.slots) pool->recycle(t);
+        for (Tensor& t : fb.scratch) pool->recycle(t);
+      }
       fb.slots.clear();
       fb.scratch.clear();
       fb.out.clear();
     }
-  } release{ex, mine, fb};
+  } release{ex, mine, fb, pool};
   for (size_t k = 0; k < inputs.size(); ++k) {
     slots[k] = std::move(inputs[k]);
     mine += held_bytes(slots[k]);
@@ -437,7 +518,7 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
       const BodyPlanOperand& o = pl.operands[s.first_arg + k];
       argp.push_back(o.lit ? o.lit : at(o.slot));
     }
-    if (Status st = dense_args(ex, s.inst, argp, scratch); !st.ok()) {
+    if (Status st = dense_args(ex, s.inst, argp, scratch, pool); !st.ok()) {
       st.at = s.inst;
       return st;
     }
@@ -457,9 +538,11 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
           ex.fma_k = static_cast<int>(it->second);
         }
       }
-    Status st = run_inst(ex, s.inst, Args(argp.data(), argp.size()), out);
+    Status st = run_inst(ex, s.inst, Args(argp.data(), argp.size()), out, pool);
     ex.fma_k = -1;
     ex.live -= expanded;
+    if (pool)
+      for (Tensor& t : scratch) pool->recycle(t);
     scratch.clear();
     if (!st.ok()) return st;
     for (uint32_t r = 0; r < s.num_res; ++r) {
@@ -476,10 +559,12 @@ Status run_frame(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::vector<T
       }
       Tensor& slot = slots[dead];
       mine -= held_bytes(slot), ex.live -= held_bytes(slot);
-      slot = Tensor();
+      if (pool) pool->recycle(slot);
+      else slot = Tensor();
     }
   }
   results.clear();
+  results.reserve(pl.ret_count);
   for (uint32_t k = 0; k < pl.ret_count; ++k) {
     const BodyPlanOperand& o = pl.operands[pl.ret_first + k];
     bool read_again = false;

@@ -159,7 +159,10 @@ void ExpensiveChecks::notify_inserted(InstId i) {
 }
 
 void ExpensiveChecks::notify_before_modify(InstId i) {
-  if (!in_rewrite_ || !snapped_.insert(i).second) return;
+  if (!in_rewrite_) return;
+  if (i >= snapped_.size()) snapped_.resize(std::max<size_t>({i + 1, 2 * snapped_.size(), 64}), 0);
+  if (snapped_[i] == snap_epoch_) return;
+  snapped_[i] = snap_epoch_;
   const Program& p = rw_.program();
   InstSnapshot s{i, {}, p.inst(i).attrs};
   for (uint32_t k = 0; k < p.num_operands(i); ++k) s.operands.push_back(p.operand(i, k));
@@ -197,7 +200,10 @@ void ExpensiveChecks::notify_pattern_begin(const RewriteSource& who, InstId root
   root_ = root;
   in_rewrite_ = true;
   delta_.clear();
-  snapped_.clear();
+  if (++snap_epoch_ == 0) {  // wrapped: no mark may equal the new epoch
+    std::fill(snapped_.begin(), snapped_.end(), 0);
+    snap_epoch_ = 1;
+  }
   // The driver tries several patterns on one root in a row: when nothing changed since the last attempt
   // on this root ended, its neighbourhood and fingerprint are still the ones computed then.
   if (root != near_root_ || total_ != near_total_ || near_.empty()) {

@@ -13,7 +13,6 @@
 #pragma once
 #include <cstdint>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "ir/interp.h"
@@ -104,7 +103,10 @@ class ExpensiveChecks final : public RewriteListener {
   InstId root_ = kNone;
   bool in_rewrite_ = false;
   RewriteDelta delta_;
-  std::unordered_set<InstId> snapped_;
+  /// By InstId: the rewrite (snap_epoch_) in which the instruction was last snapshotted, so each one
+  /// is snapshotted once per rewrite without a set allocating per instruction.
+  std::vector<uint32_t> snapped_;
+  uint32_t snap_epoch_ = 0;
   std::string report_;
   int64_t replayed_ = 0;
   int64_t runs_ = 0;

@@ -129,7 +129,9 @@ PassRegistry fuzz_pass_registry(const CanonicalizeOptions& canon) {
 }  // namespace
 
 std::string differential(const Program& src, const Program& tgt, const DiffOptions& o) {
-  IndexMapCache maps;  // each instruction's index map (with its memo) built once for all the runs of both programs
+  // Each instruction's index map (with its memo) built once for all the runs of both programs.
+  std::optional<IndexMapCache> own_maps;
+  IndexMapCache& maps = o.index_maps ? *o.index_maps : own_maps.emplace();
   PlanCache src_plans, tgt_plans;  // each body's plan built once per program (neither changes here)
   InterpOptions io = interp_options();
   io.index_maps = &maps;
@@ -164,16 +166,22 @@ std::string differential(const Program& src, const Program& tgt, const DiffOptio
   return d;
 }
 
-PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t worklist_seed, std::string_view pipeline) {
+namespace {
+
+/// run_pipeline on `p` itself.
+PipelineOutcome run_pipeline_on(std::unique_ptr<Program> p, ChecksLevel checks, uint64_t worklist_seed,
+                                std::string_view pipeline) {
   PipelineOutcome out;
-  out.program = std::make_unique<Program>(p);
+  out.program = std::move(p);
+  InterpOptions replay_interp = interp_options();
+  replay_interp.index_maps = checks.index_maps;
   CanonicalizeOptions canon;
   canon.greedy.random_order_seed = worklist_seed;
   PassManager pm(PassManagerOptions{.expensive_checks = checks.on,
                                     .check_options = CheckOptions{.random_trials = checks.random_trials,
                                                                   .edge_trials = checks.edge_trials,
                                                                   .seed = worklist_seed ? worklist_seed : 1,
-                                                                  .interp = interp_options(),
+                                                                  .interp = replay_interp,
                                                                   .replay_memo = &case_replay_memo()}});
   // The registry of the default worklist order is built once per thread (two pipeline runs per case
   // built it, and default_pass_registry's, afresh: 2% of fuzz_pipeline's time under ASan); a seeded
@@ -192,18 +200,30 @@ PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t work
   return out;
 }
 
+}  // namespace
+
+PipelineOutcome run_pipeline(const Program& p, ChecksLevel checks, uint64_t worklist_seed, std::string_view pipeline) {
+  return run_pipeline_on(std::make_unique<Program>(p), checks, worklist_seed, pipeline);
+}
+
 std::string check_pipeline(const Program& p, ChecksLevel checks, const DiffOptions& diff) {
   // The input is printed only for a finding: `p` itself is not changed (the pipeline runs on a copy).
   auto before = [&p] { return print_program(p); };
+  // One cache of index maps for the checks' replays and the differential, which run the same
+  // instructions (the cache lives for this case only: see case_replay_memo).
+  IndexMapCache maps;
+  checks.index_maps = &maps;
   PipelineOutcome o = run_pipeline(p, checks);
   if (!o.result.ok) return "the pipeline failed: " + o.result.error + "\n--- input ---\n" + before();
   const std::string after = print_program(*o.program);
   if (auto d = verify_program(*o.program, 1); !d.empty())
     return "the pipeline's output does not verify: " + format_diagnostic(d[0], *o.program, nullptr) +
            "\n--- input ---\n" + before() + "--- output ---\n" + after;
-  if (std::string d = differential(p, *o.program, diff); !d.empty())
+  DiffOptions shared = diff;
+  shared.index_maps = &maps;
+  if (std::string d = differential(p, *o.program, shared); !d.empty())
     return "the pipeline changed the results: " + d + "--- input ---\n" + before() + "--- output ---\n" + after;
-  PipelineOutcome again = run_pipeline(*o.program, {.on = false});
+  PipelineOutcome again = run_pipeline_on(std::move(o.program), {.on = false}, 0, {});  // o.program is not read again
   if (!again.result.ok) return "the second pipeline run failed: " + again.result.error + "\n" + after;
   const std::string twice = print_program(*again.program);
   if (twice != after)

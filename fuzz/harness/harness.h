@@ -14,6 +14,10 @@
 #include "ir/program.h"
 #include "rewriter/pass.h"
 
+namespace ptir {
+class IndexMapCache;
+}
+
 namespace ptir::fuzz {
 
 /// What a differential did: input sets drawn, and how many of them were distinct (run).
@@ -29,6 +33,9 @@ struct DiffOptions {
   uint64_t seed = 1;
   double edge_bias = 0.4;  ///< fraction of edge values in the random inputs
   DiffStats* stats = nullptr;  ///< if set, gets the counts (added to what it holds)
+  /// Index maps shared with other interpreter runs of the caller (ir/interp.h; a hit is compared in
+  /// full, so any two programs can share one); nullptr: the call keeps its own.
+  IndexMapCache* index_maps = nullptr;
 };
 
 /// Runs both entry functions on the same inputs (with fuzz_kernels()). Wherever `src` runs Ok, `tgt` must
@@ -50,6 +57,7 @@ struct ChecksLevel {
   bool on = true;
   int random_trials = 4;  ///< random inputs replayed per rewrite
   int edge_trials = 11;   ///< all-edge inputs replayed per rewrite
+  IndexMapCache* index_maps = nullptr;  ///< the replays' index maps, shared (see DiffOptions); nullptr: own
 };
 
 /// A copy of `p` after the default pipeline (patterns/passes.h kDefaultPipeline).

@@ -33,10 +33,10 @@ std::vector<Tensor> copy_args(const Call& c, size_t from, size_t to) {
   return v;
 }
 
-/// Runs the while's cond region on a copy of the state; `go` is its i1 result.
-Status run_while_cond(const Call& c, BodyId cond, const std::vector<Tensor>& state, bool& go) {
-  std::vector<Tensor> r;
-  if (Status st = run_region(c.exec, cond, state, r); !st.ok()) return st;
+/// Runs the while's cond region on the state, read in place; `go` is its i1 result. `r` is scratch
+/// (its capacity is kept from one iteration to the next).
+Status run_while_cond(const Call& c, BodyId cond, const std::vector<Tensor>& state, std::vector<Tensor>& r, bool& go) {
+  if (Status st = run_region_lent(c.exec, cond, {}, state, r); !st.ok()) return st;
   if (r.size() != 1 || r[0].dtype() != DType::I1 || r[0].size() != 1)
     return c.fail("the cond region must return one i1 scalar");
   go = (r[0].bits(0) & 1) != 0;
@@ -63,15 +63,16 @@ Status eval_while(const Call& c, Out& out) {
   BodyId cond_b, body_b;
   if (!region_of(c, "cond", cond_b) || !region_of(c, "body", body_b)) return c.fail("missing cond[^r] or body[^r]");
   if (c.args.size() != out.size()) return c.fail("the state and the results differ in number");
-  std::vector<Tensor> state = copy_args(c, 0, c.args.size()), next;
+  std::vector<Tensor> state = copy_args(c, 0, c.args.size()), next, go_r;
   if (Status st = check_types(c, state, out, 0, out.size()); !st.ok()) return st;
   const int64_t bound = options(c.exec).max_while_iterations;
   for (int64_t iters = 0;; ++iters) {
     bool go = false;
-    if (Status st = run_while_cond(c, cond_b, state, go); !st.ok()) return st;
+    if (Status st = run_while_cond(c, cond_b, state, go_r, go); !st.ok()) return st;
     if (!go) break;
     if (iters >= bound) return Status::bound(c.msg("did not finish within " + std::to_string(bound) + " iterations"));
-    if (Status st = run_region(c.exec, body_b, std::move(state), next); !st.ok()) return st;
+    // The state's tensors are moved into the body's frame; the vector keeps its capacity.
+    if (Status st = run_region_lent(c.exec, body_b, std::move(state), {}, next); !st.ok()) return st;
     if (next.size() != out.size()) return c.fail("the body returns a different number of values than the state");
     if (Status st = check_types(c, next, out, 0, out.size()); !st.ok()) return st;
     std::swap(state, next);  // both keep their capacity

@@ -70,7 +70,8 @@ inline bool accum_of(const AttrSet& attrs, DType elem, DType& d) {
 /// Runs body `b` on `inputs` (moved in); checks the input types; `results` receives the body's results.
 Status run_region(Exec& ex, BodyId b, std::vector<Tensor> inputs, std::vector<Tensor>& results);
 /// The same, with the body's parameters read in place from `lent` (when not empty; `inputs` is then
-/// empty): the run's top-level inputs, which the caller keeps.
+/// empty), which the caller keeps unchanged during the run: the run's top-level inputs, or a while's
+/// state for its cond region. `inputs`' tensors are moved from, the vector itself is left to the caller.
 Status run_region_lent(Exec& ex, BodyId b, std::vector<Tensor>&& inputs, std::span<const Tensor> lent,
                        std::vector<Tensor>& results);
 /// The options of the running interpreter.
