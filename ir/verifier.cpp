@@ -419,8 +419,8 @@ bool VerifyMemo::seen(uint64_t h) const {
 }
 
 void VerifyMemo::remember(uint64_t h) {
-  if (2 * (count_ + 1) > table_.size()) {  // grow (first use: 64 slots) and put every key back
-    std::vector<std::pair<uint64_t, uint32_t>> old(std::max<size_t>(64, 2 * table_.size()));
+  if (2 * (count_ + 1) > table_.size()) {  // grow (first use: 16 slots) and put every key back
+    std::vector<std::pair<uint64_t, uint32_t>> old(std::max<size_t>(16, 2 * table_.size()));
     old.swap(table_);
     const size_t mask = table_.size() - 1;
     for (const auto& e : old)
@@ -433,7 +433,7 @@ void VerifyMemo::remember(uint64_t h) {
   const size_t mask = table_.size() - 1;
   size_t s = static_cast<size_t>(h) & mask;
   while (table_[s].second != 0) s = (s + 1) & mask;
-  if (keys_.empty()) keys_.reserve(512);
+  if (keys_.empty()) keys_.reserve(128);
   table_[s] = {h, static_cast<uint32_t>(keys_.size() + 1)};
   keys_.push_back(static_cast<uint32_t>(key_.size()));
   keys_.insert(keys_.end(), key_.begin(), key_.end());

@@ -32,10 +32,7 @@ constexpr std::string_view kDceName = "dce";
 class GreedyDriver {
  public:
   GreedyDriver(ProgramRewriter& rw, const FrozenPatternSet& patterns, const GreedyConfig& cfg, FailureCache& cache)
-      : rw_(rw), p_(rw.program()), patterns_(patterns), cfg_(cfg), cache_(cache), wl_(cfg.random_order_seed) {
-    fired_.assign(patterns.size() + 2, 0);
-    fired_prev_.assign(patterns.size() + 2, 0);
-  }
+      : rw_(rw), p_(rw.program()), patterns_(patterns), cfg_(cfg), cache_(cache), wl_(cfg.random_order_seed) {}
 
   GreedyResult run() {
     seed();
@@ -81,7 +78,7 @@ class GreedyDriver {
       }
       ++res_.stats.rounds;
       fired_prev_.swap(fired_);
-      std::fill(fired_.begin(), fired_.end(), 0);
+      fired_.clear();  // sized again by the round's first rewrite (its capacity kept)
     }
     rw_.set_track_changes(false);
     rw_.change_log().clear();
@@ -122,7 +119,7 @@ class GreedyDriver {
       rw_.erase_inst(i);
       if (log) rw_.notify_pattern_end(RewriteSource::dce(), i, true);
       ++res_.stats.erased_dead;
-      ++fired_[patterns_.size() + 1];
+      fire(patterns_.size() + 1);
       drain();
       outcome = "erased as dead";
       return true;
@@ -211,7 +208,7 @@ class GreedyDriver {
       return false;
     }
     ++res_.stats.rewrites;
-    ++fired_[idx];
+    fire(idx);
     check_recursion(pat, idx, i, first_new);
     drain();
     return true;
@@ -238,7 +235,7 @@ class GreedyDriver {
     rw_.replace_op(i, v);
     if (log) rw_.notify_pattern_end(RewriteSource::fold(), i, true);
     ++res_.stats.folds;
-    ++fired_[patterns_.size()];
+    fire(patterns_.size());
     drain();
     return true;
   }
@@ -292,8 +289,9 @@ class GreedyDriver {
 
   void stop_unconverged(const std::string& why) {
     res_.converged = false;
-    std::vector<int64_t> counts(fired_.size());
-    for (size_t k = 0; k < counts.size(); ++k) counts[k] = fired_[k] ? fired_[k] : fired_prev_[k];
+    std::vector<int64_t> counts(patterns_.size() + 2);
+    const auto at = [](const std::vector<int64_t>& v, size_t k) { return k < v.size() ? v[k] : 0; };
+    for (size_t k = 0; k < counts.size(); ++k) counts[k] = at(fired_, k) ? at(fired_, k) : at(fired_prev_, k);
     auto all = patterns_.all();
     for (size_t k = 0; k < counts.size(); ++k) {
       if (!counts[k]) continue;
@@ -324,7 +322,13 @@ class GreedyDriver {
   Worklist wl_;
   std::optional<IndexMapCache> fold_maps_;  ///< the folds' index maps for this run (made on the first fold)
   GreedyResult res_;
-  std::vector<int64_t> fired_, fired_prev_;  ///< per pattern, then fold, then dce; this round / last round
+  /// Per pattern, then fold, then dce: this round / last round. Empty until a round's first rewrite
+  /// (most greedy runs rewrite nothing: a dense array per run was a 2 KB allocation each).
+  std::vector<int64_t> fired_, fired_prev_;
+  void fire(size_t k) {
+    if (fired_.empty()) fired_.assign(patterns_.size() + 2, 0);
+    ++fired_[k];
+  }
   std::vector<Origin> origin_;
   size_t base_ = p_.num_inst_slots();  ///< first InstId created during this run
 };

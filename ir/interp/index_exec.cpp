@@ -293,11 +293,27 @@ Status run_checks(const Call& c, const MapRun& run) {
   return Status::success();
 }
 
-std::optional<Affine> affine(const MapRun& run, imap::ExprId e) {
+namespace {
+
+/// Affine forms by node of one map (sized on first use), kept by a caller for several expressions of
+/// that map: a node's form does not depend on the root, and a memo per expression was a few KB each.
+struct AffineMemo {
+  std::vector<std::optional<AffineDomain::Val>> vals;
+};
+
+std::optional<Affine> affine(const MapRun& run, imap::ExprId e, AffineMemo& memo) {
   AffineDomain d{run, run.space.size()};
-  const AffineDomain::Val v = imap::eval(*run.m, e, d);
+  if (memo.vals.size() != run.m->nodes.size()) memo.vals.assign(run.m->nodes.size(), std::nullopt);
+  const AffineDomain::Val v = imap::eval_memo(*run.m, e, d, memo.vals);
   if (!v.ok) return std::nullopt;
   return Affine{v.c, v.coef};
+}
+
+}  // namespace
+
+std::optional<Affine> affine(const MapRun& run, imap::ExprId e) {
+  AffineMemo memo;
+  return affine(run, e, memo);
 }
 
 std::optional<Affine> affine_offset(const MapRun& run, const imap::Access& a) {
@@ -409,8 +425,9 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
   std::vector<int64_t> vars(run_.space.size(), 0);
   // Affine pieces (most offsets): filled by arithmetic instead of evaluating the expression per entry.
   std::optional<Affine> lin = conj ? std::nullopt : std::optional<Affine>(Affine{0, Coefs(run_.space.size(), 0)});
+  AffineMemo memo;  // one for every expression below (they share nodes)
   for (size_t k = 0; lin && k < pieces.size(); ++k) {
-    const auto a = affine(run_, pieces[k].first);
+    const auto a = affine(run_, pieces[k].first, memo);
     if (!a) {
       lin.reset();
       break;
@@ -428,7 +445,7 @@ int Plan::table(std::vector<std::pair<ExprId, int64_t>> pieces, uint64_t deps, b
   for (size_t k = 0; conj && k < pieces.size(); ++k) {
     const Node& n = run_.m->node(pieces[k].first);
     if (n.op != Op::Lt && n.op != Op::Le && n.op != Op::Eq && n.op != Op::Ne) break;
-    const auto l = affine(run_, n.a), r = affine(run_, n.b);
+    const auto l = affine(run_, n.a, memo), r = affine(run_, n.b, memo);
     if (!l || !r) break;
     cmps.push_back(Cmp{n.op, *l, *r});
   }
