@@ -85,8 +85,11 @@ struct MapMemo;
 /// enters. The caller promises that the program does not change while a cache is in use for it (a
 /// differential of two fixed programs: one cache per program). A run of another program (another
 /// address, instruction or value count) empties the cache first. The cache also keeps the run's frame
-/// buffers (value slots by depth, emptied when a frame ends, their capacity kept), so a run of a small
-/// program allocates only its tensors, and each instruction's index map with its extents (MapMemo). Not thread-safe, and one run at a time: one per thread.
+/// buffers (value slots by depth, emptied when a frame ends, their capacity kept), a pool of dead
+/// tensors whose storage later results reuse (at most 32 of at most 16 KB each; runs without a cache
+/// have none), so later runs of a small program allocate little beyond the tensors they return, and
+/// each instruction's index map with its extents (MapMemo). Not thread-safe, and one run at a time:
+/// one per thread.
 class PlanCache {
  public:
   PlanCache();
