@@ -67,14 +67,9 @@ class TensorPool {
   }
   /// A dense tensor of type `t` with `bytes` bytes of data, zeroed (what Tensor(t) makes when `bytes`
   /// is its size), in the storage of the first spare large enough for its dims and data, else of the
-  /// last one, else new.
+  /// last one, else new (fresh()).
   Tensor take(const TensorType& t, size_t bytes) {
-    if (spare_.empty()) {
-      Tensor r;
-      r.type = t;
-      r.data.assign(bytes, 0);
-      return r;
-    }
+    if (spare_.empty()) return fresh(t, bytes);
     size_t k = spare_.size() - 1;
     for (size_t j = 0; j < spare_.size(); ++j)
       if (spare_[j].data.capacity() >= bytes && spare_[j].type.dims.capacity() >= t.dims.size()) {
@@ -86,6 +81,13 @@ class TensorPool {
     spare_.pop_back();
     r.type = t;
     r.splat = false;
+    r.data.assign(bytes, 0);
+    return r;
+  }
+  /// take() without a pool.
+  static Tensor fresh(const TensorType& t, size_t bytes) {
+    Tensor r;
+    r.type = t;
     r.data.assign(bytes, 0);
     return r;
   }
@@ -364,16 +366,10 @@ Status dense_args(Exec& ex, InstId i, std::vector<const Tensor*>& argp, std::vec
   scratch.reserve(argp.size());
   for (const Tensor*& t : argp) {
     if (!t->splat) continue;
-    if (pool) {  // expanded in a spare's storage: one element's bits written size() times
-      Tensor& d = scratch.emplace_back(pool->take(t->type, static_cast<size_t>(t->dense_bytes())));
-      const int w = dtype_bytes(t->type.dtype);
-      const uint64_t v = t->bits(0);
-      for (size_t off = 0; off < d.data.size(); off += static_cast<size_t>(w)) store_bits(d.data.data() + off, w, v);
-    } else {
-      scratch.push_back(*t);
-      scratch.back().expand();
-    }
-    t = &scratch.back();
+    Tensor& d = scratch.emplace_back(pool ? pool->take(t->type, 0) : Tensor());
+    d = *t;  // into a spare's storage when pooled
+    d.expand();
+    t = &d;
   }
   ex.live += need;
   return Status::success();
@@ -406,17 +402,10 @@ Status run_inst(Exec& ex, InstId i, Args args, Out& out, TensorPool* pool = null
     }
   for (uint32_t r = 0; r < p.num_results(i); ++r) {
     const TensorType& t = p.type_of(p.result(i, r));
-    if (pool) {  // the literal of a constant, set by the kernel, is the result: no zeroed copy first
-      out.push_back(pool->take(t, p.op(i) == OpCode::Constant ? 0 : static_cast<size_t>(t.num_elements()) *
-                                                                      dtype_bytes(t.dtype)));
-      continue;
-    }
-    if (p.op(i) != OpCode::Constant) {
-      out.emplace_back(t);
-      continue;
-    }
-    out.emplace_back();
-    out.back().type = t;
+    // The literal of a constant, set by the kernel, is the result: no zeroed data first.
+    const size_t bytes =
+        p.op(i) == OpCode::Constant ? 0 : static_cast<size_t>(t.num_elements()) * dtype_bytes(t.dtype);
+    out.push_back(pool ? pool->take(t, bytes) : TensorPool::fresh(t, bytes));
   }
   Call c{p, i, p.op(i), p.attrs_of(i), args, ex};
   const OpInfo& info = op_info(c.op);

@@ -44,10 +44,9 @@ size_t hash_value(const Tensor& t) {
 void Tensor::expand() {
   if (!splat) return;
   const int w = dtype_bytes(type.dtype);
-  std::vector<uint8_t> d(static_cast<size_t>(size()) * w);
   const uint64_t v = load_bits(data.data(), w);
-  for (size_t off = 0; off < d.size(); off += static_cast<size_t>(w)) store_bits(d.data() + off, w, v);
-  data = std::move(d);
+  data.resize(static_cast<size_t>(size()) * w);  // in place when the capacity allows (a pooled tensor's)
+  for (size_t off = 0; off < data.size(); off += static_cast<size_t>(w)) store_bits(data.data() + off, w, v);
   splat = false;
 }
 

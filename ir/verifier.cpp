@@ -400,44 +400,18 @@ std::string VerifyMemo::verify(const Program& p, InstId i) {
   for (uint32_t k = 0; k < p.num_results(i); ++k) key_.push_back(p.type_id(p.result(i, k)));
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint32_t x : key_) h = (h ^ x) * 0x100000001b3ull;
-  if (seen(h)) return {};
+  const auto same = [&](uint32_t at) {
+    return keys_[at] == key_.size() &&
+           std::equal(key_.begin(), key_.end(), keys_.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+  };
+  if (index_.find(h, same) != UINT32_MAX) return {};
   std::string err = verify_inst(p, i);
-  if (err.empty()) remember(h);
+  if (err.empty()) {
+    index_.insert(h, static_cast<uint32_t>(keys_.size()));
+    keys_.push_back(static_cast<uint32_t>(key_.size()));
+    keys_.insert(keys_.end(), key_.begin(), key_.end());
+  }
   return err;
-}
-
-bool VerifyMemo::seen(uint64_t h) const {
-  if (table_.empty()) return false;
-  const size_t mask = table_.size() - 1;
-  for (size_t s = static_cast<size_t>(h) & mask; table_[s].second != 0; s = (s + 1) & mask) {
-    if (table_[s].first != h) continue;
-    const size_t at = table_[s].second - 1;
-    if (keys_[at] == key_.size() && std::equal(key_.begin(), key_.end(), keys_.begin() + static_cast<std::ptrdiff_t>(at) + 1))
-      return true;
-  }
-  return false;
-}
-
-void VerifyMemo::remember(uint64_t h) {
-  if (2 * (count_ + 1) > table_.size()) {  // grow (first use: 16 slots) and put every key back
-    std::vector<std::pair<uint64_t, uint32_t>> old(std::max<size_t>(16, 2 * table_.size()));
-    old.swap(table_);
-    const size_t mask = table_.size() - 1;
-    for (const auto& e : old)
-      if (e.second != 0) {
-        size_t s = static_cast<size_t>(e.first) & mask;
-        while (table_[s].second != 0) s = (s + 1) & mask;
-        table_[s] = e;
-      }
-  }
-  const size_t mask = table_.size() - 1;
-  size_t s = static_cast<size_t>(h) & mask;
-  while (table_[s].second != 0) s = (s + 1) & mask;
-  if (keys_.empty()) keys_.reserve(128);
-  table_[s] = {h, static_cast<uint32_t>(keys_.size() + 1)};
-  keys_.push_back(static_cast<uint32_t>(key_.size()));
-  keys_.insert(keys_.end(), key_.begin(), key_.end());
-  ++count_;
 }
 
 std::vector<Diagnostic> verify_program(const Program& p, size_t max_errors) {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir/intern_index.h"
 #include "ir/program.h"
 
 namespace ptir {
@@ -43,15 +44,12 @@ class VerifyMemo {
   bool passes(const Program& p, InstId i) { return verify(p, i).empty(); }
 
  private:
-  bool seen(uint64_t h) const;   ///< key_ (hash `h`) passed before
-  void remember(uint64_t h);      ///< adds key_ (hash `h`)
-  std::vector<uint32_t> key_;     ///< scratch: op, attrs, operand count, operand and result type ids
-  /// The signatures that passed, flat (a few allocations per memo, not two per signature): `keys_`
-  /// holds each key as its length then its words; `table_` is open addressing over (hash, position
-  /// in keys_ + 1; 0: empty), at most half full.
+  std::vector<uint32_t> key_;  ///< scratch: op, attrs, operand count, operand and result type ids
+  /// The signatures that passed, flat: `keys_` holds each key as its length then its words, and
+  /// `index_` finds a key's position in it by hash (a few allocations per memo, not a hash-map node and
+  /// a vector per signature).
   std::vector<uint32_t> keys_;
-  std::vector<std::pair<uint64_t, uint32_t>> table_;
-  size_t count_ = 0;
+  InternIndex index_;
 };
 
 /// Verifies the whole program: every instruction, every body signature and return, region signatures

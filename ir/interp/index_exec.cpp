@@ -297,14 +297,12 @@ namespace {
 
 /// Affine forms by node of one map (sized on first use), kept by a caller for several expressions of
 /// that map: a node's form does not depend on the root, and a memo per expression was a few KB each.
-struct AffineMemo {
-  std::vector<std::optional<AffineDomain::Val>> vals;
-};
+using AffineMemo = std::vector<std::optional<AffineDomain::Val>>;
 
 std::optional<Affine> affine(const MapRun& run, imap::ExprId e, AffineMemo& memo) {
   AffineDomain d{run, run.space.size()};
-  if (memo.vals.size() != run.m->nodes.size()) memo.vals.assign(run.m->nodes.size(), std::nullopt);
-  const AffineDomain::Val v = imap::eval_memo(*run.m, e, d, memo.vals);
+  if (memo.size() != run.m->nodes.size()) memo.assign(run.m->nodes.size(), std::nullopt);
+  const AffineDomain::Val v = imap::eval_memo(*run.m, e, d, memo);
   if (!v.ok) return std::nullopt;
   return Affine{v.c, v.coef};
 }
