@@ -297,6 +297,8 @@ namespace {
 
 /// Affine forms by node of one map (sized on first use), kept by a caller for several expressions of
 /// that map: a node's form does not depend on the root, and a memo per expression was a few KB each.
+/// affine() is the expression `e` as an affine function of the variables (Reads at constant positions
+/// are constants), nullopt when it is not one.
 using AffineMemo = std::vector<std::optional<AffineDomain::Val>>;
 
 std::optional<Affine> affine(const MapRun& run, imap::ExprId e, AffineMemo& memo) {
@@ -309,23 +311,16 @@ std::optional<Affine> affine(const MapRun& run, imap::ExprId e, AffineMemo& memo
 
 }  // namespace
 
-std::optional<Affine> affine(const MapRun& run, imap::ExprId e) {
-  AffineMemo memo;
-  return affine(run, e, memo);
-}
-
 std::optional<Affine> affine_offset(const MapRun& run, const imap::Access& a) {
   const TensorType& t = run.operand_types[static_cast<size_t>(a.operand)];
   const std::vector<int64_t> st = a.flat ? std::vector<int64_t>{1} : strides_of(t.dims);
   Affine r{0, Coefs(run.space.size(), 0)};
-  // One memo for every axis: the axes' expressions share nodes.
-  AffineDomain d{run, run.space.size()};
-  std::vector<std::optional<AffineDomain::Val>> memo(run.m->nodes.size());
+  AffineMemo memo;  // one for every axis: the axes' expressions share nodes
   for (size_t k = 0; k < a.index.size(); ++k) {
-    const AffineDomain::Val c = imap::eval_memo(*run.m, a.index[k], d, memo);
-    if (!c.ok) return std::nullopt;
-    r.c = imap::wrap_add(r.c, imap::wrap_mul(c.c, st[k]));
-    for (size_t v = 0; v < r.coef.size(); ++v) r.coef[v] = imap::wrap_add(r.coef[v], imap::wrap_mul(c.coef[v], st[k]));
+    const std::optional<Affine> c = affine(run, a.index[k], memo);
+    if (!c) return std::nullopt;
+    r.c = imap::wrap_add(r.c, imap::wrap_mul(c->c, st[k]));
+    for (size_t v = 0; v < r.coef.size(); ++v) r.coef[v] = imap::wrap_add(r.coef[v], imap::wrap_mul(c->coef[v], st[k]));
   }
   return r;
 }

@@ -1,7 +1,7 @@
 // The interpreter's side of the index maps (ir/index_map.h): an op's map instantiated on the concrete
 // operands, and the loops derived from it. A kernel checks its instance, instantiates the map and runs
 // it; the geometry it runs is the map's and nothing else. Two derivations keep the kernels fast:
-//  - affine(): an access whose offset is c + sum_k coef_k * var_k (transpose, broadcast_to, slice,
+//  - affine_offset(): an access whose offset is c + sum_k coef_k * var_k (transpose, broadcast_to, slice,
 //    reshape, dynamic_slice, reductions, dot_general, argmax, top_k) runs as strided loops;
 //  - Plan: any other map is split into tables over the few variables each term depends on (pad, concat,
 //    tile, take, gather, dynamic_update_slice, extract_patches, reduce_window, scatters), so a point
@@ -64,9 +64,6 @@ struct Affine {
   int64_t c = 0;
   Coefs coef;
 };
-/// The expression as an affine function of the variables (Reads at constant positions are constants);
-/// nullopt when it is not one.
-std::optional<Affine> affine(const MapRun& run, imap::ExprId e);
 /// The row-major offset of an access into its operand, when affine.
 std::optional<Affine> affine_offset(const MapRun& run, const imap::Access& a);
 
