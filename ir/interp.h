@@ -114,7 +114,9 @@ class PlanCache {
 
 struct InterpOptions {
   const KernelRegistry* kernels = nullptr;  ///< nullptr: opaque ops report "no kernel for TARGET"
-  int64_t max_while_iterations = 1 << 20;   ///< a while that runs longer stops with RunStatus::Bound
+  /// A while that runs longer stops with RunStatus::Bound; one whose (small) state repeats stops so at
+  /// once (docs/semantics.md "Control flow").
+  int64_t max_while_iterations = 1 << 20;
   /// The fast-math flags in force (docs/semantics.md "Fast-math flags"); nullopt: those of the body
   /// run (Program::fastmath_of), which its regions inherit. nnan/ninf make a NaN/inf operand or result
   /// of a governed op UB; nsz, reassoc, contract and afn change nothing here (IEEE default sign and

@@ -1,8 +1,11 @@
 // Control-flow kernels (docs/semantics.md "Control flow"): cond, while and scan run their region bodies
 // through run_region, which guards nesting depth and recursion. A while that is still running after
-// max_while_iterations body runs stops with RunStatus::Bound.
+// max_while_iterations body runs stops with RunStatus::Bound, and so, at once, does one whose state
+// comes back (it would never finish).
 #include "ir/interp/kernels.h"
 #include "ir/interp/layout.h"
+
+#include <algorithm>
 
 namespace ptir::interp {
 namespace {
@@ -66,6 +69,19 @@ Status eval_while(const Call& c, Out& out) {
   std::vector<Tensor> state = copy_args(c, 0, c.args.size()), next, go_r;
   if (Status st = check_types(c, state, out, 0, out.size()); !st.ok()) return st;
   const int64_t bound = options(c.exec).max_while_iterations;
+  // A state that comes back never finishes: cond and body see nothing but the state (and values fixed
+  // for the whole loop), and the interpreter is deterministic, so from a repeat on the loop goes round
+  // the same cycle until the bound, which it would reach with no error on the way (every step of the
+  // cycle ran without one). It stops with the same status at once. Repeats are found with Brent's
+  // method: the state after iteration 2^k is kept, and each later state compared with it (same types,
+  // forms and bytes: two representations of equal values may be missed, never confused). Only for a
+  // small state (kCycleBytes): larger ones are not copied and the loop runs to the bound as before.
+  constexpr size_t kCycleBytes = 4096;
+  size_t state_bytes = 0;
+  for (const Tensor& t : state) state_bytes += t.data.size();
+  const bool watch = state_bytes <= kCycleBytes;
+  std::vector<Tensor> kept;  // the state after iteration `kept_at`
+  int64_t kept_at = -1, next_keep = 1;
   for (int64_t iters = 0;; ++iters) {
     bool go = false;
     if (Status st = run_while_cond(c, cond_b, state, go_r, go); !st.ok()) return st;
@@ -77,6 +93,19 @@ Status eval_while(const Call& c, Out& out) {
     if (Status st = check_types(c, next, out, 0, out.size()); !st.ok()) return st;
     std::swap(state, next);  // both keep their capacity
     next.clear();
+    if (!watch) continue;
+    const int64_t done = iters + 1;  // body runs so far; `state` is the state after them
+    if (kept_at >= 0 && std::equal(state.begin(), state.end(), kept.begin(), kept.end(), [](const Tensor& a, const Tensor& b) {
+          return a.splat == b.splat && a.type == b.type && a.data == b.data;
+        }))
+      return Status::bound(c.msg("never finishes: the state after iteration " + std::to_string(done) +
+                                 " is the state after iteration " + std::to_string(kept_at) +
+                                 " (it would not finish within " + std::to_string(bound) + " iterations)"));
+    if (done == next_keep) {
+      kept = state;
+      kept_at = done;
+      next_keep *= 2;
+    }
   }
   for (size_t k = 0; k < out.size(); ++k) out[k] = std::move(state[k]);
   return Status::success();

@@ -57,6 +57,62 @@ TEST(InterpControl, WhileBound) {
   EXPECT_EQ(ok_bits(run_text(kCountTo10, {lit("dense<10> : tensor<si32>")}, {.max_while_iterations = 0})), (Bits{10}));
 }
 
+/// A loop whose state comes back never finishes: it stops with Bound at once (Brent's cycle search in
+/// eval_while) rather than after max_while_iterations body runs, with the status the bound would give.
+/// The cond is `s != 7` on a ui8 the body adds 2 to (wrapping): from an even start 7 never comes.
+TEST(InterpControl, WhileWhoseStateRepeatsStopsAsAtTheBound) {
+  const char* text = R"(
+region ^step(%s: tensor<ui8>, %t: tensor<f32, 2>) -> (tensor<ui8>, tensor<f32, 2>) {
+  %n = add %s, dense<2> : tensor<ui8> -> tensor<ui8>
+  %u = neg %t -> tensor<f32, 2>
+  return %n, %u
+}
+region ^not7(%s: tensor<ui8>, %t: tensor<f32, 2>) -> tensor<i1> {
+  %c = compare %s, dense<7> : tensor<ui8> dir[ne] -> tensor<i1>
+  return %c
+}
+func @main(%x: tensor<ui8>, %y: tensor<f32, 2>) -> (tensor<ui8>, tensor<f32, 2>) {
+  %r, %q = while %x, %y cond[^not7] body[^step] -> (tensor<ui8>, tensor<f32, 2>)
+  return %r, %q
+}
+)";
+  const Tensor y = lit("dense<[1.0, -0.0]> : tensor<f32, 2>");
+  // The state (s, t) has period 128 (s steps by 2 mod 256, t by negation): found long before the bound.
+  RunResult r = run_text(text, {lit("dense<0> : tensor<ui8>"), y}, {.max_while_iterations = 1 << 20});
+  EXPECT_EQ(r.status, RunStatus::Bound);
+  EXPECT_NE(r.message.find("never finishes"), std::string::npos) << r.message;
+  // The same status where the bound comes first.
+  r = run_text(text, {lit("dense<0> : tensor<ui8>"), y}, {.max_while_iterations = 50});
+  EXPECT_EQ(r.status, RunStatus::Bound);
+  EXPECT_NE(r.message.find("did not finish within 50"), std::string::npos) << r.message;
+  // An odd start reaches 7: the loop finishes (after (7 - 1) / 2 = 3 runs from 1), unaffected.
+  r = run_text(text, {lit("dense<1> : tensor<ui8>"), y}, {.max_while_iterations = 1 << 20});
+  EXPECT_EQ(ok_bits(r, 0), (Bits{7}));
+  EXPECT_EQ(ok_bits(r, 1), lit_bits("dense<[-1.0, 0.0]> : tensor<f32, 2>"));
+  // 9 reaches 7 only after wrapping (s = 9, 11, ..., 255, 1, 3, 5, 7: 127 runs), past several kept states.
+  r = run_text(text, {lit("dense<9> : tensor<ui8>"), y}, {.max_while_iterations = 1 << 20});
+  EXPECT_EQ(ok_bits(r, 0), (Bits{7}));
+  EXPECT_EQ(ok_bits(r, 1), lit_bits("dense<[-1.0, 0.0]> : tensor<f32, 2>"));
+  // A counter that never repeats within the bound still runs to it.
+  const char* up = R"(
+region ^inc(%s: tensor<si32>) -> tensor<si32> {
+  %n = add %s, dense<1> : tensor<si32> -> tensor<si32>
+  return %n
+}
+region ^nonneg(%s: tensor<si32>) -> tensor<i1> {
+  %c = compare %s, dense<0> : tensor<si32> dir[ge] -> tensor<i1>
+  return %c
+}
+func @main(%x: tensor<si32>) -> tensor<si32> {
+  %r = while %x cond[^nonneg] body[^inc] -> tensor<si32>
+  return %r
+}
+)";
+  RunResult c = run_text(up, {lit("dense<0> : tensor<si32>")}, {.max_while_iterations = 5000});
+  EXPECT_EQ(c.status, RunStatus::Bound);
+  EXPECT_NE(c.message.find("did not finish within 5000"), std::string::npos) << c.message;
+}
+
 /// scan: a cumulative sum with a literal initial carry; ys are stacked along the leading dim.
 TEST(InterpControl, ScanCumulativeSum) {
   const char* text = R"(

@@ -176,6 +176,25 @@ TEST(Refine, ReapingWaitsForEveryAbandonedCheck) {
   EXPECT_EQ(ptir::smt::reap_abandoned_checks(), 0);
 }
 
+TEST(Refine, ReapingFinishedChecksLeavesAtMostTheGivenNumberRunning) {
+  // fuzz_equiv's reaping (reap_finished_checks(1)): it joins the abandoned checks that have stopped
+  // and waits only while more than the given number still run. With 0 it leaves none running.
+  auto src = parse(fake_quant(8, false));
+  auto tgt = parse(fake_quant(8, true));
+  int abandoned = 0;
+  for (int k = 0; k < 3; ++k) {
+    const Verdict v = check_refinement(*src, *tgt, CheckOptions{.timeout_ms = 200});
+    ASSERT_TRUE(v.unknown()) << verdict_word(v);
+    abandoned += ptir::smt::reap_finished_checks(1);
+    EXPECT_LE(abandoned_checks_running(), 1);
+  }
+  abandoned += ptir::smt::reap_finished_checks(0);
+  EXPECT_EQ(abandoned_checks_running(), 0);
+  std::printf("[ reaped   ] %d abandoned checks over 3 overrun checks\n", abandoned);
+  EXPECT_GT(abandoned, 0) << "no check was abandoned: the test did not exercise reaping";
+  EXPECT_EQ(ptir::smt::reap_abandoned_checks(), 0);
+}
+
 /// (f64: no fact says tanh is odd there, docs/verification.md "Transcendentals"; in f32 it is PROVED.)
 TEST(Refine, UnreplayedCounterexampleIsUnknown) {
   auto src = parse(unary_fn("tensor<f64>", "  %n = neg %x -> tensor<f64>\n  %r = tanh %n -> tensor<f64>\n"));

@@ -116,10 +116,9 @@ class Reaper {
           std::lock_guard<std::mutex> hg(zombies_[k]->m);
           fin = zombies_[k]->finished;
         }
-        if (fin) {
+        if (fin) {  // removed in place: the rest stay in the order they were abandoned
           done.push_back(std::move(zombies_[k]));
-          zombies_[k] = std::move(zombies_.back());
-          zombies_.pop_back();
+          zombies_.erase(zombies_.begin() + static_cast<std::ptrdiff_t>(k));
         } else {
           ++k;
         }
@@ -145,6 +144,32 @@ class Reaper {
     }
     return static_cast<int>(all.size());
   }
+  int reap_finished(int keep_running) {
+    std::vector<std::shared_ptr<Context::Host>> done;
+    {
+      std::lock_guard<std::mutex> g(m_);
+      // zombies_ is in the order they were abandoned (add() appends; its swap-removal below is not
+      // used here): keep the running ones in order, the newest `keep_running` of them left alone.
+      std::vector<std::shared_ptr<Context::Host>> running;
+      for (auto& z : zombies_) {
+        std::lock_guard<std::mutex> hg(z->m);
+        (z->finished ? done : running).push_back(std::move(z));
+      }
+      const size_t wait = running.size() > static_cast<size_t>(std::max(keep_running, 0))
+                              ? running.size() - static_cast<size_t>(std::max(keep_running, 0)) : 0;
+      for (size_t k = 0; k < wait; ++k) done.push_back(std::move(running[k]));
+      zombies_.assign(std::make_move_iterator(running.begin() + static_cast<std::ptrdiff_t>(wait)),
+                      std::make_move_iterator(running.end()));
+    }
+    for (auto& z : done) {
+      {
+        std::unique_lock<std::mutex> hg(z->m);
+        z->cv.wait(hg, [&] { return z->finished; });
+      }
+      z->thread.join();
+    }
+    return static_cast<int>(done.size());
+  }
   int running() {
     std::lock_guard<std::mutex> g(m_);
     int n = 0;
@@ -155,6 +180,9 @@ class Reaper {
     return n;
   }
   ~Reaper() {
+    // Hosts still running when the process exits: interrupted, joined, and their contexts deleted here
+    // (a host that sees g_exiting leaves its context to this destructor), so that LeakSanitizer's check
+    // at exit finds none of them (fuzz_equiv leaves up to one running from input to input).
     g_exiting = true;
     for (auto& z : zombies_) {
       {
@@ -162,6 +190,10 @@ class Reaper {
         if (!z->ctx_gone) Z3_interrupt(z->ctx);
       }
       z->thread.join();
+      if (!z->ctx_gone) {
+        z->ctx_gone = true;
+        Z3_del_context(z->ctx);
+      }
     }
   }
 
@@ -179,6 +211,7 @@ Reaper& reaper() {
 
 int abandoned_checks_running() { return reaper().running(); }
 int reap_abandoned_checks() { return reaper().reap_all(); }
+int reap_finished_checks(int keep_running) { return reaper().reap_finished(keep_running); }
 
 namespace {
 std::atomic<uint64_t> g_nondeterministic{0};
