@@ -62,8 +62,8 @@ std::string fuzz_equiv_case(const uint8_t* data, size_t size, RepeatFilter* repe
   // A check that overran its budget left its Z3 context to a solver host that is still stopping it
   // (Z3 polls its cancel flag rarely in some phases: seconds, now and then). One such host may run on
   // beside the next inputs (on the other core); a second is waited for, which bounds the memory held.
-  // The target runs with -detect_leaks=0 (scripts/fuzz; docs/fuzzing.md, "Long campaigns: abandoned Z3 contexts"), and the
-  // process deletes every abandoned context before LeakSanitizer's check at exit (verify/smt/solver.h).
+  // The target runs with -detect_leaks=0 (scripts/fuzz; docs/fuzzing.md, "Long campaigns: abandoned
+  // Z3 contexts"), and the process deletes every abandoned context before LeakSanitizer's check at exit.
   smt::reap_finished_checks(1);
   return f.empty() ? "" : "mutation: " + m->description + "\n" + f;
 }

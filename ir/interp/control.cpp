@@ -95,9 +95,8 @@ Status eval_while(const Call& c, Out& out) {
     next.clear();
     if (!watch) continue;
     const int64_t done = iters + 1;  // body runs so far; `state` is the state after them
-    if (kept_at >= 0 && std::equal(state.begin(), state.end(), kept.begin(), kept.end(), [](const Tensor& a, const Tensor& b) {
-          return a.splat == b.splat && a.type == b.type && a.data == b.data;
-        }))
+    if (kept_at >= 0 && std::equal(state.begin(), state.end(), kept.begin(), kept.end(),
+                                   [](const Tensor& a, const Tensor& b) { return a.splat == b.splat && a == b; }))
       return Status::bound(c.msg("never finishes: the state after iteration " + std::to_string(done) +
                                  " is the state after iteration " + std::to_string(kept_at) +
                                  " (it would not finish within " + std::to_string(bound) + " iterations)"));

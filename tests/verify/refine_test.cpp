@@ -154,17 +154,22 @@ TEST(Refine, BudgetHoldsForTheWholeCheck) {
   }
 }
 
+/// A 200 ms check of formulas Z3 bit-blasts for seconds: the watchdog interrupts it and abandons its
+/// context to the solver host (the reaping tests below).
+void overrun_check() {
+  static const auto src = parse(fake_quant(8, false));
+  static const auto tgt = parse(fake_quant(8, true));
+  const Verdict v = check_refinement(*src, *tgt, CheckOptions{.timeout_ms = 200});
+  ASSERT_TRUE(v.unknown()) << verdict_word(v);
+}
+
 TEST(Refine, ReapingWaitsForEveryAbandonedCheck) {
-  // A 200 ms budget on formulas Z3 bit-blasts for seconds: the watchdog interrupts the running check,
-  // which abandons its context to the solver host. reap_abandoned_checks() must return only when every
-  // such host has stopped, deleted its context and been joined (what the fuzz targets rely on so that
-  // no Z3 context outlives an input when LeakSanitizer looks).
-  auto src = parse(fake_quant(8, false));
-  auto tgt = parse(fake_quant(8, true));
+  // reap_abandoned_checks() must return only when every abandoned host has stopped, deleted its
+  // context and been joined (what fuzz_prove and fuzz_mlir_tv rely on so that no Z3 context outlives
+  // an input when LeakSanitizer looks).
   int abandoned = 0;
   for (int k = 0; k < 3; ++k) {
-    const Verdict v = check_refinement(*src, *tgt, CheckOptions{.timeout_ms = 200});
-    ASSERT_TRUE(v.unknown()) << verdict_word(v);
+    ASSERT_NO_FATAL_FAILURE(overrun_check());
     const int running = abandoned_checks_running();
     const int reaped = ptir::smt::reap_abandoned_checks();
     EXPECT_GE(reaped, running);
@@ -179,12 +184,9 @@ TEST(Refine, ReapingWaitsForEveryAbandonedCheck) {
 TEST(Refine, ReapingFinishedChecksLeavesAtMostTheGivenNumberRunning) {
   // fuzz_equiv's reaping (reap_finished_checks(1)): it joins the abandoned checks that have stopped
   // and waits only while more than the given number still run. With 0 it leaves none running.
-  auto src = parse(fake_quant(8, false));
-  auto tgt = parse(fake_quant(8, true));
   int abandoned = 0;
   for (int k = 0; k < 3; ++k) {
-    const Verdict v = check_refinement(*src, *tgt, CheckOptions{.timeout_ms = 200});
-    ASSERT_TRUE(v.unknown()) << verdict_word(v);
+    ASSERT_NO_FATAL_FAILURE(overrun_check());
     abandoned += ptir::smt::reap_finished_checks(1);
     EXPECT_LE(abandoned_checks_running(), 1);
   }

@@ -134,41 +134,23 @@ class Reaper {
       std::lock_guard<std::mutex> g(m_);
       all.swap(zombies_);
     }
-    for (auto& z : all) {
-      {
-        std::unique_lock<std::mutex> hg(z->m);
-        if (!z->ctx_gone && !z->finished) Z3_interrupt(z->ctx);  // it was interrupted already; harmless
-        z->cv.wait(hg, [&] { return z->finished; });
-      }
-      z->thread.join();
-    }
-    return static_cast<int>(all.size());
+    return join(all, true);
   }
+  /// Joins the finished hosts, and the oldest running ones while more than `keep_running` run.
   int reap_finished(int keep_running) {
-    std::vector<std::shared_ptr<Context::Host>> done;
+    std::vector<std::shared_ptr<Context::Host>> done, running;
     {
       std::lock_guard<std::mutex> g(m_);
-      // zombies_ is in the order they were abandoned (add() appends; its swap-removal below is not
-      // used here): keep the running ones in order, the newest `keep_running` of them left alone.
-      std::vector<std::shared_ptr<Context::Host>> running;
-      for (auto& z : zombies_) {
+      for (auto& z : zombies_) {  // in the order they were abandoned (add() keeps it)
         std::lock_guard<std::mutex> hg(z->m);
         (z->finished ? done : running).push_back(std::move(z));
       }
-      const size_t wait = running.size() > static_cast<size_t>(std::max(keep_running, 0))
-                              ? running.size() - static_cast<size_t>(std::max(keep_running, 0)) : 0;
-      for (size_t k = 0; k < wait; ++k) done.push_back(std::move(running[k]));
-      zombies_.assign(std::make_move_iterator(running.begin() + static_cast<std::ptrdiff_t>(wait)),
-                      std::make_move_iterator(running.end()));
+      const size_t keep = std::min(running.size(), static_cast<size_t>(std::max(keep_running, 0)));
+      const auto first_kept = running.end() - static_cast<std::ptrdiff_t>(keep);
+      done.insert(done.end(), std::make_move_iterator(running.begin()), std::make_move_iterator(first_kept));
+      zombies_.assign(std::make_move_iterator(first_kept), std::make_move_iterator(running.end()));
     }
-    for (auto& z : done) {
-      {
-        std::unique_lock<std::mutex> hg(z->m);
-        z->cv.wait(hg, [&] { return z->finished; });
-      }
-      z->thread.join();
-    }
-    return static_cast<int>(done.size());
+    return join(done, false);
   }
   int running() {
     std::lock_guard<std::mutex> g(m_);
@@ -198,6 +180,20 @@ class Reaper {
   }
 
  private:
+  /// Waits until each host has finished (deleted its context) and joins it; `interrupt`: interrupts
+  /// the running ones first (they were interrupted when abandoned; again is harmless).
+  static int join(std::vector<std::shared_ptr<Context::Host>>& hosts, bool interrupt) {
+    for (auto& z : hosts) {
+      {
+        std::unique_lock<std::mutex> hg(z->m);
+        if (interrupt && !z->ctx_gone && !z->finished) Z3_interrupt(z->ctx);
+        z->cv.wait(hg, [&] { return z->finished; });
+      }
+      z->thread.join();
+    }
+    return static_cast<int>(hosts.size());
+  }
+
   std::mutex m_;
   std::vector<std::shared_ptr<Context::Host>> zombies_;
 };
