@@ -2,7 +2,9 @@
 # Reproducible verdicts (issue 15 item 11): proves the given rule files (bounded and --all-shapes) once
 # alone and once beside CPU hogs (one busy loop per core), and fails unless both verdict tables are
 # identical (every column but the times). Z3's budgets are resource units, not wall time
-# (docs/verification.md "Budgets"), so load must not change a verdict.
+# (docs/verification.md "Budgets"), so load must not change a verdict. Both runs prove with --jobs
+# equal to the cores (each check still runs on one solver thread): alone, the run uses the cores the
+# test holds (ctest runs it serially); loaded, the provers and the hogs share them two to a core.
 # Usage: verdicts_under_load.sh PTIR RULES...
 set -euo pipefail
 ptir="$1"
@@ -25,15 +27,15 @@ table() {
     grep -v '^--' | grep -E '^(pattern|[a-z_0-9]+ (PROVED|TESTED|REFUTED|PARTIAL|NOT|ERROR|UNKNOWN)|all shapes:|[0-9]+ patterns)' || true
 }
 status=0
-"$ptir" prove "${args[@]}" --all-shapes --jobs 1 --no-progress --no-cache >"$tmp/alone.txt" 2>&1 || status=$?
-alone_status=$status
 ncpu="$(nproc)"
+"$ptir" prove "${args[@]}" --all-shapes --jobs "$ncpu" --no-progress --no-cache >"$tmp/alone.txt" 2>&1 || status=$?
+alone_status=$status
 for ((k = 0; k < ncpu; ++k)); do
   (while :; do :; done) &
   hogs+=($!)
 done
 status=0
-"$ptir" prove "${args[@]}" --all-shapes --jobs 1 --no-progress --no-cache >"$tmp/loaded.txt" 2>&1 || status=$?
+"$ptir" prove "${args[@]}" --all-shapes --jobs "$ncpu" --no-progress --no-cache >"$tmp/loaded.txt" 2>&1 || status=$?
 loaded_status=$status
 table "$tmp/alone.txt" >"$tmp/a"
 table "$tmp/loaded.txt" >"$tmp/b"
