@@ -278,11 +278,23 @@ bool p_some_axis_size(const Program& p, const Captures& c, std::span<const Arg> 
     if (k >= 0 && k < t.rank() && t.dims[k] == a[2].i) return true;
   return false;
 }
+/// A word names a word attribute's value (`lt`), a dtype attribute's dtype (`si32`: the IR keeps the
+/// dtype as its number) or a boolean's `true`/`false` (kept as 1/0); an integer is a one-integer list.
 bool p_attr_is(const Program&, const Captures& c, std::span<const Arg> a) {
   const AttrValue* v = c.attr[a[0].slot];
   if (!v) return false;
-  if (!a[1].word.empty()) return v->text == a[1].word;
-  return v->ints.size() == 1 && v->ints[0] == a[1].i;
+  if (!a[1].word.empty()) {
+    switch (v->kind) {
+      case AttrKind::DType:
+        return v->ints.size() == 1 && v->ints[0] >= 0 && v->ints[0] < kNumDTypes &&
+               dtype_name(static_cast<DType>(v->ints[0])) == a[1].word;
+      case AttrKind::Bool:
+        return v->ints.size() == 1 && (v->ints[0] != 0 ? "true" : "false") == a[1].word;
+      default:
+        return v->text == a[1].word;
+    }
+  }
+  return v->kind != AttrKind::DType && v->kind != AttrKind::Bool && v->ints.size() == 1 && v->ints[0] == a[1].i;
 }
 /// The literal is a splat of a finite power of two whose reciprocal is exactly representable.
 bool p_is_pow2(const Program&, const Captures& c, std::span<const Arg> a) {

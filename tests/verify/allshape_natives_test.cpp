@@ -114,6 +114,14 @@ class World : public NativeEnv {
     a.text = word;
     return attr_arg(name, std::move(a), AttrB{true, {}, {}, word, true});
   }
+  /// `$name` bound to a dtype attribute (dot_general's accum): the IR keeps the dtype's number, the
+  /// all-shape engine its name (encode_dot.cpp).
+  rules::Constraint::Arg dtype_attr_arg(const std::string& name, DType d) {
+    AttrValue a;
+    a.kind = AttrKind::DType;
+    a.ints = {static_cast<int64_t>(d)};
+    return attr_arg(name, std::move(a), AttrB{true, {}, {}, std::string(dtype_name(d)), true});
+  }
   /// `$name` bound by const($name) to a splat literal of `t` with element `bits`.
   rules::Constraint::Arg lit_arg(const std::string& name, const TensorType& t, uint64_t bits) {
     tensors_.emplace_back(t);
@@ -396,6 +404,13 @@ RC_GTEST_PROP(AllShapeNatives, PermutationPredicatesMatchTheirCode, ()) {
     const auto d = w.word_attr_arg("d", dir);
     check_predicate(NativeId::AttrIs, w,
                     {d, w.word_arg(*rc::gen::arbitrary<bool>() ? dir : *rc::gen::element<std::string>("lt", "eq", "ne"))});
+  }
+  {
+    World w;  // attr_is on a dtype attribute (dot_general's accum): the same dtype or another
+    const DType acc = gen_dtype();
+    const auto d = w.dtype_attr_arg("acc", acc);
+    const DType named = *rc::gen::arbitrary<bool>() ? acc : gen_dtype();
+    check_predicate(NativeId::AttrIs, w, {d, w.word_arg(std::string(dtype_name(named)))});
   }
 }
 
