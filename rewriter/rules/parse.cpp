@@ -509,7 +509,7 @@ class Parser {
           a.kind = Constraint::Arg::Kind::Value, a.name = sigil('%', "a value");
         } else if (cur() == '$') {
           a.kind = Constraint::Arg::Kind::Capture, a.name = sigil('$', "a capture");
-        } else if (std::isdigit(static_cast<unsigned char>(cur())) || cur() == '-') {
+        } else if (std::isdigit(static_cast<unsigned char>(cur())) || cur() == '-' || cur() == '+') {
           a.kind = Constraint::Arg::Kind::Int, a.i = integer();
         } else {
           a.kind = Constraint::Arg::Kind::Word, a.name = ident("an argument");
@@ -663,7 +663,7 @@ class Parser {
         while (accept(','));
       }
       expect(']', "']' after the integers");
-    } else if (std::isdigit(static_cast<unsigned char>(cur())) || cur() == '-') {
+    } else if (std::isdigit(static_cast<unsigned char>(cur())) || cur() == '-' || cur() == '+') {
       a.kind = AttrExpr::Kind::Ints;
       a.ints.push_back(integer());
     } else {

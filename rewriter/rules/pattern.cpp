@@ -245,12 +245,13 @@ class Builder {
       case TypeSource::ValueSlot: t = rw_.type_id(c_.value[n.type_slot]); break;
       case TypeSource::Context: t = context; break;
       case TypeSource::Dims: {
-        // The capture's dtype, dims [i < count: elem]; an undefined or negative dim forms no type.
+        // The capture's dtype, dims [i < count: elem]; an undefined or negative dim, or a type past the
+        // IR's limits (rank kMaxTypeRank, kMaxTypeElements: ir/tensor.h), forms no type.
         TensorType tt;
         tt.dtype = n.dims_cap == CapKind::Type ? p_.type(c_.type[n.type_slot]).dtype : p_.type_of(c_.value[n.type_slot]).dtype;
         std::vector<int64_t> vars;
         const auto cnt = eval_int(p_, c_, n.dims_count, vars);
-        if (!cnt || *cnt < 0 || *cnt > 64) return false;
+        if (!cnt || *cnt < 0 || *cnt > kMaxTypeRank) return false;
         vars.push_back(0);
         for (int64_t i = 0; i < *cnt; ++i) {
           vars.back() = i;
@@ -258,6 +259,7 @@ class Builder {
           if (!d || *d < 0) return false;
           tt.dims.push_back(*d);
         }
+        if (!within_type_limits(tt)) return false;
         t = rw_.intern_type(tt);
         break;
       }
