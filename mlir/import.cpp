@@ -409,7 +409,7 @@ class FunctionImporter {
         {"arith.maxsi", "maximum"}, {"arith.minsi", "minimum"}};
     if (auto it = kIntBin.find(name); it != kIntBin.end()) {
       check_no_overflow_flags(op);
-      if (rt.dtype == DType::I1) refuse(op, "i1 arithmetic (PTIR's add/sub/mul take no i1)");
+      if (rt.dtype == DType::I1) refuse(op, "i1 arithmetic (PTIR's add, sub, mul, maximum and minimum take no i1)");
       return binop(op, it->second);
     }
     if (name == "arith.divsi") {

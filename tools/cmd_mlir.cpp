@@ -147,10 +147,12 @@ struct Row {
   int shrunk_ops = -1, original_ops = -1, shrink_runs = 0;
 };
 
+/// How bad a row is, for the exit code: an error, then a refutation (a REFUTED function is the finding,
+/// whatever the others are: exit 1, as check-equiv's REFUTED outranks its UNKNOWN), then no verdict.
 int row_rank(const std::string& v) {
   if (v == "ERROR") return 3;
-  if (v == "REFUTED") return 1;
-  if (v == "UNKNOWN" || v == "NOT IMPORTABLE") return 2;
+  if (v == "REFUTED") return 2;
+  if (v == "UNKNOWN" || v == "NOT IMPORTABLE") return 1;
   return 0;
 }
 
@@ -421,7 +423,7 @@ static int tv_command(const Args& a) {
                 counts[2], counts[3], counts[4]);
   }
   if (worst != kError) mark_output_complete();
-  return worst == 0 ? kProved : worst == 1 ? kRefuted : worst == 2 ? kUnknown : kError;
+  return worst == 0 ? kProved : worst == 2 ? kRefuted : worst == 1 ? kUnknown : kError;
 }
 
 }  // namespace ptir::tool

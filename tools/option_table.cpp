@@ -272,7 +272,7 @@ std::vector<OptionSpec> make_options() {
       {.name = "campaign-runs", .kind = K::UInt, .meta = "N", .scope = kProve,
        .help = "interpreter runs for an instance Z3 could not decide", .dflt = "1000", .min = 1000,
        .max = 100000000},
-      {.name = "require-proof", .scope = kProve, .help = "TESTED and PARTIAL fail too"},
+      {.name = "require-proof", .scope = kProve, .help = "TESTED, PARTIAL, LICENSED (afn) and LICENSED (reassoc) fail too"},
       {.name = "coverage", .scope = kProve,
        .help = "print each pattern's coverage classes: fired (how often), never fired, unreachable (and why)"},
       {.name = "all-shapes", .scope = kProve,
@@ -508,10 +508,12 @@ std::vector<CommandSpec> make_commands() {
            "class never fired (they are listed): not a proof of the pattern\n"
            "  NOT EXERCISED  the pattern never fired on its instances (an error; the reason is printed)\n"
            "  ERROR          no instance could be generated, or the pattern has no instance template\n"
-           "  UNKNOWN        some instance was neither proved nor decided by the campaign (fails too)",
+           "  UNKNOWN        some instance was neither proved nor decided by the campaign (fails too)\n"
+           "  LICENSED (afn), LICENSED (reassoc)  the exact verdict was not PROVED, but the rule holds over the "
+           "reals under the flags it assumes (docs/verification.md \"Licences\"): never called PROVED",
        .epilogue =
            "Exit codes: 0 nothing REFUTED, NOT EXERCISED, ERROR or UNKNOWN (and, with --require-proof, nothing "
-           "TESTED or PARTIAL; with --all-shapes, nothing all-shape REFUTED and no disagreement); 1 otherwise, "
+           "TESTED, PARTIAL or LICENSED; with --all-shapes, nothing all-shape REFUTED and no disagreement); 1 otherwise, "
            "a bad rule file (FILE:LINE:COL: error: ...) or a plugin that cannot be loaded (LIB: error: ...) or "
            "an output that cannot be written; 2 usage error (an unknown pattern name included). -o FILE, "
            "--json FILE and --junit FILE are replaced once the report is complete (exit 0 or 1 with the "
