@@ -43,6 +43,9 @@ inline bool is_integer(DType t) { return !dtype_info(t).is_float && t != DType::
 inline bool is_signed_int(DType t) { return is_integer(t) && dtype_info(t).is_signed; }
 inline int dtype_bytes(DType t) { return dtype_info(t).bytes; }
 inline int dtype_bits(DType t) { return dtype_info(t).bits; }
+/// The accumulation dtype of a sum without `accum[D]` (docs/semantics.md, reduce_sum): f32 for f16 and
+/// bf16, else the element dtype. The interpreter, the encoders and the conversion driver all read it here.
+inline DType default_accum(DType elem) { return elem == DType::F16 || elem == DType::BF16 ? DType::F32 : elem; }
 /// Parses a dtype name, case-insensitively.
 std::optional<DType> parse_dtype(std::string_view s);
 

@@ -1,6 +1,7 @@
 // `ptir convert`: the dialect-conversion driver (docs/rewriter.md, "Conversion") for a target
 // (patterns/targets/NAME.target, or a target file of the user's).
 #include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ int cmd_convert(const Args& a) {
   if (!conversion_patterns_of("convert", *target, patterns)) return kExitBadInput;
   if (a.has("prove-patterns")) {
     const unsigned per = static_cast<unsigned>(*a.u64("validate-timeout-ms"));
+    if (patterns.empty()) {  // as `ptir prove --target`: nothing proved is not a pass
+      std::fprintf(stderr, "ptir convert: target %s has no conversion pattern: nothing to prove\n", target->name.c_str());
+      return kExitBadInput;
+    }
     std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(*target, patterns, per);
     bool ok = true;
     std::printf("target %s: %zu conversion pattern%s\n", target->name.c_str(), reps.size(), reps.size() == 1 ? "" : "s");
@@ -100,14 +105,27 @@ int cmd_convert(const Args& a) {
     // The certificate: each (pattern, op, dtype) that fired, proved on its instances.
     std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(
         *target, patterns, static_cast<unsigned>(*a.u64("validate-timeout-ms")), r.fired_on);
+    // Every kind that fired needs an instance of exactly that kind that converted and was PROVED: a kind
+    // the target's convert lines generate no instance of (a pattern that fires on a dtype no `convert`
+    // line names, say) was not proved, so it is NOT CERTIFIED, never passed over.
     bool certified = true;
     std::string lines;
+    std::set<std::string> checked;
     for (const prove::ConversionPatternReport& rep : reps)
       for (const prove::ConversionInstanceResult& in : rep.instances) {
         if (in.verdict == "NOT FIRED") continue;
         certified = certified && in.verdict == "PROVED";
+        checked.insert(rep.pattern + " " + in.instance);
         lines += "  " + rep.pattern + " on " + in.instance + ": " + in.verdict + (in.note.empty() ? "" : " (" + in.note + ")") + "\n";
       }
+    for (const std::string& k : r.fired_on) {
+      if (checked.count(k)) continue;
+      certified = false;
+      const size_t sp = k.find(' ');
+      lines += "  " + k.substr(0, sp) + " on " + k.substr(sp + 1) +
+               ": NOT PROVED (the target generates no instance of this kind: no `convert` line gives its dtype, "
+               "or the pattern did not fire on the instance)\n";
+    }
     std::fprintf(stderr, "certify: %s: %zu kind%s of conversion fired\n%s",
                  certified ? "CERTIFIED" : "NOT CERTIFIED", r.fired_on.size(), r.fired_on.size() == 1 ? "" : "s",
                  lines.c_str());

@@ -279,7 +279,8 @@ int prove_target(const Args& a) {
   int code = kOk;
   for (const prove::ConversionPatternReport& r : reps) {
     int fired = 0;
-    for (const auto& in : r.instances) fired += in.verdict != "NOT FIRED";
+    // Instances the pattern converted (NOT FIRED: it left the op alone; ERROR: no instance to convert).
+    for (const auto& in : r.instances) fired += in.verdict != "NOT FIRED" && in.verdict != "ERROR";
     std::printf("%-34s %-14s %4d/%-4zu  %s\n", r.pattern.c_str(), r.verdict.c_str(), fired, r.instances.size(), origin.c_str());
     for (const prove::ConversionInstanceResult& in : r.instances)
       std::printf("  %-40s %s%s\n", in.instance.c_str(), in.verdict.c_str(), in.note.empty() ? "" : (" (" + in.note + ")").c_str());
@@ -288,8 +289,9 @@ int prove_target(const Args& a) {
   }
   std::printf("totals: target %s: %zu conversion patterns: %d PROVED, %d REFUTED, %d UNKNOWN or NOT EXERCISED; %.1f s\n",
               target->name.c_str(), reps.size(), counts[0], counts[1], counts[2], secs);
-  std::printf("scope: each pattern on one instance per root op (and compare direction) in each dtype the target "
-              "converts; narrow elementwise instances exhaustively (every input, so every shape), the others with "
+  std::printf("scope: each pattern on one instance per root op (and compare direction; for reductions and "
+              "dot_general, accumulating in the converted dtype, in the narrow one, and with no accum written) in "
+              "each dtype the target converts; narrow elementwise instances exhaustively (every input, so every shape), the others with "
               "Z3 at the instance's shapes (budget %u ms each); an instance the pattern does not convert is NOT FIRED "
               "and the op stays illegal with the reason\n",
               per);

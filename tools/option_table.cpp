@@ -378,9 +378,11 @@ std::vector<OptionSpec> make_options() {
        .help = "budget of the validation (with --prove-patterns: of each instance); running out gives UNKNOWN",
        .dflt = "60000", .min = 1, .max = kDayMs},
       {.name = "certify", .scope = kConvert,
-       .help = "after converting, prove each kind of conversion that fired (pattern, op, dtype) on its instances "
-               "as --prove-patterns does, and print 'certify: CERTIFIED' (every one PROVED) or 'NOT CERTIFIED' "
-               "with the verdicts on stderr; NOT CERTIFIED exits 1. A proof per kind, whatever the program's size"},
+       .help = "after converting, prove each kind of conversion that fired (pattern, op, compare direction, "
+               "dtype, written accumulation) on an instance of exactly that kind, as --prove-patterns does, and "
+               "print 'certify: CERTIFIED' (every kind has one and every one is PROVED) or 'NOT CERTIFIED' with the "
+               "verdicts on stderr (a kind the target generates no instance of is NOT PROVED); NOT CERTIFIED "
+               "exits 1. A proof per kind, whatever the program's size"},
       {.name = "prove-patterns", .scope = kConvert,
        .help = "instead of converting FILE (none is read), prove every conversion pattern of the target: each "
                "is applied to an instance per root op (and compare direction) in each dtype the target "

@@ -178,10 +178,7 @@ class Folder {
   bool flt_;
 };
 
-/// The accumulation dtype of a reduction: the `accum` attribute, else f32 for f16/bf16, else the dtype.
-inline DType default_accum(DType elem) {
-  return elem == DType::F16 || elem == DType::BF16 ? DType::F32 : elem;
-}
+// default_accum (the accumulation dtype of a sum without `accum`) is ptir::default_accum, ir/dtype.h.
 
 /// splitmix64: mixes `x + 0x9E3779B97F4A7C15` with the standard finalizer (docs/semantics.md "Effects").
 inline uint64_t splitmix64(uint64_t x) {

@@ -11,6 +11,30 @@
 
 namespace ptir::conversion {
 
+std::string conversion_kind(OpCode op, DType elem, std::string_view dir, std::optional<DType> accum) {
+  const bool folds = op == OpCode::ReduceSum || op == OpCode::ReduceMax || op == OpCode::ReduceMin ||
+                     op == OpCode::DotGeneral;
+  std::string k(mnemonic(op));
+  if (!dir.empty()) k += " dir[" + std::string(dir) + "]";
+  k += " " + std::string(dtype_name(elem));
+  if (folds) k += accum ? " accum[" + std::string(dtype_name(*accum)) + "]" : std::string(" no accum");
+  return k;
+}
+
+std::string conversion_kind_of(const Program& p, InstId i) {
+  const DType elem = p.type_of(p.num_operands(i) > 0 ? p.operand(i, 0) : p.result(i)).dtype;
+  const AttrSet& attrs = p.attrs_of(i);
+  std::string dir;
+  if (p.op(i) == OpCode::Compare)
+    if (const AttrValue* d = attrs.find("dir")) dir = d->text;
+  std::optional<DType> accum;
+  if (const AttrValue* a = attrs.find("accum"); a && a->kind == AttrKind::DType && a->ints.size() == 1 &&
+                                                a->ints[0] >= 0 && a->ints[0] < kNumDTypes)
+    accum = static_cast<DType>(a->ints[0]);
+  return conversion_kind(p.op(i), elem, dir, accum);
+}
+
+
 std::string inst_text(const Program& p, InstId i) { return describe_inst(p, i); }
 
 std::optional<DType> compute_dtype(const Program& p, InstId i) {
@@ -230,8 +254,7 @@ ConversionResult apply_conversion(Program& p, const ConversionTarget& t,
       for (uint32_t k = 0; k < work.num_operands(i); ++k) a.original.push_back(work.operand(i, k));
       for (ValueId v : a.original) a.converted.push_back(tc.materialize(rw, i, v, tc.convert(work.type_of(v).dtype)));
       const std::string fn = work.body(work.inst(i).body).name;
-      res.fired_on.insert(std::string(used->name()) + " " + std::string(mnemonic(work.op(i))) + " " +
-                          dtype_name(work.type_of(a.original.empty() ? work.result(i) : a.original[0]).dtype));
+      res.fired_on.insert(std::string(used->name()) + " " + conversion_kind_of(work, i));
       used->rewrite(rw, i, a, t, tc);
       ++res.converted;
       ++res.fired[std::string(used->name())];

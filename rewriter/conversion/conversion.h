@@ -105,10 +105,18 @@ struct ConversionResult {
   std::vector<Illegal> still_illegal;     ///< what stayed illegal
   std::vector<std::string> would_convert; ///< analysis: "@f: TEXT -> legal by PATTERN"
   std::map<std::string, int> fired;       ///< pattern -> count
-  /// What fired, as "PATTERN OP DTYPE" (DTYPE: the first operand's), for certificates.
+  /// What fired, as "PATTERN KIND" (conversion_kind of the instruction), for certificates.
   std::set<std::string> fired_on;
   bool restored = false;                  ///< full mode failed and the program was restored
 };
+
+/// The kind of one conversion, as a certificate and `ptir prove --target` name it: the op, a compare's
+/// `dir[D]`, the dtype of its first operand, and for a reduction or dot_general its written accumulation,
+/// `accum[A]` or `no accum` ("reduce_sum bf16 accum[f32]", "compare dir[lt] bf16", "add bf16"). A
+/// certificate holds a kind only when an instance of exactly that kind was proved.
+std::string conversion_kind(OpCode op, DType elem, std::string_view dir, std::optional<DType> accum);
+/// conversion_kind of instruction `i` of `p`.
+std::string conversion_kind_of(const Program& p, InstId i);
 
 /// Checks the legalization graph of `patterns` (pattern -> pattern whose root it may generate) for
 /// cycles with Boost.Graph: "" or a description of one cycle.

@@ -133,7 +133,7 @@ Reference reference(const Program& p, InstId i, const std::vector<Tensor>& in) {
       if (op == OpCode::ReduceWindow) {
         const std::string_view k = attrs.word("kind");
         kind = k == "sum" ? Fold::Sum : k == "max" ? Fold::Max : Fold::Min;
-        acc = kind == Fold::Sum ? interp::default_accum(t) : t;
+        acc = kind == Fold::Sum ? ptir::default_accum(t) : t;
       } else {
         RC_ASSERT(interp::accum_of(attrs, t, acc));
       }
@@ -167,7 +167,7 @@ Reference reference(const Program& p, InstId i, const std::vector<Tensor>& in) {
       DType acc = t;
       if (op == OpCode::SegmentReduce) {
         kind = attrs.word("kind") == "sum" ? Fold::Sum : Fold::Max;
-        acc = kind == Fold::Sum ? interp::default_accum(t) : t;
+        acc = kind == Fold::Sum ? ptir::default_accum(t) : t;
       }
       const Folder f(kind, acc);
       std::vector<Num> accs(static_cast<size_t>(out.size()), f.identity());

@@ -195,7 +195,6 @@ Expr order_gt(const Expr& a, const Expr& b, DType t) {
 
 Expr order_eq(const Expr& a, const Expr& b, DType t) { return a == b; }
 
-DType default_accum(DType elem) { return elem == DType::F16 || elem == DType::BF16 ? DType::F32 : elem; }
 
 DType accum_of(const AttrSet& attrs, DType elem) {
   const AttrValue* v = attrs.find("accum");

@@ -73,7 +73,7 @@ enum class Fold : uint8_t { Sum, Max, Min };
 
 /// The accumulation dtype: `accum[D]` when present, else f32 for f16/bf16, else the element dtype.
 DType accum_of(const AttrSet& attrs, DType elem);
-DType default_accum(DType elem);
+using ptir::default_accum;  // ir/dtype.h: the one statement of the default
 
 /// The left fold of reductions, dot_general, windows and segments, done in the accumulation dtype D:
 /// elements are cast to D, combined there (each step rounded in D), and the result is cast back.

@@ -10,17 +10,18 @@ namespace ptir::prove {
 namespace {
 
 /// The instance program of one root op in dtype d (elementwise: tensor<d, 3> operands; reductions:
-/// tensor<d, 2x3> over axis 1; dot_general: 2x3 by 3x2), accumulating in `acc` where the op has one.
-std::string instance_text(OpCode op, DType d, DType acc, const std::string& dir) {
-  const std::string dn = dtype_name(d), an = dtype_name(acc);
+/// tensor<d, 2x3> over axis 1; dot_general: 2x3 by 3x2), accumulating in `acc` where the op has one
+/// (none: no accum attribute, the op's default accumulation).
+std::string instance_text(OpCode op, DType d, std::optional<DType> acc, const std::string& dir) {
+  const std::string dn = dtype_name(d), an = acc ? " accum[" + std::string(dtype_name(*acc)) + "]" : "";
   const std::string t3 = "tensor<" + dn + ", 3>";
   switch (op) {
     case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
       return "func @main(%x: tensor<" + dn + ", 2x3>) -> tensor<" + dn + ", 2> {\n  %r = " + std::string(mnemonic(op)) +
-             " %x axes[1] accum[" + an + "] -> tensor<" + dn + ", 2>\n  return %r\n}\n";
+             " %x axes[1]" + an + " -> tensor<" + dn + ", 2>\n  return %r\n}\n";
     case OpCode::DotGeneral:
       return "func @main(%x: tensor<" + dn + ", 2x3>, %y: tensor<" + dn + ", 3x2>) -> tensor<" + dn +
-             ", 2x2> {\n  %r = dot_general %x, %y contract_lhs[1] contract_rhs[0] accum[" + an + "] -> tensor<" + dn +
+             ", 2x2> {\n  %r = dot_general %x, %y contract_lhs[1] contract_rhs[0]" + an + " -> tensor<" + dn +
              ", 2x2>\n  return %r\n}\n";
     case OpCode::Compare:
       return "func @main(%x: " + t3 + ", %y: " + t3 + ") -> tensor<i1, 3> {\n  %r = compare %x, %y dir[" + dir +
@@ -52,18 +53,28 @@ std::vector<ConversionPatternReport> prove_conversion_patterns(
       std::vector<std::string> dirs = {""};
       if (op == OpCode::Compare) dirs = {"lt", "le", "eq", "ge", "gt", "ne"};
       for (auto [from, to] : t.type_map) {
-        // The accumulation dtypes to instantiate: the converted one, and the narrow one (which an exact
-        // pattern must refuse to touch, and an inexact one converts).
-        std::vector<DType> accs = {to};
-        if (folds) accs.push_back(from);
-        for (DType acc : accs)
+        // The accumulations to instantiate: the converted dtype, the narrow one (which an exact pattern
+        // must refuse to touch, and an inexact one converts), and none written (the op's default).
+        std::vector<std::optional<DType>> accs = {std::nullopt};
+        if (folds) accs = {to, from, std::nullopt};
+        // A certificate (`only`) may list other accumulations that fired (accum[f64] on a bf16 sum under
+        // a bf16 -> f32 target): each gets its instance too, so that it is proved, not passed over.
+        if (folds && !only.empty())
+          for (int d = 0; d < kNumDTypes; ++d) {
+            const DType acc = static_cast<DType>(d);
+            if (acc == to || acc == from) continue;
+            for (const std::string& dir : dirs)
+              if (only.count(rep.pattern + " " + conversion::conversion_kind(op, from, dir, acc))) {
+                accs.push_back(acc);
+                break;
+              }
+          }
+        for (const std::optional<DType>& acc : accs)
           for (const std::string& dir : dirs) {
-            if (!only.empty() &&
-                !only.count(rep.pattern + " " + std::string(mnemonic(op)) + " " + dtype_name(from)))
-              continue;
+            const std::string kind = conversion::conversion_kind(op, from, dir, folds ? acc : std::nullopt);
+            if (!only.empty() && !only.count(rep.pattern + " " + kind)) continue;
             ConversionInstanceResult r;
-            r.instance = std::string(mnemonic(op)) + (dir.empty() ? "" : " dir[" + dir + "]") + " " + dtype_name(from) +
-                         (folds ? std::string(" accum[") + dtype_name(acc) + "]" : "");
+            r.instance = kind;
             ParseResult src = parse_program(instance_text(op, from, acc, dir), "<instance>");
             if (!src.ok() || !verify_program(*src.program, 1).empty()) {
               r.verdict = "ERROR";

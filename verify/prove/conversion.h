@@ -24,7 +24,8 @@ struct ConversionPatternReport {
 };
 
 /// Proves each pattern of `patterns` on the target's instances; `timeout_ms` per instance. A non-empty
-/// `only` keeps the instances whose "PATTERN OP DTYPE" it lists (ConversionResult::fired_on).
+/// `only` keeps the instances whose "PATTERN KIND" it lists (ConversionResult::fired_on, KIND as
+/// conversion::conversion_kind).
 std::vector<ConversionPatternReport> prove_conversion_patterns(
     const conversion::ConversionTarget& t, const std::vector<const conversion::ConversionPattern*>& patterns,
     unsigned timeout_ms, const std::set<std::string>& only = {});
