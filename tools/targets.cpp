@@ -41,10 +41,16 @@ std::optional<conversion::ConversionTarget> load_conversion_target(const char* c
 
 bool conversion_patterns_of(const char* cmd, const conversion::ConversionTarget& t,
                             std::vector<const conversion::ConversionPattern*>& out) {
-  for (const std::string& n : t.patterns) {
+  for (size_t k = 0; k < t.patterns.size(); ++k) {
+    const std::string& n = t.patterns[k];
     const conversion::ConversionPattern* p = find_conversion_pattern(n);
     if (!p) {
-      std::fprintf(stderr, "ptir %s: %s: no conversion pattern is named '%s'\n", cmd, t.source.c_str(), n.c_str());
+      std::string known;
+      for (const conversion::ConversionPattern* c : all_conversion_patterns())
+        known += (known.empty() ? "" : ", ") + std::string(c->name());
+      const std::string at = k < t.pattern_lines.size() ? ":" + std::to_string(t.pattern_lines[k]) : "";
+      std::fprintf(stderr, "ptir %s: %s%s: error: no conversion pattern is named '%s' (known: %s)\n", cmd,
+                   t.source.c_str(), at.c_str(), n.c_str(), known.c_str());
       return false;
     }
     out.push_back(p);

@@ -95,9 +95,11 @@ std::optional<ConversionTarget> parse_target(std::string_view text, std::string_
   t.source = std::string(file);
   int lineno = 0;
   auto fail = [&](const std::string& m) {
-    err = std::string(file) + ":" + std::to_string(lineno) + ": error: " + m;
+    err = std::string(file) + (lineno > 0 ? ":" + std::to_string(lineno) : std::string()) + ": error: " + m;
     return std::nullopt;
   };
+  int target_line = 0;
+  std::map<DType, int> convert_line;  // the line of each `convert FROM ...`
   size_t pos = 0;
   while (pos <= text.size()) {
     size_t end = text.find('\n', pos);
@@ -105,20 +107,35 @@ std::optional<ConversionTarget> parse_target(std::string_view text, std::string_
     std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     ++lineno;
-    // A reason in double quotes may follow an illegal op; `//` starts a comment elsewhere.
-    std::string quoted;
-    if (size_t q = line.find('"'); q != std::string_view::npos) {
-      size_t q2 = line.find('"', q + 1);
+    // `//` starts a comment (quotes inside it are comment text); a reason in double quotes may follow an
+    // illegal op, then only a comment.
+    std::string quoted, trailing;
+    bool has_quoted = false;
+    const size_t c0 = line.find("//"), q = line.find('"');
+    if (q != std::string_view::npos && (c0 == std::string_view::npos || q < c0)) {
+      const size_t q2 = line.find('"', q + 1);
       if (q2 == std::string_view::npos) return fail("unterminated \"");
       quoted = std::string(line.substr(q + 1, q2 - q - 1));
+      has_quoted = true;
+      std::string_view rest = line.substr(q2 + 1);
+      if (size_t c = rest.find("//"); c != std::string_view::npos) rest = rest.substr(0, c);
+      if (const std::vector<std::string> after = words(rest); !after.empty()) trailing = after[0];
       line = line.substr(0, q);
+    } else if (c0 != std::string_view::npos) {
+      line = line.substr(0, c0);
     }
-    if (size_t c = line.find("//"); c != std::string_view::npos) line = line.substr(0, c);
     std::vector<std::string> w = words(line);
-    if (w.empty()) continue;
+    if (w.empty()) {
+      if (has_quoted) return fail("a quoted reason belongs after 'illegal-op OP'");
+      continue;
+    }
     const std::string& key = w[0];
+    if (has_quoted && key != "illegal-op") return fail("a quoted reason belongs after 'illegal-op OP', not '" + key + "'");
+    if (!trailing.empty()) return fail("text after the quoted reason: '" + trailing + "'");
     if (key == "target") {
       if (w.size() != 2) return fail("'target' takes one name");
+      if (target_line) return fail("a second 'target' line (the first is line " + std::to_string(target_line) + ")");
+      target_line = lineno;
       t.name = w[1];
     } else if (key == "legal-dtypes") {
       for (size_t k = 1; k < w.size(); ++k) {
@@ -137,9 +154,12 @@ std::optional<ConversionTarget> parse_target(std::string_view text, std::string_
       std::optional<DType> a = parse_dtype(w[1]), b = parse_dtype(w[2]);
       if (!a || dtype_name(*a) != w[1]) return fail("unknown dtype '" + w[1] + "'");
       if (!b || dtype_name(*b) != w[2]) return fail("unknown dtype '" + w[2] + "'");
+      if (auto it = convert_line.find(*a); it != convert_line.end())
+        return fail(std::string("a second 'convert ") + dtype_name(*a) + "' (the first is line " + std::to_string(it->second) + ")");
+      convert_line[*a] = lineno;
       t.type_map[*a] = *b;
     } else if (key == "patterns") {
-      for (size_t k = 1; k < w.size(); ++k) t.patterns.push_back(w[k]);
+      for (size_t k = 1; k < w.size(); ++k) t.patterns.push_back(w[k]), t.pattern_lines.push_back(lineno);
     } else if (key == "accept-accum-change") {
       if (w.size() != 1) return fail("'accept-accum-change' takes nothing");
       t.accepts_accum_change = true;
@@ -151,9 +171,11 @@ std::optional<ConversionTarget> parse_target(std::string_view text, std::string_
   lineno = 0;
   if (t.name.empty()) return fail("no 'target NAME' line");
   for (auto [from, to] : t.type_map)
-    if (!t.legal_dtypes.count(to))
+    if (!t.legal_dtypes.count(to)) {
+      lineno = convert_line[from];
       return fail(std::string("convert ") + dtype_name(from) + " " + dtype_name(to) + ": " + dtype_name(to) +
-                  " is not a legal dtype");
+                  " is not a legal dtype (add it to a 'legal-dtypes' line)");
+    }
   return t;
 }
 

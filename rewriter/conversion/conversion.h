@@ -36,6 +36,7 @@ class ConversionTarget {
   std::map<OpCode, LegalityFn> dynamic;           ///< op -> callback ("dynamically legal")
   std::map<DType, DType> type_map;                ///< the type converter: narrow dtype -> compute dtype
   std::vector<std::string> patterns;              ///< names of the conversion patterns it uses
+  std::vector<int> pattern_lines;                 ///< the file line that names each of `patterns`
   bool accepts_accum_change = false;              ///< a narrow accumulation may be widened (not exact)
   std::string source;                             ///< where it was read from
 
