@@ -520,7 +520,7 @@ std::vector<CommandSpec> make_commands() {
            "an output that cannot be written; 2 usage error (an unknown pattern name included). -o FILE, "
            "--json FILE and --junit FILE are replaced once the report is complete (exit 0 or 1 with the "
            "failures listed); an error before it leaves them as they were. Rows are printed as the patterns "
-           "finish (in name order).\n"
+           "finish (in name order; with --target or --target-file, all at the end in the target's order).\n"
            "SIGINT or SIGTERM during the proofs: --json and --junit FILE are replaced by the report of the "
            "patterns finished so far (JSON: \"complete\": false and the unfinished ones; JUnit: a pattern "
            "being proved is an error INTERRUPTED, one not started is skipped), then ptir dies by the signal; "
