@@ -102,7 +102,7 @@ int cmd_convert(const Args& a) {
   list_illegal("convert: still illegal");
   int code = kExitOk;
   if (a.has("certify")) {
-    // The certificate: each (pattern, op, dtype) that fired, proved on its instances.
+    // The certificate: each kind that fired (ConversionResult::fired_on), proved on its instance.
     std::vector<prove::ConversionPatternReport> reps = prove::prove_conversion_patterns(
         *target, patterns, static_cast<unsigned>(*a.u64("validate-timeout-ms")), r.fired_on);
     // Every kind that fired needs an instance of exactly that kind that converted and was PROVED: a kind

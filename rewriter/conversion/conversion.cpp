@@ -12,8 +12,7 @@
 namespace ptir::conversion {
 
 std::string conversion_kind(OpCode op, DType elem, std::string_view dir, std::optional<DType> accum) {
-  const bool folds = op == OpCode::ReduceSum || op == OpCode::ReduceMax || op == OpCode::ReduceMin ||
-                     op == OpCode::DotGeneral;
+  const bool folds = find_attr_spec(op, "accum") != nullptr;  // the ops that take an accumulation dtype
   std::string k(mnemonic(op));
   if (!dir.empty()) k += " dir[" + std::string(dir) + "]";
   k += " " + std::string(dtype_name(elem));
@@ -33,7 +32,6 @@ std::string conversion_kind_of(const Program& p, InstId i) {
     accum = static_cast<DType>(a->ints[0]);
   return conversion_kind(p.op(i), elem, dir, accum);
 }
-
 
 std::string inst_text(const Program& p, InstId i) { return describe_inst(p, i); }
 

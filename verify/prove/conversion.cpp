@@ -48,8 +48,7 @@ std::vector<ConversionPatternReport> prove_conversion_patterns(
     rep.pattern = std::string(pat->name());
     bool all_proved = true, refuted = false, any = false;
     for (OpCode op : pat->roots()) {
-      const bool folds = op == OpCode::ReduceSum || op == OpCode::ReduceMax || op == OpCode::ReduceMin ||
-                         op == OpCode::DotGeneral;
+      const bool folds = find_attr_spec(op, "accum") != nullptr;  // reduce_*, dot_general (ir/ops.cpp)
       std::vector<std::string> dirs = {""};
       if (op == OpCode::Compare) dirs = {"lt", "le", "eq", "ge", "gt", "ne"};
       for (auto [from, to] : t.type_map) {
