@@ -347,11 +347,17 @@ uint64_t held_bytes(const Tensor& t) { return t.data.size(); }
 std::string mb_text(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MB"; }
 
 /// Whether `extra` more bytes fit the memory budget (over it: an error naming the budget).
-Status fits(const Exec& ex, uint64_t extra, std::string_view what) {
+/// `what` names the tensor: `prefix`, then `op`'s mnemonic and `suffix` when `op` is given. The words
+/// are put together only when the budget is exceeded (a string built for every instruction of a
+/// budgeted run was most of the fast pass's allocations).
+Status fits(const Exec& ex, uint64_t extra, std::string_view prefix, std::optional<OpCode> op = std::nullopt,
+            std::string_view suffix = {}) {
   const uint64_t cap = ex.opts.max_bytes;
   if (cap == 0 || (extra <= cap && ex.live <= cap - extra)) return Status::success();
-  return Status::error("memory budget of " + mb_text(cap) + " exceeded: " + std::string(what) + " needs " +
-                       mb_text(extra) + " with " + mb_text(ex.live) + " already held");
+  std::string what(prefix);
+  if (op) what.append(mnemonic(*op)).append(suffix);
+  return Status::error("memory budget of " + mb_text(cap) + " exceeded: " + what + " needs " + mb_text(extra) +
+                       " with " + mb_text(ex.live) + " already held");
 }
 
 /// Points `argp` at the operands, expanding splats (kernels index raw data) into `scratch`.
@@ -361,7 +367,7 @@ Status dense_args(Exec& ex, InstId i, std::vector<const Tensor*>& argp, std::vec
   for (const Tensor* t : argp)
     if (t->splat) need += t->dense_bytes();
   if (need == 0) return Status::success();
-  if (Status st = fits(ex, need, std::string(mnemonic(ex.p.op(i))) + " expanding a splat operand"); !st.ok()) return st;
+  if (Status st = fits(ex, need, "", ex.p.op(i), " expanding a splat operand"); !st.ok()) return st;
   scratch.clear();
   scratch.reserve(argp.size());
   for (const Tensor*& t : argp) {
@@ -395,11 +401,10 @@ Status run_inst(Exec& ex, InstId i, Args args, Out& out, TensorPool* pool = null
     st.at = i;
     return st;
   }
-  if (ex.opts.max_bytes != 0)  // the message is built only where a budget can be exceeded
-    if (Status st = fits(ex, need, "the result of " + std::string(mnemonic(p.op(i)))); !st.ok()) {
-      st.at = i;
-      return st;
-    }
+  if (Status st = fits(ex, need, "the result of ", p.op(i)); !st.ok()) {
+    st.at = i;
+    return st;
+  }
   for (uint32_t r = 0; r < p.num_results(i); ++r) {
     const TensorType& t = p.type_of(p.result(i, r));
     // The literal of a constant, set by the kernel, is the result: no zeroed data first.
