@@ -640,6 +640,7 @@ int cmd_prove(const Args& a) {
             std::fprintf(smt2_file->stream(), "; %s rank %d\n%s\n", rule.c_str(), rank, smt2.c_str());
           };
         r.all_shapes = prove::prove_pattern_all_shapes(subjects[i], populate, o, mine);
+        if (r.all_shapes->disagreement) r.disagreement = true;  // a canary refuted the symbolic proof
         // Safety net: an all-shape PROVED must be confirmed by the bounded proof of the real pattern.
         if (r.all_shapes->verdict == allshape::Verdict::Proved && r.status != prove::Status::Proved) {
           if (r.status == prove::Status::Refuted) r.disagreement = true;
@@ -743,16 +744,17 @@ int cmd_prove(const Args& a) {
               o.max_rank, o.max_dim, static_cast<unsigned long long>(o.seed), o.timeout_ms, o.class_tries, o.instances,
               o.campaign_runs, shard_n > 1 ? (", shard " + std::to_string(shard_k) + "/" + std::to_string(shard_n)).c_str() : "");
   if (all_shapes) {
-    int ac[4] = {0, 0, 0, 0};
+    int ac[4] = {0, 0, 0, 0}, disagreements = 0;
     std::vector<double> times;
     for (const auto& r : reports) {
-      ++ac[static_cast<int>(r.all_shapes->verdict)];
+      if (r.disagreement) ++disagreements;
+      else ++ac[static_cast<int>(r.all_shapes->verdict)];
       if (r.all_shapes->verdict == allshape::Verdict::Proved) times.push_back(r.all_shapes->ms);
     }
     std::sort(times.begin(), times.end());
-    std::printf("all shapes: %d PROVED FOR ALL SHAPES, %d BOUNDED ONLY, %d REFUTED, %d UNKNOWN of %zu patterns; "
-                "proof time median %.0f ms, max %.0f ms\n",
-                ac[0], ac[1], ac[2], ac[3], reports.size(), times.empty() ? 0.0 : times[times.size() / 2],
+    std::printf("all shapes: %d PROVED FOR ALL SHAPES, %d BOUNDED ONLY, %d REFUTED, %d UNKNOWN, %d DISAGREEMENT of %zu "
+                "patterns; proof time median %.0f ms, max %.0f ms\n",
+                ac[0], ac[1], ac[2], ac[3], disagreements, reports.size(), times.empty() ? 0.0 : times[times.size() / 2],
                 times.empty() ? 0.0 : times.back());
     std::printf("all-shape scope: every rank (ranks 0..B checked, B from the rank-bound argument), every size "
                 "including 0, every dtype and permutation configuration the constraints admit; Z3 budget %u ms per "

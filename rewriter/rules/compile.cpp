@@ -408,6 +408,11 @@ class Compiler {
     }
     switch (n.kind) {
       case Node::Kind::Value:
+        // The rewrite replaces every use of the root with the result: a result op reading the root
+        // would read itself (ptir opt wrote `%m = add %m, ...`). A bare `=> %r` is the root itself.
+        if (!is_root && n.name == r_.source->as_name)
+          throw Fail{n.loc, "the result uses %" + n.name + ", the root's own name: the rewrite replaces every use of "
+                            "the root with the result, so the result cannot read it (use the root's operands)"};
         r.slot = use(n.name, true, n.loc).second;
         return r;
       case Node::Kind::Splat:
@@ -572,6 +577,17 @@ std::optional<RuleError> check_rule_file(const RuleFile& f) {
 std::variant<RuleFile, RuleError> load_rule_text(std::string_view text, const std::string& path) {
   auto parsed = parse_rule_text(text, path);
   if (auto* e = std::get_if<RuleError>(&parsed)) return *e;
+  // A rule whose result is its root's own `as` name rewrites the root to itself: the driver replaced
+  // the root's uses with the root and erased it (ptir opt wrote `return %n` with %n gone). Templates
+  // and the prover's source-only rules use that form on purpose, so it is refused here, for rules only.
+  for (const Rule& r : std::get<RuleFile>(parsed).rules)
+    if (r.source && r.result && r.result->kind == Node::Kind::Value && !r.source->as_name.empty() &&
+        r.result->name == r.source->as_name) {
+      RuleError err{path, r.result->loc, "rule " + r.name + ": the result is %" + r.result->name +
+                                             ", the root itself: a rule must rewrite its root to another value"};
+      attach_source_lines(err, text);
+      return err;
+    }
   if (auto err = check_rule_file(std::get<RuleFile>(parsed))) {
     attach_source_lines(*err, text);
     return *err;

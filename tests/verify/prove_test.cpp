@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "ir/text.h"
+#include "ir/verifier.h"
 #include "patterns/passes.h"
 #include "patterns/templates.h"
 #include "rewriter/views.h"
@@ -142,6 +144,42 @@ TEST(Instances, RespectTypeCapturesAndRanks) {
     EXPECT_EQ(p.type(p.body(b).result_types[0]).rank(), k % 4);
   }
   EXPECT_GT(built, 40);
+}
+
+TEST(Instances, DotGeneralLayoutsVerifyAndReachEachClass) {
+  // Every steered layout at every root rank builds a dot_general the verifier accepts (a steer that
+  // asked for a free axis at a rank with only batch axes once made a negative count and crashed), and
+  // each class is reached where it can be (instance.h DotLayout; tests/golden/prove/dot_layouts.ptir).
+  auto file = load("rule d : dot_general(%x, %y) {batch_lhs = $bl, batch_rhs = $br, contract_lhs = $cl, "
+                   "contract_rhs = $cr} as %d where not has_attr(%d, accum) => %x\n");
+  std::mt19937_64 rng(11);
+  for (int m = -1; m < prove::kNumDotLayouts; ++m)
+    for (int rank = 0; rank <= 3; ++rank) {
+      prove::Steer steer;
+      steer.nodes.assign(3, prove::NodeSteer{});
+      steer.nodes[0].dot = m < 0 ? prove::NodeSteer::kAny : m;
+      int built = 0, in_class = 0;
+      for (int k = 0; k < 60; ++k) {
+        prove::Instance inst =
+            prove::make_instance(*file->rules[0].source, {.rank = rank, .max_dim = 3, .steer = &steer}, rng);
+        if (!inst.program) continue;
+        ++built;
+        const Program& p = *inst.program;
+        ASSERT_TRUE(verify_program(p).empty()) << print_program(p);
+        const InstId d = p.def_inst(inst.node_values[0]);
+        ASSERT_EQ(p.op(d), OpCode::DotGeneral);
+        const AttrSet& a = p.attrs_of(d);
+        const int lr = p.type_of(p.operand(d, 0)).rank(), rr = p.type_of(p.operand(d, 1)).rank();
+        if (m >= 0 && prove::dot_layout_has(m, lr, rr, a.ints("batch_lhs"), a.ints("batch_rhs"), a.ints("contract_lhs"),
+                                            a.ints("contract_rhs")))
+          ++in_class;
+      }
+      EXPECT_GT(built, 40) << "layout " << m << " rank " << rank;
+      const bool reachable = m < 0 || (m == prove::kDotBatchOrder ? rank >= 2
+                                       : m == prove::kDotBatchApart || m == prove::kDotInterleaved ? rank >= 1
+                                                                                                   : true);
+      if (m >= 0 && reachable) EXPECT_GT(in_class, built / 2) << "layout " << m << " rank " << rank;
+    }
 }
 
 // ---- coverage (docs/verification.md "Coverage") ----

@@ -289,9 +289,11 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
       prove::Instance inst = prove::make_instance(*r.source, io, rng);
       if (!inst.program) continue;
       Replay c = canary(*inst.program, o.canary_runs);
-      if (c.refuted)
-        return done(Verdict::Unknown, "INTERNAL DISAGREEMENT: the canary at rank " + std::to_string(rank) +
+      if (c.refuted) {
+        res.disagreement = true;
+        return done(Verdict::Unknown, "DISAGREEMENT (a bug in ptir): the canary at rank " + std::to_string(rank) +
                                           " refutes what the symbolic proof proved:\n" + print_program(*inst.program) + c.detail);
+      }
       fired += c.fired;
     }
     res.canaries += fired;

@@ -60,6 +60,10 @@ struct Result {
   int configs = 0;        ///< dtype / permutation / operand-rank configurations checked
   int queries = 0;        ///< Z3 queries
   int canaries = 0;       ///< canary instances that fired and agreed
+  /// A canary refuted what the symbolic proof proved: a bug in ptir. The verdict is then Unknown, and
+  /// the caller reports a DISAGREEMENT, which fails the run (as does a bounded REFUTED beside an
+  /// all-shape PROVED).
+  bool disagreement = false;
   double ms = 0;
   std::string why;        ///< BoundedOnly / Unknown: why; Refuted: the replayed instance
   std::vector<std::string> notes;  ///< what was assumed or strengthened (dropped negated constraints, ...)

@@ -28,8 +28,10 @@ RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f) {
   // axis alone); a literal axis k pins axes 0..k.
   // (One per captured axis name, shared by the concats that use it; a concat without an axis in the
   // source has its own.)
+  bool has_dot = false;
   std::function<void(const rules::Node&)> scan = [&](const rules::Node& n) {
     if (n.kind == rules::Node::Kind::Op && n.op == OpCode::Transpose) a.has_transpose = true;
+    if (n.kind == rules::Node::Kind::Op && n.op == OpCode::DotGeneral) has_dot = true;
     if (n.kind == rules::Node::Kind::Op && n.op == OpCode::Concat) {
       bool named = false;
       for (const auto& x : n.attrs) {
@@ -49,7 +51,14 @@ RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f) {
   // An existential size condition (some_axis_size) needs its witness axis kept: one more axis each.
   for (const rules::Constraint& c : r.where)
     if (const PredicateSpec* s = predicate_spec_named(c.pred); s && !c.negated) a.witness_axes += s->witness_axes;
-  for (const auto& [cap, k] : f.rank_of) a.fixed_rank = std::max(a.fixed_rank, k);
+  a.root_rank_only = !has_dot && !f.rank_of.empty();
+  for (const auto& [cap, k] : f.rank_of) {
+    a.fixed_rank += std::max(k, 0);
+    const bool root = (!r.source->type_capture.empty() && cap == r.source->type_capture) ||
+                      (!r.source->as_name.empty() && cap == r.source->as_name);
+    if (root) a.root_rank = std::max(a.root_rank, k);
+    else a.root_rank_only = false;
+  }
   return a;
 }
 
@@ -81,12 +90,18 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
     } while (ch.next());
   }
   // A transpose's permutations are all the identity below rank 2: check rank 2 so the premise
-  // check (every read in place) sees a real permutation; rank_is(%x, N) instances exist only at N.
+  // check (every read in place) sees a real permutation.
   bound += ill_witness;
   if (a.has_transpose) bound = std::max(bound, 2);
   bound += static_cast<int>(a.axis_caps.size()) + a.unnamed_axes + a.literal_pins;
   bound += a.witness_axes;
-  if (a.fixed_rank > bound) bound = a.fixed_rank;
+  // rank_is(X, N): X's N axes are kept whole, beside the witnesses counted above. (Taking the larger of
+  // N and the count for every rank_is, as before, left no room for contracting axes when a dot_general
+  // operand and the root were both fixed at N: a wrong rule's symbolic proof succeeded; found by an
+  // audit.) Only the root's rank fixed, without a dot_general: every instance has exactly N axes of
+  // the argument, all output axes, so rank N (B >= N) is every instance.
+  if (a.root_rank_only) bound = std::max(bound, a.root_rank);
+  else bound += a.fixed_rank;
   return bound;
 }
 

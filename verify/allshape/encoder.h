@@ -217,7 +217,13 @@ struct RuleAxes {
   int unnamed_axes = 0;                ///< concats whose axis is neither a literal nor a capture: one each
   int literal_pins = 0;                ///< a literal concat axis k pins axes 0..k: k + 1
   int witness_axes = 0;                ///< positive some_axis_size: one witness axis each
-  int fixed_rank = -1;                 ///< the largest N of rank_is(%x, N), N > 0
+  /// The sum of N over the rule's rank_is(X, N): the argument keeps every axis of such an X (dropping
+  /// one would break the constraint), at most N axes of the argument each, beside the counted ones.
+  int fixed_rank = 0;
+  /// Every rank_is names the root (its `: $T` or `as` name) and the rule has no dot_general: every
+  /// instance has root rank N and no axis besides the N output axes, so B = max(N, counted) suffices.
+  bool root_rank_only = false;
+  int root_rank = 0;  ///< N of rank_is on the root, with root_rank_only
 };
 RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f);
 

@@ -110,6 +110,15 @@ std::string n_perm(const Skeleton& k, int i, int m) {
   static const char* w[] = {"identity", "not identity", "not commuting with another perm"};
   return "perm " + k.label[i] + " = " + w[m];
 }
+std::string n_dot(const Skeleton& k, int i, int m) {
+  static const char* w[] = {"leading",
+                            "batch_lhs != batch_rhs",
+                            "contract_lhs != contract_rhs",
+                            "a contracting list not increasing",
+                            "a batch list not increasing",
+                            "batch or contracting axes placed among the free axes"};
+  return "dims " + k.label[i] + " = " + w[m];
+}
 /// A permutation's order as a map on the data: the lcm of its cycles that move elements (a cycle
 /// over axes that all have size 1 moves none). Every identity of a word in one permutation (p^6 = 1,
 /// p^2 = p^-2, ...) depends only on it: p^6 = 1 for every permutation of at most 3 axes but not for a
@@ -999,6 +1008,28 @@ class Planner {
           add(p, std::move(nc));
           break;
         }
+        case OpCode::DotGeneral: {
+          // Layout classes (instance.h DotLayout): the generator places each operand's batch and
+          // contracting axes at random positions; a rule that ties one side's list to the other's or
+          // assumes an order is wrong only on such instances. Skipped when the rule writes a list.
+          if (literal_attr(x, "batch_lhs") || literal_attr(x, "batch_rhs") || literal_attr(x, "contract_lhs") ||
+              literal_attr(x, "contract_rhs"))
+            break;
+          std::string no_batch;
+          for (const Constraint& c : where_)
+            if (c.pred == "has_attr" && c.negated && c.args.size() == 2 && c.args[0].kind == Constraint::Arg::Kind::Value &&
+                c.args[0].name == x.as_name && !x.as_name.empty() &&
+                (c.args[1].name == "batch_lhs" || c.args[1].name == "batch_rhs"))
+              no_batch = constraint_text(c) + " excludes batch dims";
+          for (int m = 0; m < kNumDotLayouts; ++m) {
+            CoverageClass c = node_class(n_dot(k_, i, m), i, &NodeSteer::dot, m);
+            if (m == kDotBatchApart || m == kDotBatchOrder) unreach(c, no_batch);
+            if (m == kDotBatchApart || m == kDotInterleaved) needs_rank(c, i, 1);
+            if (m == kDotBatchOrder) needs_rank(c, i, 2);
+            add(p, std::move(c));
+          }
+          break;
+        }
         case OpCode::Pad: {
           if (!literal_attr(x, "low") || !literal_attr(x, "high")) {
             add(p, node_class(n_padneg(k_, i, false), i, &NodeSteer::pad_neg, 0));
@@ -1260,6 +1291,16 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
         put(n_perm(k, i, same_map(pm, id, x) ? 0 : 1));
         if (const int order = perm_order_on(pm, x); order > 1) put(n_perm_order(k, i, order));
         perms.push_back({i, pm});
+        break;
+      }
+      case OpCode::DotGeneral: {
+        const int lr = p.type_of(p.operand(d, 0)).rank(), rr = p.type_of(p.operand(d, 1)).rank();
+        const auto& bl = a.ints("batch_lhs");
+        const auto& br = a.ints("batch_rhs");
+        const auto& cl = a.ints("contract_lhs");
+        const auto& cr = a.ints("contract_rhs");
+        for (int m = 0; m < kNumDotLayouts; ++m)
+          if (dot_layout_has(m, lr, rr, bl, br, cl, cr)) put(n_dot(k, i, m));
         break;
       }
       case OpCode::Pad:

@@ -878,11 +878,28 @@ class Generator {
   }
 
   std::vector<TensorType> dot_operands(const Node& n, const TensorType& want, AttrSet& attrs) {
-    // want = batch ++ lhs_free ++ rhs_free; operands: lhs = batch ++ free ++ contract,
-    // rhs = batch ++ contract ++ free (the attribute lists say where each axis is).
+    // want = batch ++ lhs_free ++ rhs_free. The leading layout: lhs = batch ++ free ++ contract,
+    // rhs = batch ++ contract ++ free. Placed (half of the time unsteered; steered by NodeSteer::dot to
+    // a DotLayout class): each operand's batch and contracting axes at random positions of their own
+    // (the free axes take the rest, in increasing order), so the two sides' lists differ, are out of
+    // order, and free axes come before or between the others: a rule that ties the lhs's list to the
+    // rhs's, or assumes an order, fails on such instances (docs/verification.md, "The generator").
     const int r = want.rank();
+    const int steer = steer_of(n, &NodeSteer::dot);
     int b = pick(r_, 0, r), lf = pick(r_, 0, r - b), rf = r - b - lf;
     int c = pick(r_, 0, 2);
+    // Steered: the counts a class needs (b + lf + rf = r throughout).
+    auto split_free = [&] { lf = pick(r_, 0, r - b), rf = r - b - lf; };
+    if (steer == kDotBatchApart && b == 0 && r >= 1) b = 1, split_free();
+    if (steer == kDotBatchApart && c == 0 && lf + rf == 0) c = 1;  // an axis to move the batch axis past
+    if (steer == kDotBatchOrder && b < 2 && r >= 2) b = pick(r_, 2, r), split_free();
+    if (steer == kDotContractApart && c == 0) c = pick(r_, 1, 2);
+    if (steer == kDotContractApart && r == 0) c = 2;  // one contracting axis alone is at 0 on both sides
+    if (steer == kDotContractOrder) c = 2;
+    if (steer == kDotInterleaved && r >= 1) {
+      if (lf + rf == 0) b = r - 1, lf = 1, rf = 0;  // a free axis
+      if (b + c == 0) c = 1;                        // and an axis to place among the free ones
+    }
     // A transposed operand steered to a permutation of order 5 or 6 needs 5 axes: every free dim on its
     // side and two contracting dims (else the class is reached only by chance).
     for (int side = 0; side < 2; ++side) {
@@ -890,16 +907,44 @@ class Generator {
       if (o.kind == Node::Kind::Op && o.op == OpCode::Transpose && steer_of(o, &NodeSteer::perm) >= 15)
         b = 0, c = 2, lf = side == 0 ? r : 0, rf = r - lf;
     }
-    TensorType l, h;
-    l.dtype = h.dtype = want.dtype;
     std::vector<int64_t> cd;
     for (int i = 0; i < c; ++i) cd.push_back(draw_dim(0, o_.max_dim));
+    // Positions of one operand's batch and contracting axes (leading, or placed at random); its free
+    // axes fill the other positions in increasing order.
+    auto layout = [&](int nfree, bool rhs, bool placed, std::vector<int64_t>& bpos, std::vector<int64_t>& cpos) {
+      const int n_ax = b + nfree + c;
+      std::vector<int64_t> order(n_ax);
+      std::iota(order.begin(), order.end(), 0);
+      if (placed) std::shuffle(order.begin(), order.end(), r_);
+      bpos.assign(order.begin(), order.begin() + b);
+      if (placed) {
+        cpos.assign(order.begin() + b, order.begin() + b + c);
+      } else {
+        cpos.clear();
+        for (int i = 0; i < c; ++i) cpos.push_back(rhs ? b + i : b + nfree + i);
+      }
+    };
+    auto build = [&](int nfree, int free_first, const std::vector<int64_t>& bpos, const std::vector<int64_t>& cpos) {
+      TensorType t;
+      t.dtype = want.dtype;
+      const int n_ax = b + nfree + c;
+      t.dims.assign(n_ax, -1);
+      for (int i = 0; i < b; ++i) t.dims[bpos[i]] = want.dims[i];
+      for (int i = 0; i < c; ++i) t.dims[cpos[i]] = cd[i];
+      int f = 0;
+      for (int a = 0; a < n_ax; ++a)
+        if (t.dims[a] < 0) t.dims[a] = want.dims[free_first + f++];
+      return t;
+    };
+    const bool placed = steer != kAny ? steer != kDotLeading : coin(r_);
     std::vector<int64_t> bl, br, cl, cr;
-    for (int i = 0; i < b; ++i) l.dims.push_back(want.dims[i]), h.dims.push_back(want.dims[i]), bl.push_back(i), br.push_back(i);
-    for (int i = 0; i < lf; ++i) l.dims.push_back(want.dims[b + i]);
-    for (int i = 0; i < c; ++i) cl.push_back(static_cast<int64_t>(l.dims.size())), l.dims.push_back(cd[i]);
-    for (int i = 0; i < c; ++i) cr.push_back(static_cast<int64_t>(h.dims.size())), h.dims.push_back(cd[i]);
-    for (int i = 0; i < rf; ++i) h.dims.push_back(want.dims[b + lf + i]);
+    for (int t = 0;; ++t) {
+      layout(lf, false, placed, bl, cl);
+      layout(rf, true, placed, br, cr);
+      if (steer == kAny || steer == kDotLeading || t >= 40 || dot_layout_has(steer, b + lf + c, b + rf + c, bl, br, cl, cr))
+        break;
+    }
+    TensorType l = build(lf, b, bl, cl), h = build(rf, b + lf, br, cr);
     // Batch lists are written when there are batch dims, and also empty when the node names them (a
     // rule that matches `batch_lhs = $b` fires at rank 0 only on a dot that writes batch_lhs[]).
     bool names_batch = false;
@@ -928,6 +973,33 @@ class Generator {
 };
 
 }  // namespace
+
+bool dot_layout_has(int kind, int lhs_rank, int rhs_rank, const std::vector<int64_t>& bl, const std::vector<int64_t>& br,
+                    const std::vector<int64_t>& cl, const std::vector<int64_t>& cr) {
+  auto run = [](const std::vector<int64_t>& v, int64_t from) {  // v == from, from + 1, ...
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] != from + static_cast<int64_t>(i)) return false;
+    return true;
+  };
+  auto set_is_run = [](std::vector<int64_t> v, int64_t from) {  // the set of v == {from, from + 1, ...}
+    std::sort(v.begin(), v.end());
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] != from + static_cast<int64_t>(i)) return false;
+    return true;
+  };
+  const int64_t nb = static_cast<int64_t>(bl.size()), nc = static_cast<int64_t>(cl.size());
+  switch (kind) {
+    case kDotBatchApart: return bl != br;
+    case kDotContractApart: return cl != cr;
+    case kDotContractOrder: return !std::is_sorted(cl.begin(), cl.end()) || !std::is_sorted(cr.begin(), cr.end());
+    case kDotBatchOrder: return !std::is_sorted(bl.begin(), bl.end()) || !std::is_sorted(br.begin(), br.end());
+    case kDotInterleaved:
+      return !set_is_run(bl, 0) || !set_is_run(cl, lhs_rank - nc) || !set_is_run(br, 0) || !set_is_run(cr, nb);
+    case kDotLeading:
+      return run(bl, 0) && run(br, 0) && run(cl, lhs_rank - nc) && run(cr, nb) && rhs_rank >= nb + nc;
+    default: return false;
+  }
+}
 
 std::vector<const Node*> preorder(const Node& root) {
   std::vector<const Node*> out;

@@ -49,7 +49,24 @@ struct NodeSteer {
   int bcast_rank = kAny;    ///< broadcast_to: 0 operand of the result's rank, 1 leading axes added
   int bcast_expand = kAny;  ///< broadcast_to: 0 no size-1 axis expanded, 1 some size-1 axis expanded
   int dir = kAny;       ///< compare: index into lt, le, eq, ge, gt, ne
+  int dot = kAny;       ///< dot_general: a DotLayout
 };
+
+/// Layout classes of a dot_general's dimension numbers (docs/verification.md, "Coverage"). Leading:
+/// lhs = batch ++ free ++ contracting and rhs = batch ++ contracting ++ free, each list increasing and
+/// the two sides' batch lists equal. The others are ways to differ from it; an instance may be in several.
+enum DotLayout : int {
+  kDotLeading = 0,        ///< the leading layout
+  kDotBatchApart = 1,     ///< batch_lhs != batch_rhs
+  kDotContractApart = 2,  ///< contract_lhs != contract_rhs
+  kDotContractOrder = 3,  ///< a contracting list not increasing
+  kDotBatchOrder = 4,     ///< a batch list not increasing
+  kDotInterleaved = 5,    ///< an operand's batch or contracting axes at other positions than the leading layout's
+};
+inline constexpr int kNumDotLayouts = 6;
+/// Whether a dot_general with operands of ranks `lhs_rank`, `rhs_rank` and these lists is in class `kind`.
+bool dot_layout_has(int kind, int lhs_rank, int rhs_rank, const std::vector<int64_t>& bl, const std::vector<int64_t>& br,
+                    const std::vector<int64_t>& cl, const std::vector<int64_t>& cr);
 struct Steer {
   std::vector<NodeSteer> nodes;  ///< by pre-order node number (empty: nothing steered)
   /// Sizes of the instance's dims: kAny, 0 some axis 0, 1 every axis 1, 2 some axis >= 2.
