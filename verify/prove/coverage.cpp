@@ -110,6 +110,7 @@ std::string n_perm(const Skeleton& k, int i, int m) {
   static const char* w[] = {"identity", "not identity", "not commuting with another perm"};
   return "perm " + k.label[i] + " = " + w[m];
 }
+std::string n_axes_order(const Skeleton& k, int i) { return "axes " + k.label[i] + " = not increasing"; }
 std::string n_dot(const Skeleton& k, int i, int m) {
   static const char* w[] = {"leading",
                             "batch_lhs != batch_rhs",
@@ -1008,6 +1009,18 @@ class Planner {
           add(p, std::move(nc));
           break;
         }
+        case OpCode::ReduceSum:
+        case OpCode::ReduceMax:
+        case OpCode::ReduceMin: {
+          // An axes list in another order than increasing (legal; it folds like the sorted one). With
+          // keepdims[true] the reduced axes are axes of the node: two need rank >= 2.
+          if (literal_attr(x, "axes")) break;
+          CoverageClass c = node_class(n_axes_order(k_, i), i, &NodeSteer::axes_order, 1);
+          const rules::AttrExpr* kd = source_attr(x, "keepdims");
+          if (kd && kd->kind == rules::AttrExpr::Kind::Word && kd->word == "true") needs_rank(c, i, 2);
+          add(p, std::move(c));
+          break;
+        }
         case OpCode::DotGeneral: {
           // Layout classes (instance.h DotLayout): the generator places each operand's batch and
           // contracting axes at random positions; a rule that ties one side's list to the other's or
@@ -1274,6 +1287,8 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
     if (is_reduce(x.op)) {
       const AttrValue* kd = a.find("keepdims");
       put(n_keep(k, i, !kd ? 0 : !kd->ints.empty() && kd->ints[0] ? 2 : 1));
+      const auto& ax = a.ints("axes");
+      if (!std::is_sorted(ax.begin(), ax.end())) put(n_axes_order(k, i));
     }
     if (x.op == OpCode::Compare)
       if (const AttrValue* dir = a.find("dir"))

@@ -796,12 +796,16 @@ class Generator {
     TensorType o;
     o.dtype = want.dtype;
     std::vector<int64_t> axes;
+    // The axes list: increasing, or (a quarter of the time, or steered) in another order, which the
+    // semantics allows and a rule reading `$a` in order (at($a, 0), permute_axes) may mishandle.
+    const int order = steer_of(n, &NodeSteer::axes_order);
     if (keep) {
       o = want;
       for (int i = 0; i < want.rank(); ++i)
-        if (coin(r_)) axes.push_back(i), want.dims[i] = 1, o.dims[i] = draw_dim(0, o_.max_dim);
+        if (coin(r_) || (order == 1 && axes.size() < 2 && want.rank() - i <= 2 - static_cast<int>(axes.size())))
+          axes.push_back(i), want.dims[i] = 1, o.dims[i] = draw_dim(0, o_.max_dim);
     } else {
-      const int extra = pick(r_, 1, 2);
+      const int extra = order == 1 ? 2 : pick(r_, 1, 2);
       o.dims = want.dims;
       for (int e = 0; e < extra; ++e) {
         const int at = pick(r_, 0, static_cast<int>(o.dims.size()));
@@ -812,6 +816,7 @@ class Generator {
       }
       std::sort(axes.begin(), axes.end());
     }
+    if (axes.size() >= 2 && (order == 1 || (order == kAny && coin(r_, 0.25)))) std::reverse(axes.begin(), axes.end());
     if (const AttrValue* fa = fixed_attr(n, "axes")) axes = fa->ints;
     put(attrs, "axes", AttrKind::Ints, axes);
     if (mode != 0) put(attrs, "keepdims", AttrKind::Bool, {keep ? 1 : 0});

@@ -50,6 +50,7 @@ struct NodeSteer {
   int bcast_expand = kAny;  ///< broadcast_to: 0 no size-1 axis expanded, 1 some size-1 axis expanded
   int dir = kAny;       ///< compare: index into lt, le, eq, ge, gt, ne
   int dot = kAny;       ///< dot_general: a DotLayout
+  int axes_order = kAny;  ///< reduce_*: 0 the axes list increasing, 1 not (legal: docs/semantics.md)
 };
 
 /// Layout classes of a dot_general's dimension numbers (docs/verification.md, "Coverage"). Leading:
