@@ -217,12 +217,22 @@ std::string with_caret(const std::string& diag, const std::string& text, const s
   size_t e = text.find('\n', b);
   std::string src = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
   if (!src.empty() && src.back() == '\r') src.pop_back();
-  std::string shown, pad;
-  for (size_t i = 0; i < src.size(); ++i) {
+  // A long line (a 400 KB literal on one line was echoed whole) is shown as a window of 80 bytes on
+  // each side of the column, its cut ends marked "...".
+  constexpr size_t kMaxShown = 200, kSide = 80;
+  size_t from = 0, to = src.size();
+  if (src.size() > kMaxShown) {
+    const size_t at = std::min(static_cast<size_t>(col - 1), src.size());
+    from = at > kSide ? at - kSide : 0;
+    to = std::min(src.size(), at + kSide);
+  }
+  std::string shown = from > 0 ? "..." : "", pad = from > 0 ? "   " : "";
+  for (size_t i = from; i < to; ++i) {
     std::string piece = src[i] == '\t' ? std::string("\t") : escape_bytes(std::string_view(&src[i], 1));
     shown += piece;
     if (static_cast<int>(i) + 1 < col) pad += piece == "\t" ? piece : std::string(piece.size(), ' ');
   }
+  if (to < src.size()) shown += "...";
   return diag + "\n" + shown + "\n" + pad + "^";
 }
 

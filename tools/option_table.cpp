@@ -405,7 +405,8 @@ const std::string kOutputReplaced0 = "-o FILE is replaced only on exit 0, so it 
 std::vector<CommandSpec> make_commands() {
   const std::string print_like_description =
       "Parses and verifies FILE (omitted or '-' = stdin) and prints it in canonical text form. Errors are "
-      "printed as FILE:LINE:COL: error: ... followed by the source line and a caret.";
+      "printed as FILE:LINE:COL: error: ... followed by the source line (a line over 200 bytes: 80 bytes on each "
+      "side of the column, the cut ends marked '...') and a caret.";
   const std::string print_like_epilogue =
       "Exit codes: 0 success, 1 a parse or verify error (or, with --verify-diagnostics, a mismatch) or an "
       "output that cannot be written, 2 usage error. " + kOutputReplaced0;
@@ -420,7 +421,8 @@ std::vector<CommandSpec> make_commands() {
        .synopsis = {"[FILE]"}, .max_operands = 1,
        .description = "Checks syntax, types, shapes, attributes, region signatures and SSA of FILE (omitted or "
                       "'-' = stdin). Prints 'ok' or the first error as FILE:LINE:COL: error: ... followed by "
-                      "the source line and a caret.",
+                      "the source line (a line over 200 bytes: 80 bytes on each side of the column, the cut ends "
+                      "marked '...') and a caret.",
        .epilogue = "Exit codes: 0 ok, 1 an error (or, with --verify-diagnostics, a mismatch) or an output that "
                    "cannot be written, 2 usage error."},
       {.name = "run", .bit = kRun, .summary = "run the entry function on given or random inputs, print the results",
