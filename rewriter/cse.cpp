@@ -2,6 +2,7 @@
 #include "rewriter/cse.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 namespace ptir {
@@ -18,10 +19,52 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
-/// Structural hash: op, attribute set, operands (order-free for commutative binary ops), result types.
-uint64_t hash_inst(const Program& p, InstId i) {
+/// The attributes of an op are a set of names: the order they were written in is kept for printing and
+/// carries no meaning (docs/text-format.md), but two orders are two interned sets. Each set is mapped to
+/// one representative of the sets equal to it up to order, computed once per distinct set and sweep;
+/// hash and equality read the representative.
+class AttrClasses {
+ public:
+  explicit AttrClasses(const Program& p) : p_(p), rep_(p.num_attr_sets(), kUnset) {}
+  AttrSetId rep(AttrSetId id) {
+    if (id >= rep_.size()) rep_.resize(id + 1, kUnset);  // sets interned during the sweep
+    if (rep_[id] == kUnset) rep_[id] = compute(id);
+    return rep_[id];
+  }
+
+ private:
+  static constexpr AttrSetId kUnset = ~AttrSetId{0};
+  static std::vector<const Attr*> sorted(const AttrSet& s) {
+    std::vector<const Attr*> v;
+    for (const Attr& a : s.attrs) v.push_back(&a);
+    std::sort(v.begin(), v.end(), [](const Attr* a, const Attr* b) { return a->name < b->name; });
+    return v;
+  }
+  AttrSetId compute(AttrSetId id) {
+    const AttrSet& s = p_.attrs(id);
+    if (s.attrs.size() < 2) return id;  // one order only
+    const std::vector<const Attr*> mine = sorted(s);
+    uint64_t h = s.attrs.size();
+    for (const Attr* a : mine) h = mix(h, std::hash<std::string>{}(a->name));
+    for (AttrSetId other : by_names_[h]) {
+      const std::vector<const Attr*> theirs = sorted(p_.attrs(other));
+      if (theirs.size() == mine.size() &&
+          std::equal(mine.begin(), mine.end(), theirs.begin(), [](const Attr* a, const Attr* b) { return *a == *b; }))
+        return other;
+    }
+    by_names_[h].push_back(id);
+    return id;
+  }
+  const Program& p_;
+  std::vector<AttrSetId> rep_;
+  std::unordered_map<uint64_t, std::vector<AttrSetId>> by_names_;  ///< representatives by their names
+};
+
+/// Structural hash: op, attribute set (up to order), operands (order-free for commutative binary ops),
+/// result types.
+uint64_t hash_inst(const Program& p, InstId i, AttrClasses& classes) {
   const Inst& in = p.inst(i);
-  uint64_t h = mix(static_cast<uint64_t>(in.op), in.attrs);
+  uint64_t h = mix(static_cast<uint64_t>(in.op), classes.rep(in.attrs));
   auto uses = p.operand_uses(i);
   if (uses.size() == 2 && has_trait(in.op, Commutative)) {
     ValueId a = std::min(uses[0].value, uses[1].value), b = std::max(uses[0].value, uses[1].value);
@@ -35,10 +78,10 @@ uint64_t hash_inst(const Program& p, InstId i) {
   return h ^ (h >> 32);
 }
 
-bool same_inst(const Program& p, InstId a, InstId b) {
+bool same_inst(const Program& p, InstId a, InstId b, AttrClasses& classes) {
   const Inst& x = p.inst(a);
   const Inst& y = p.inst(b);
-  if (x.op != y.op || x.attrs != y.attrs || x.num_operands != y.num_operands || x.num_results != y.num_results)
+  if (x.op != y.op || (x.attrs != y.attrs && classes.rep(x.attrs) != classes.rep(y.attrs)) || x.num_operands != y.num_operands || x.num_results != y.num_results)
     return false;
   for (uint32_t k = 0; k < x.num_results; ++k)
     if (p.type_id(p.result(a, k)) != p.type_id(p.result(b, k))) return false;
@@ -61,7 +104,7 @@ class CseTable {
   }
   void prefetch(uint64_t h) const { __builtin_prefetch(&slots_[h & mask_]); }
   /// The earlier equal instruction, or kNone after recording `i` (whose hash is `h`).
-  InstId find_or_insert(const Program& p, InstId i, uint64_t h) {
+  InstId find_or_insert(const Program& p, InstId i, uint64_t h, AttrClasses& classes) {
     uint64_t tag = h >> 32;
     for (size_t s = h & mask_;; s = (s + 1) & mask_) {
       uint64_t e = slots_[s];
@@ -69,7 +112,7 @@ class CseTable {
         slots_[s] = tag << 32 | i;
         return kNone;
       }
-      if (e >> 32 == tag && same_inst(p, static_cast<InstId>(e), i)) return static_cast<InstId>(e);
+      if (e >> 32 == tag && same_inst(p, static_cast<InstId>(e), i, classes)) return static_cast<InstId>(e);
     }
   }
 
@@ -97,7 +140,8 @@ bool may_have_twin(const Program& p, InstId i) {
 /// One CSE sweep over the program, body by body, in order.
 class CseSweep {
  public:
-  explicit CseSweep(ProgramRewriter& rw) : rw_(rw), p_(rw.program()), state_(p_.num_inst_slots(), kUnseen) {}
+  explicit CseSweep(ProgramRewriter& rw)
+      : rw_(rw), p_(rw.program()), classes_(p_), state_(p_.num_inst_slots(), kUnseen) {}
 
   int64_t run() {
     for (BodyId b = 0; b < p_.num_bodies(); ++b) run_body(b);
@@ -116,7 +160,7 @@ class CseSweep {
     for (InstId i = p_.body(b).first; i != kNone;) {
       InstId next = p_.inst(i).next;
       if (ahead != kNone) {
-        if (wants_table(ahead)) table_.prefetch(hash_inst(p_, ahead));
+        if (wants_table(ahead)) table_.prefetch(hash_inst(p_, ahead, classes_));
         ahead = p_.inst(ahead).next;
       }
       visit(i);
@@ -129,7 +173,7 @@ class CseSweep {
       state_[i] = kSkipped;
       return;
     }
-    InstId e = table_.find_or_insert(p_, i, hash_inst(p_, i));
+    InstId e = table_.find_or_insert(p_, i, hash_inst(p_, i, classes_), classes_);
     if (e == kNone) {
       state_[i] = kInTable;
       return;
@@ -150,13 +194,14 @@ class CseSweep {
     ++merged_;
     for (InstId u : reconsider_)
       if (u < state_.size() && state_[u] == kSkipped && wants_table(u)) {
-        table_.find_or_insert(p_, u, hash_inst(p_, u));
+        table_.find_or_insert(p_, u, hash_inst(p_, u, classes_), classes_);
         state_[u] = kInTable;
       }
   }
 
   ProgramRewriter& rw_;
   const Program& p_;
+  AttrClasses classes_;
   CseTable table_;
   std::vector<uint8_t> state_;  ///< by InstId; instructions created during the sweep are never visited
   std::vector<ValueId> with_;
