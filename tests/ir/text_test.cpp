@@ -183,6 +183,39 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"func @f(%x: tensor<f32, 99999999999>) -> tensor<f32> {\n  return %x\n}\n", "1:25: error: dimension is too large"},
         BadInput{"module {\n}\n", "1:1: error: expected 'func' or 'region' at top level"}));
 
+/// Names (values, functions, regions, attributes) are at most 4096 characters (docs/text-format.md,
+/// "Limits"): 4096 is read, 4097 is one located error.
+TEST(Text, NamesAreAtMost4096Characters) {
+  const auto call = [](const std::string& value, const std::string& attr) {
+    return "func @f(%x: tensor<f32>) -> tensor<f32> {\n  %" + value + " = custom_call %x target[\"ns.f.v1\"] " + attr +
+           "[1] -> tensor<f32>\n  return %" + value + "\n}\n";
+  };
+  const std::string ok(4096, 'a'), long_name(4097, 'a');
+  ParseResult r = parse_program(call(ok, ok), "in.ptir");
+  EXPECT_TRUE(r.ok()) << r.error;
+  r = parse_program(call(long_name, "w"), "in.ptir");
+  EXPECT_EQ(r.error.substr(0, r.error.find('\n')), "in.ptir:2:4: error: name is longer than 4096 characters");
+  r = parse_program(call("y", long_name), "in.ptir");
+  EXPECT_EQ(r.error.substr(0, r.error.find('\n')), "in.ptir:2:41: error: attribute name is longer than 4096 characters");
+}
+
+/// A custom_call may carry many attributes: each name is looked up once (a linear search per
+/// attribute made 60,000 of them take 8 s), and a repeated one is still an error where it stands.
+TEST(Text, ManyAttributesParseAndDuplicatesAreFound) {
+  std::string attrs;
+  for (int k = 0; k < 60000; ++k) attrs += " a" + std::to_string(k) + "[" + std::to_string(k) + "]";
+  const std::string head = "func @f(%x: tensor<f32>) -> tensor<f32> {\n  %y = custom_call %x target[\"ns.f.v1\"]";
+  ParseResult r = parse_program(head + attrs + " -> tensor<f32>\n  return %y\n}\n", "in.ptir");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.program->attrs_of(r.program->body(r.program->entry()).first).attrs.size(), 60001u);
+  const std::string dup = head + attrs + " a59999[0] -> tensor<f32>\n  return %y\n}\n";
+  r = parse_program(dup, "in.ptir");
+  ASSERT_FALSE(r.ok());
+  const size_t col = dup.find(" a59999[0]") - dup.find("\n") + 1;  // 1-based column of the repeated name
+  EXPECT_EQ(r.error.substr(0, r.error.find('\n')),
+            "in.ptir:2:" + std::to_string(col) + ": error: duplicate attribute 'a59999'");
+}
+
 TEST(Text, NeverCrashesOnTruncationsOfAValidFile) {
   std::string good = R"(region ^r(%a: tensor<f32, 2>) -> tensor<f32, 2> {
   %b = neg %a -> tensor<f32, 2>
