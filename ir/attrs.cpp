@@ -21,4 +21,27 @@ size_t hash_value(const AttrSet& s) {
   return h;
 }
 
+bool attr_is_default(const AttrSpec& spec, const AttrValue& v, int rank) {
+  const auto all = [&](int64_t x) {
+    for (int64_t i : v.ints)
+      if (i != x) return false;
+    return true;
+  };
+  switch (spec.dflt) {
+    case AttrDefault::None:
+    case AttrDefault::Own: return true;
+    case AttrDefault::Zeros: return all(0);
+    case AttrDefault::Ones: return all(1);
+    case AttrDefault::Zero:
+      for (int64_t k = 0, n = v.lit.stored_elements(); k < n; ++k)
+        if (v.lit.bits(k) != 0) return false;
+      return true;
+    case AttrDefault::False: return v.ints.empty() || v.ints[0] == 0;
+    case AttrDefault::True: return v.ints.empty() || v.ints[0] != 0;
+    case AttrDefault::Last: return !v.ints.empty() && v.ints[0] == rank - 1;
+    case AttrDefault::Absent: return false;
+  }
+  return true;
+}
+
 }  // namespace ptir

@@ -56,4 +56,10 @@ struct AttrSet {
 
 size_t hash_value(const AttrSet& s);
 
+/// Whether `v`, written as attribute `spec` of an op whose operand 0 has rank `rank`, means what leaving
+/// it out means (spec.dflt; docs/semantics.md). Zeros/Ones: every entry 0/1; Zero: a scalar whose bits
+/// are all 0 (+0.0, not -0.0); False/True: the flag; Last: axis rank - 1; Absent: never (written differs
+/// from absent); None and Own: always (no class of their own here).
+bool attr_is_default(const AttrSpec& spec, const AttrValue& v, int rank);
+
 }  // namespace ptir

@@ -248,6 +248,41 @@ std::optional<uint64_t> parse_int_elem(std::string_view s, DType t, std::string*
   return v & bits_mask(t);
 }
 
+namespace {
+
+/// The shortest round-trip digits (`sci`: std::to_chars's scientific form, "-1.2345e+10") written in
+/// fixed notation when that is no longer than the scientific form (ties go to fixed), else `sci` itself.
+/// std::to_chars's own choice writes the value's exact integer digits in fixed notation
+/// (13653698560 for the f32 nearest 1.3653699e10), more significant digits than the value needs; here
+/// the fixed form pads the shortest digits with zeros (13653699000), which reads back to the same bits.
+std::string fixed_or_scientific(std::string_view sci) {
+  const bool neg = !sci.empty() && sci[0] == '-';
+  const size_t e = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(neg ? 1 : 0, e - (neg ? 1 : 0)))
+    if (c != '.') digits += c;
+  int exp = 0;
+  std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+' ? 1 : 0), sci.data() + sci.size(), exp);
+  const long point = static_cast<long>(exp) + 1;  // digits before the decimal point
+  const long n = static_cast<long>(digits.size());
+  std::string fixed = neg ? "-" : "";
+  if (point <= 0) {
+    fixed += "0.";
+    fixed.append(static_cast<size_t>(-point), '0');
+    fixed += digits;
+  } else if (point >= n) {
+    fixed += digits;
+    fixed.append(static_cast<size_t>(point - n), '0');
+  } else {
+    fixed += digits.substr(0, static_cast<size_t>(point));
+    fixed += '.';
+    fixed += digits.substr(static_cast<size_t>(point));
+  }
+  return fixed.size() <= sci.size() ? fixed : std::string(sci);
+}
+
+}  // namespace
+
 std::string format_elem(DType t, uint64_t bits) {
   if (t == DType::I1) return bits & 1 ? "true" : "false";
   if (!is_float(t))
@@ -265,13 +300,13 @@ std::string format_elem(DType t, uint64_t bits) {
     std::to_chars_result r;
     if (t == DType::F64) {
       double d; std::memcpy(&d, &bits, 8);
-      r = std::to_chars(buf, buf + sizeof buf, d);
+      r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
     } else {
       uint32_t b32 = static_cast<uint32_t>(bits);
       float f; std::memcpy(&f, &b32, 4);
-      r = std::to_chars(buf, buf + sizeof buf, f);
+      r = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific);
     }
-    out.assign(buf, r.ptr);
+    out = fixed_or_scientific(std::string_view(buf, static_cast<size_t>(r.ptr - buf)));
   } else {
     double d = float_to_double(t, bits);
     for (int p = 1; p <= 17; ++p) {

@@ -14,6 +14,7 @@ static_assert(sizeof(kOpInfo) / sizeof(kOpInfo[0]) == kNumOps);
 
 using K = AttrKind;
 using R = AttrRole;
+using D = AttrDefault;
 constexpr std::string_view kDirs[] = {"lt", "le", "eq", "ge", "gt", "ne"};
 constexpr std::string_view kWinKinds[] = {"sum", "max", "min"};
 constexpr std::string_view kSegKinds[] = {"sum", "max"};
@@ -28,37 +29,41 @@ constexpr AttrSpec kSlice[] = {{"starts", K::Ints, true, {}, R::PerAxis}};
 constexpr AttrSpec kAxis[] = {{"axis", K::Int, true, {}, R::Axis}};
 constexpr AttrSpec kPad[] = {{"low", K::Ints, true, {}, R::PerAxis},
                              {"high", K::Ints, true, {}, R::PerAxis},
-                             {"interior", K::Ints, false, {}, R::PerAxis},
-                             {"value", K::Scalar, false, {}}};
+                             {"interior", K::Ints, false, {}, R::PerAxis, D::Zeros},
+                             {"value", K::Scalar, false, {}, R::Other, D::Zero}};
 constexpr AttrSpec kTile[] = {{"repeats", K::Ints, true, {}, R::PerAxis}};
-constexpr AttrSpec kDot[] = {{"batch_lhs", K::Ints, false, {}, R::AxisList},
-                             {"batch_rhs", K::Ints, false, {}, R::AxisList},
+constexpr AttrSpec kDot[] = {{"batch_lhs", K::Ints, false, {}, R::AxisList, D::Own},
+                             {"batch_rhs", K::Ints, false, {}, R::AxisList, D::Own},
                              {"contract_lhs", K::Ints, true, {}, R::AxisList},
                              {"contract_rhs", K::Ints, true, {}, R::AxisList},
-                             {"accum", K::DType, false, {}}};
+                             {"accum", K::DType, false, {}, R::Other, D::Own}};
 constexpr AttrSpec kReduce[] = {{"axes", K::Ints, true, {}, R::AxisList},
-                                {"keepdims", K::Bool, false, {}},
-                                {"accum", K::DType, false, {}}};
-constexpr AttrSpec kArgmax[] = {{"axis", K::Int, true, {}, R::Axis}, {"keepdims", K::Bool, false, {}}};
+                                {"keepdims", K::Bool, false, {}, R::Other, D::Own},
+                                {"accum", K::DType, false, {}, R::Other, D::Own}};
+constexpr AttrSpec kArgmax[] = {{"axis", K::Int, true, {}, R::Axis}, {"keepdims", K::Bool, false, {}, R::Other, D::False}};
 constexpr AttrSpec kScatterRed[] = {{"axis", K::Int, true, {}, R::Axis}, {"reduce", K::Word, true, kScatterReduce}};
 constexpr AttrSpec kScatterAdd[] = {{"update_window_dims", K::Ints, true, {}, R::AxisList},
                                     {"inserted_window_dims", K::Ints, true, {}, R::AxisList},
                                     {"scatter_dims_to_operand_dims", K::Ints, true, {}, R::AxisList},
                                     {"index_vector_dim", K::Int, true, {}, R::Axis}};
-constexpr AttrSpec kPatches[] = {{"window", K::Ints, true, {}, R::PerAxis},       {"strides", K::Ints, false, {}, R::PerAxis},
-                                 {"dilation", K::Ints, false, {}, R::PerAxis},     {"pad_low", K::Ints, false, {}, R::PerAxis},
-                                 {"pad_high", K::Ints, false, {}, R::PerAxis},     {"value", K::Scalar, false, {}}};
+constexpr AttrSpec kPatches[] = {{"window", K::Ints, true, {}, R::PerAxis},       {"strides", K::Ints, false, {}, R::PerAxis, D::Ones},
+                                 {"dilation", K::Ints, false, {}, R::PerAxis, D::Ones},
+                                 {"pad_low", K::Ints, false, {}, R::PerAxis, D::Zeros},
+                                 {"pad_high", K::Ints, false, {}, R::PerAxis, D::Zeros},
+                                 {"value", K::Scalar, false, {}, R::Other, D::Zero}};
 constexpr AttrSpec kRedWindow[] = {{"kind", K::Word, true, kWinKinds},  {"window", K::Ints, true, {}, R::PerAxis},
-                                   {"strides", K::Ints, false, {}, R::PerAxis},     {"pad_low", K::Ints, false, {}, R::PerAxis},
-                                   {"pad_high", K::Ints, false, {}, R::PerAxis},    {"base_dilation", K::Ints, false, {}, R::PerAxis},
-                                   {"window_dilation", K::Ints, false, {}, R::PerAxis}};
-constexpr AttrSpec kTopK[] = {{"k", K::Int, true, {}, R::Count}, {"axis", K::Int, false, {}, R::Axis}, {"largest", K::Bool, false, {}}};
+                                   {"strides", K::Ints, false, {}, R::PerAxis, D::Ones},
+                                   {"pad_low", K::Ints, false, {}, R::PerAxis, D::Zeros},
+                                   {"pad_high", K::Ints, false, {}, R::PerAxis, D::Zeros},
+                                   {"base_dilation", K::Ints, false, {}, R::PerAxis, D::Ones},
+                                   {"window_dilation", K::Ints, false, {}, R::PerAxis, D::Ones}};
+constexpr AttrSpec kTopK[] = {{"k", K::Int, true, {}, R::Count}, {"axis", K::Int, false, {}, R::Axis, D::Last}, {"largest", K::Bool, false, {}, R::Other, D::True}};
 constexpr AttrSpec kSegment[] = {{"kind", K::Word, true, kSegKinds}, {"num_segments", K::Int, true, {}, R::Count}};
 constexpr AttrSpec kCond[] = {{"then", K::Region, true, {}}, {"else", K::Region, true, {}}};
 constexpr AttrSpec kWhile[] = {{"cond", K::Region, true, {}}, {"body", K::Region, true, {}}};
 constexpr AttrSpec kScan[] = {{"body", K::Region, true, {}}, {"carries", K::Int, true, {}, R::Count}};
 constexpr AttrSpec kRng[] = {{"seed", K::Int, true, {}, R::Count}};
-constexpr AttrSpec kQuant[] = {{"axis", K::Int, false, {}, R::Axis}};
+constexpr AttrSpec kQuant[] = {{"axis", K::Int, false, {}, R::Axis, D::Absent}};
 constexpr AttrSpec kCustom[] = {{"target", K::String, true, {}}};
 
 template <size_t N>

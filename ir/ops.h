@@ -71,6 +71,23 @@ enum class AttrRole : uint8_t {
   Count,        ///< a plain integer (top_k k, num_segments, scan carries, rng seed)
 };
 
+/// What an optional attribute means when it is not written (docs/semantics.md states each). The
+/// prover's coverage (verify/prove/coverage.cpp) reads it: an instance with the attribute written to
+/// another value than this is a class of its own, so a rule that drops or changes an attribute it does
+/// not mention is run where that matters. A property (tests/verify/attr_default_test.cpp) checks it
+/// against the interpreter: writing the default changes no result.
+enum class AttrDefault : uint8_t {
+  None,    ///< required, or no class of its own (a shape that must equal the result type's dims)
+  Zeros,   ///< per-axis list of 0 (pads, interior)
+  Ones,    ///< per-axis list of 1 (strides, dilations)
+  Zero,    ///< scalar 0 of the operand's dtype, +0.0 for floats (pad and patch fill value)
+  False,   ///< keepdims
+  True,    ///< top_k largest
+  Last,    ///< the operand's last axis (top_k axis)
+  Absent,  ///< not written means a behaviour no written value has (the quantize family's axis: per-tensor)
+  Own,     ///< has coverage classes of its own (accum, dot_general batch lists)
+};
+
 /// One attribute an op accepts.
 struct AttrSpec {
   std::string_view name;
@@ -78,6 +95,7 @@ struct AttrSpec {
   bool required;
   std::span<const std::string_view> words;  ///< allowed words for AttrKind::Word
   AttrRole role = AttrRole::Other;
+  AttrDefault dflt = AttrDefault::None;
 };
 
 const char* attr_role_name(AttrRole r);

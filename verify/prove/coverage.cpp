@@ -111,6 +111,28 @@ std::string n_perm(const Skeleton& k, int i, int m) {
   return "perm " + k.label[i] + " = " + w[m];
 }
 std::string n_axes_order(const Skeleton& k, int i) { return "axes " + k.label[i] + " = not increasing"; }
+/// An optional attribute written to another value than its default (AttrSpec::dflt).
+std::string n_optattr(const Skeleton& k, int i, std::string_view name) {
+  return std::string(name) + " " + k.label[i] + " = not default";
+}
+std::string n_scatter(const Skeleton& k, int i) { return "dims " + k.label[i] + " = not the leading configuration"; }
+bool scatter_leading(const AttrSet& a) {
+  return a.ints("inserted_window_dims") == std::vector<int64_t>{0} &&
+         a.ints("scatter_dims_to_operand_dims") == std::vector<int64_t>{0} && a.int_or("index_vector_dim", -1) == 1;
+}
+
+/// The rank node `i` needs for a non-default value of its optional attribute `s` (-1: none).
+int optattr_rank(OpCode op, const AttrSpec& s) {
+  if (s.dflt == AttrDefault::Last) return 2;  // top_k: another axis than the last
+  if (s.role == AttrRole::PerAxis || s.role == AttrRole::Axis) return op == OpCode::ExtractPatches ? 2 : 1;
+  return -1;
+}
+
+/// Whether instance `d`'s optional attribute `s` is written to another value than its default.
+bool optattr_fired(const Program& p, InstId d, const AttrSpec& s) {
+  const AttrValue* v = p.attrs_of(d).find(s.name);
+  return v && !attr_is_default(s, *v, p.type_of(p.operand(d, 0)).rank());
+}
 std::string n_dot(const Skeleton& k, int i, int m) {
   static const char* w[] = {"leading",
                             "batch_lhs != batch_rhs",
@@ -953,15 +975,48 @@ class Planner {
       const int i = static_cast<int>(ii);
       const Node& x = *k_.nodes[i];
       if (x.kind != Node::Kind::Op) continue;
+      // Each optional attribute the source does not write as a literal (docs/verification.md,
+      // "Coverage"): written to another value than its default. A rule that drops or changes an
+      // attribute it does not mention is wrong only there.
+      for (const AttrSpec& spec : op_attr_schema(x.op)) {
+        if (spec.required || spec.dflt == AttrDefault::None || spec.dflt == AttrDefault::Own) continue;
+        if (literal_attr(x, std::string(spec.name))) continue;
+        CoverageClass c = node_class(n_optattr(k_, i, spec.name), i, &NodeSteer::opt_attrs, 1);
+        for (const Constraint& k : where_)
+          if (k.pred == "has_attr" && k.negated && k.args.size() == 2 && k.args[1].name == spec.name &&
+              !x.as_name.empty() && k.args[0].name == x.as_name)
+            unreach(c, constraint_text(k) + " excludes it");
+        if (const int r = optattr_rank(x.op, spec); r > 0) needs_rank(c, i, r);
+        add(p, std::move(c));
+      }
       switch (x.op) {
+        case OpCode::ScatterAdd: {
+          // The generator draws XLA scatter configurations (instance.cpp); the leading one is
+          // indices [n, 1] naming a start along axis 0 (inserted_window_dims = scatter_dims_to_operand_dims
+          // = [0], index_vector_dim 1). A rule that ties one dims list to another is wrong elsewhere.
+          if (literal_attr(x, "update_window_dims") || literal_attr(x, "inserted_window_dims") ||
+              literal_attr(x, "scatter_dims_to_operand_dims") || literal_attr(x, "index_vector_dim"))
+            break;
+          CoverageClass c = node_class(n_scatter(k_, i), i, &NodeSteer::opt_attrs, 1);
+          needs_rank(c, i, 1);
+          add(p, std::move(c));
+          break;
+        }
         case OpCode::Transpose: {
           if (literal_attr(x, "perm")) break;
           const rules::AttrExpr* a = source_attr(x, "perm");
           const std::string cap = a ? a->capture : "";
           const bool forced_id = a && has_constraint("is_identity_perm", false, cap);
           const bool not_id = a && has_constraint("is_identity_perm", true, cap);
-          CoverageClass id = node_class(n_perm(k_, i, 0), i, &NodeSteer::perm, 0);
-          if (not_id) unreach(id, "not is_identity_perm($" + cap + ") excludes it");
+          // The identity class is a property of the data (a permutation moving only axes of size 1,
+          // or acting on an empty tensor, moves no element: classify below). `not is_identity_perm($p)`
+          // rules out the identity list only, so under it the class is reached with another list on
+          // axes of size 1 (rank >= 2), which is where it is steered.
+          CoverageClass id = node_class(n_perm(k_, i, 0), i, &NodeSteer::perm, not_id ? 1 : 0);
+          if (not_id) {
+            id.steer.sizes = 1;
+            needs_rank(id, i, 2);
+          }
           add(p, std::move(id));
           CoverageClass ni = node_class(n_perm(k_, i, 1), i, &NodeSteer::perm, 1);
           if (forced_id) unreach(ni, "is_identity_perm($" + cap + ") excludes it");
@@ -1280,6 +1335,11 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
     const InstId d = inst_of(i);
     if (x.kind != Node::Kind::Op || d == kNone || p.op(d) != x.op) continue;
     const AttrSet& a = p.attrs_of(d);
+    for (const AttrSpec& spec : op_attr_schema(x.op))
+      if (!spec.required && spec.dflt != AttrDefault::None && spec.dflt != AttrDefault::Own &&
+          optattr_fired(p, d, spec))
+        put(n_optattr(k, i, spec.name));
+    if (x.op == OpCode::ScatterAdd && !scatter_leading(a)) put(n_scatter(k, i));
     if (has_accum(x.op)) {
       const AttrValue* acc = a.find("accum");
       put(n_accum(k, i, acc && !acc->ints.empty() ? static_cast<int>(acc->ints[0]) : -1));

@@ -347,6 +347,124 @@ class Generator {
     return p;
   }
 
+  /// Whether node n's optional attributes take other values than their defaults this time (steered by
+  /// NodeSteer::opt_attrs, else half of the time).
+  bool odd_attrs(const Node& n) {
+    const int so = steer_of(n, &NodeSteer::opt_attrs);
+    return so == kAny ? coin(r_) : so == 1;
+  }
+  /// A fill value (pad, extract_patches): another value than 0 of dtype `t`, or (`odd` false) none, or
+  /// now and then +0 written out.
+  void put_fill(const Node& n, DType t, bool odd, AttrSet& attrs) {
+    if (const AttrValue* f = fixed_attr(n, "value")) {
+      attrs.attrs.push_back(Attr{"value", *f});
+      return;
+    }
+    uint64_t bits = 0;
+    if (odd) {
+      if (t == DType::I1) {
+        bits = 1;
+      } else if (is_float(t)) {
+        const double vs[] = {1.0, -1.0, 0.5, -2.5, 7.0};
+        switch (pick(r_, 0, 7)) {
+          case 0: bits = sign_mask(t); break;  // -0.0
+          case 1: bits = float_inf(t, coin(r_)); break;
+          case 2: bits = canonical_nan(t); break;
+          default: bits = double_to_float(t, vs[pick(r_, 0, 4)]);
+        }
+      } else {
+        const uint64_t vs[] = {1, 7, bits_mask(t), int_max_bits(t)};
+        bits = vs[pick(r_, 0, 3)] & bits_mask(t);
+      }
+    } else if (!coin(r_, 0.2)) {
+      return;
+    }
+    AttrValue v;
+    v.kind = AttrKind::Scalar;
+    v.lit = Tensor::filled(TensorType{t, {}}, bits);
+    attrs.attrs.push_back(Attr{"value", std::move(v)});
+  }
+  /// One axis of a window op: window, stride, window dilation, base dilation (reduce_window), pads, and
+  /// the operand dim that gives the wanted result dim.
+  struct WinAxis {
+    int64_t w = 1, s = 1, wd = 1, bd = 1, pl = 0, ph = 0, d = 0;
+  };
+  /// The result dim of one axis (docs/semantics.md): reduce_window's, or extract_patches' (-1: invalid).
+  static int64_t window_out(const WinAxis& a, bool patches) {
+    const int64_t eff = (a.w - 1) * a.wd + 1;
+    if (patches) {
+      const int64_t num = a.d + a.pl + a.ph - eff;
+      const int64_t q = num >= 0 ? num / a.s : -((-num + a.s - 1) / a.s);
+      return q + 1;  // < 0: invalid
+    }
+    const int64_t dil = a.d == 0 ? 0 : (a.d - 1) * a.bd + 1;
+    const int64_t padded = a.pl + dil + a.ph;
+    return padded < eff ? 0 : (padded - eff) / a.s + 1;
+  }
+  /// An axis giving result dim `o`: the rule's fixed values where it writes them (`fixed[k]` for
+  /// window, strides, window dilation, base dilation, pad_low, pad_high; -1 free), the rest drawn,
+  /// defaults unless `odd`; the operand dim is searched for with the forward formula.
+  WinAxis window_axis(int64_t o, bool patches, bool odd, const std::array<int64_t, 6>& fixed) {
+    for (int t = 0; t < 40; ++t) {
+      WinAxis a;
+      a.w = pick(r_, 1, 2 + (odd ? 1 : 0));
+      if (odd) {
+        if (coin(r_)) a.s = pick(r_, 2, 3);
+        if (coin(r_)) a.wd = 2;
+        if (!patches && coin(r_)) a.bd = 2;
+        if (coin(r_)) a.pl = pick(r_, -1, 2);
+        if (coin(r_)) a.ph = pick(r_, -1, 2);
+      }
+      int64_t* fields[] = {&a.w, &a.s, &a.wd, &a.bd, &a.pl, &a.ph};
+      for (int k = 0; k < 6; ++k)
+        if (fixed[k] != -1) *fields[k] = fixed[k];
+      std::vector<int64_t> ds;
+      for (int64_t d = 0; d <= o * a.s * a.bd + (a.w - 1) * a.wd + 4; ++d) {
+        a.d = d;
+        if (window_out(a, patches) == o) ds.push_back(d);
+      }
+      if (ds.empty()) continue;
+      a.d = ds[pick(r_, 0, static_cast<int>(ds.size()) - 1)];
+      return a;
+    }
+    throw GenFail{"no window axis gives the result dim"};
+  }
+  /// The window attributes of node n (reduce_window or extract_patches) for result dims `out`: writes
+  /// window and every optional list (a list at its default half of the time left out) and returns the
+  /// operand dims.
+  std::vector<int64_t> window_attrs(const Node& n, const std::vector<int64_t>& out, bool patches, bool odd,
+                                    AttrSet& attrs) {
+    const char* names[] = {"window", "strides", patches ? "dilation" : "window_dilation", "base_dilation", "pad_low",
+                           "pad_high"};
+    const int64_t dflt[] = {1, 1, 1, 1, 0, 0};
+    std::array<const AttrValue*, 6> fixed{};
+    for (int k = 0; k < 6; ++k) {
+      if (patches && k == 3) continue;
+      fixed[k] = fixed_attr(n, names[k]);
+      if (fixed[k] && fixed[k]->ints.size() != out.size()) throw GenFail{std::string(names[k]) + " rank"};
+    }
+    std::vector<WinAxis> axes;
+    for (size_t j = 0; j < out.size(); ++j) {
+      std::array<int64_t, 6> f;
+      for (int k = 0; k < 6; ++k) f[k] = fixed[k] ? fixed[k]->ints[j] : -1;
+      axes.push_back(window_axis(out[j], patches, odd, f));
+    }
+    std::vector<int64_t> dims;
+    for (const WinAxis& a : axes) dims.push_back(a.d);
+    for (int k = 0; k < 6; ++k) {
+      if (patches && k == 3) continue;
+      std::vector<int64_t> v;
+      bool all_default = true;
+      for (const WinAxis& a : axes) {
+        const int64_t x = k == 0 ? a.w : k == 1 ? a.s : k == 2 ? a.wd : k == 3 ? a.bd : k == 4 ? a.pl : a.ph;
+        v.push_back(x);
+        all_default = all_default && x == dflt[k];
+      }
+      if (k == 0 || fixed[k] || !all_default || coin(r_, 0.2)) put(attrs, names[k], AttrKind::Ints, v);
+    }
+    return dims;
+  }
+
   /// The dtype of node n's index operand (operand 1): steered or drawn, where the verifier accepts it.
   DType index_dtype(const Node& n, OpCode op) {
     const DType d = steered_dtype(*n.operands[1]);
@@ -506,6 +624,7 @@ class Generator {
         put(g.attrs, "low", AttrKind::Ints, lo);
         put(g.attrs, "high", AttrKind::Ints, hi);
         if (interior || (si != 1 && coin(r_, 0.2))) put(g.attrs, "interior", AttrKind::Ints, std::vector<int64_t>(lo.size(), interior));
+        put_fill(n, want.dtype, odd_attrs(n), g.attrs);
         in = {o};
         break;
       }
@@ -602,7 +721,9 @@ class Generator {
         // The result is an integer index; x has the reduced axis (kept as size 1 under keepdims[true]).
         if (!is_integer(want.dtype)) want.dtype = coin(r_) ? DType::SI32 : DType::SI64;  // steered root dtypes are integers
         const AttrValue* fk = fixed_attr(n, "keepdims");
-        const int mode = fk && !fk->ints.empty() ? (fk->ints[0] ? 2 : 1) : pick(r_, 0, 2);
+        const int so = steer_of(n, &NodeSteer::opt_attrs);
+        const int mode = fk && !fk->ints.empty() ? (fk->ints[0] ? 2 : 1)
+                         : so == 1 && want.rank() > 0 ? 2 : so == 0 ? pick(r_, 0, 1) : pick(r_, 0, 2);
         const bool keep = mode == 2;
         if (keep && want.rank() == 0) throw GenFail{"argmax keepdims needs rank >= 1"};
         const AttrValue* fa = fixed_attr(n, "axis");
@@ -667,21 +788,60 @@ class Generator {
         break;
       }
       case OpCode::ScatterAdd: {
-        // One configuration of XLA's scatter: indices [n, 1] (index_vector_dim 1) name a start along
-        // axis 0 (inserted), updates [n, w1.. w(r-1)] with windows no larger than x's axes.
+        // XLA scatter configurations. Leading (odd_attrs off): indices [n, 1] (index_vector_dim 1) name
+        // a start along axis 0 (inserted), updates [n, w1.. w(r-1)] with windows no larger than x's
+        // axes. Otherwise: inserted_window_dims a random subset of x's axes, an index vector of 1-2
+        // distinct axes in any order (scatter_dims_to_operand_dims), 0-2 scatter dims, the index vector
+        // at any position of the indices or implicit, and the window dims anywhere among the updates'.
         if (want.rank() == 0) throw GenFail{"scatter_add needs rank >= 1"};
-        const int64_t nidx = pick(r_, 0, 3);
-        TensorType idx{index_dtype(n, OpCode::ScatterAdd), {nidx, 1}}, upd = want;
-        std::vector<int64_t> uwd;
-        upd.dims[0] = nidx;
-        for (int d = 1; d < want.rank(); ++d) {
-          upd.dims[d] = pick(r_, 0, static_cast<int>(want.dims[d]));
-          uwd.push_back(d);
+        const int R = want.rank();
+        const DType idt = index_dtype(n, OpCode::ScatterAdd);
+        if (!odd_attrs(n)) {
+          const int64_t nidx = pick(r_, 0, 3);
+          TensorType idx{idt, {nidx, 1}}, upd = want;
+          std::vector<int64_t> uwd;
+          upd.dims[0] = nidx;
+          for (int d = 1; d < R; ++d) {
+            upd.dims[d] = pick(r_, 0, static_cast<int>(want.dims[d]));
+            uwd.push_back(d);
+          }
+          put(g.attrs, "update_window_dims", AttrKind::Ints, uwd);
+          put(g.attrs, "inserted_window_dims", AttrKind::Ints, {0});
+          put(g.attrs, "scatter_dims_to_operand_dims", AttrKind::Ints, {0});
+          put(g.attrs, "index_vector_dim", AttrKind::Int, {1});
+          in = {want, idx, upd};
+          break;
+        }
+        std::vector<int64_t> iwd, xwin;
+        for (int a = 0; a < R; ++a) (coin(r_, 0.4) ? iwd : xwin).push_back(a);
+        const int L = pick(r_, 1, std::min(R, 2));
+        std::vector<int64_t> sd = random_perm(R);
+        sd.resize(L);
+        const int nb = pick(r_, 0, 2);
+        std::vector<int64_t> batch;
+        for (int b = 0; b < nb; ++b) batch.push_back(pick(r_, 0, 2));
+        TensorType idx{idt, batch};
+        int64_t ivd = nb;  // implicit: the index vector has length 1
+        if (L > 1 || coin(r_, 0.7)) {
+          ivd = pick(r_, 0, nb);
+          idx.dims.insert(idx.dims.begin() + ivd, L);
+        }
+        const int urank = nb + static_cast<int>(xwin.size());
+        std::vector<int64_t> pos(urank);
+        std::iota(pos.begin(), pos.end(), 0);
+        std::shuffle(pos.begin(), pos.end(), r_);
+        std::vector<int64_t> uwd(pos.begin(), pos.begin() + static_cast<long>(xwin.size()));
+        std::sort(uwd.begin(), uwd.end());
+        TensorType upd{want.dtype, std::vector<int64_t>(urank, 0)};
+        size_t wj = 0, bj = 0;
+        for (int d = 0; d < urank; ++d) {
+          if (std::binary_search(uwd.begin(), uwd.end(), d)) upd.dims[d] = pick(r_, 0, static_cast<int>(want.dims[xwin[wj++]]));
+          else upd.dims[d] = batch[bj++];
         }
         put(g.attrs, "update_window_dims", AttrKind::Ints, uwd);
-        put(g.attrs, "inserted_window_dims", AttrKind::Ints, {0});
-        put(g.attrs, "scatter_dims_to_operand_dims", AttrKind::Ints, {0});
-        put(g.attrs, "index_vector_dim", AttrKind::Int, {1});
+        put(g.attrs, "inserted_window_dims", AttrKind::Ints, iwd);
+        put(g.attrs, "scatter_dims_to_operand_dims", AttrKind::Ints, sd);
+        put(g.attrs, "index_vector_dim", AttrKind::Int, {ivd});
         in = {want, idx, upd};
         break;
       }
@@ -697,34 +857,28 @@ class Generator {
         break;
       }
       case OpCode::ReduceWindow: {
-        // A window of 1 or 2 per axis, stride 1, no padding: x's dim is the result's plus window - 1.
+        // Windows of 1-3, and (odd_attrs) strides 2-3, dilations 2, pads -1..2 on some axes: the
+        // operand dim is searched for with the result-dim formula of docs/semantics.md.
         TensorType x = want;
-        std::vector<int64_t> win;
-        for (int64_t& d : x.dims) {
-          win.push_back(pick(r_, 1, 2));
-          d += win.back() - 1;
-        }
         const AttrValue* fk = fixed_attr(n, "kind");
         const char* const kKinds[] = {"sum", "max", "min"};
         put(g.attrs, "kind", AttrKind::Word, {}, fk ? fk->text : kKinds[pick(r_, 0, 2)]);
-        put(g.attrs, "window", AttrKind::Ints, win);
+        x.dims = window_attrs(n, want.dims, /*patches=*/false, odd_attrs(n), g.attrs);
         in = {x};
         break;
       }
       case OpCode::ExtractPatches: {
-        // result = the window positions ++ [the product of the window]: windows of 1 or 2, stride 1.
+        // result = the window positions ++ [the product of the window]; windows, strides, dilation and
+        // pads as reduce_window's (without base dilation), and a fill value.
         if (want.rank() == 0) throw GenFail{"extract_patches needs rank >= 1"};
         TensorType x = want;
         x.dims.pop_back();
-        std::vector<int64_t> win;
+        const bool odd = odd_attrs(n);
+        x.dims = window_attrs(n, x.dims, /*patches=*/true, odd, g.attrs);
         int64_t prod = 1;
-        for (int64_t& d : x.dims) {
-          win.push_back(pick(r_, 1, 2));
-          prod *= win.back();
-          d += win.back() - 1;
-        }
+        for (int64_t w : g.attrs.ints("window")) prod *= w;
         want.dims.back() = prod;
-        put(g.attrs, "window", AttrKind::Ints, win);
+        put_fill(n, want.dtype, odd, g.attrs);
         in = {x};
         break;
       }
@@ -736,6 +890,9 @@ class Generator {
         x.dtype = forced_dtype(n, steered_dtype(*n.operands[0]));
         // The scale and zero point take any dtypes (steered like any other leaf).
         in = {x, TensorType{steered_dtype(*n.operands[1]), {}}, TensorType{steered_dtype(*n.operands[2]), {}}};
+        // axis (per-axis quantization): written or not; each is another function (opaque, by attributes).
+        if (const AttrValue* fa = fixed_attr(n, "axis")) put(g.attrs, "axis", AttrKind::Int, fa->ints);
+        else if (want.rank() > 0 && odd_attrs(n)) put(g.attrs, "axis", AttrKind::Int, {pick(r_, 0, want.rank() - 1)});
         break;
       }
       default:

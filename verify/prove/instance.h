@@ -51,6 +51,11 @@ struct NodeSteer {
   int dir = kAny;       ///< compare: index into lt, le, eq, ge, gt, ne
   int dot = kAny;       ///< dot_general: a DotLayout
   int axes_order = kAny;  ///< reduce_*: 0 the axes list increasing, 1 not (legal: docs/semantics.md)
+  /// Optional attributes (AttrSpec::dflt) and scatter_add's configuration: 0 every optional attribute at
+  /// its default (most left out) and scatter_add's leading configuration, 1 other values wherever the
+  /// op has them (pad value; reduce_window and extract_patches strides, pads, dilations, value; argmax
+  /// keepdims; top_k axis and largest; the quantize family's axis; scatter_add's dims lists).
+  int opt_attrs = kAny;
 };
 
 /// Layout classes of a dot_general's dimension numbers (docs/verification.md, "Coverage"). Leading:
