@@ -29,7 +29,7 @@ constexpr AttrSpec kSlice[] = {{"starts", K::Ints, true, {}, R::PerAxis}};
 constexpr AttrSpec kAxis[] = {{"axis", K::Int, true, {}, R::Axis}};
 constexpr AttrSpec kPad[] = {{"low", K::Ints, true, {}, R::PerAxis},
                              {"high", K::Ints, true, {}, R::PerAxis},
-                             {"interior", K::Ints, false, {}, R::PerAxis, D::Zeros},
+                             {"interior", K::Ints, false, {}, R::PerAxis, D::Own},
                              {"value", K::Scalar, false, {}, R::Other, D::Zero}};
 constexpr AttrSpec kTile[] = {{"repeats", K::Ints, true, {}, R::PerAxis}};
 constexpr AttrSpec kDot[] = {{"batch_lhs", K::Ints, false, {}, R::AxisList, D::Own},

@@ -78,14 +78,14 @@ enum class AttrRole : uint8_t {
 /// against the interpreter: writing the default changes no result.
 enum class AttrDefault : uint8_t {
   None,    ///< required, or no class of its own (a shape that must equal the result type's dims)
-  Zeros,   ///< per-axis list of 0 (pads, interior)
+  Zeros,   ///< per-axis list of 0 (window pads)
   Ones,    ///< per-axis list of 1 (strides, dilations)
   Zero,    ///< scalar 0 of the operand's dtype, +0.0 for floats (pad and patch fill value)
   False,   ///< keepdims
   True,    ///< top_k largest
   Last,    ///< the operand's last axis (top_k axis)
   Absent,  ///< not written means a behaviour no written value has (the quantize family's axis: per-tensor)
-  Own,     ///< has coverage classes of its own (accum, dot_general batch lists)
+  Own,     ///< has coverage classes of its own (accum, keepdims of reductions, dot_general batch lists, pad interior)
 };
 
 /// One attribute an op accepts.

@@ -51,7 +51,7 @@ std::string program(const Case& c, const std::string& attrs, const std::string& 
 std::vector<Case> cases() {
   return {
       {OpCode::Pad, "%x: tensor<$T, 2x3>", "pad %x low[1, 0] high[0, 1]", "tensor<$T, 3x4>", "%r", 2,
-       {{"interior", "[0, 0]", "[0, 1]"}, {"value", "[0]", "[1]"}}},
+       {{"value", "[0]", "[1]"}}},
       {OpCode::ReduceWindow, "%x: tensor<$T, 3x3>", "reduce_window %x kind[sum] window[2, 2]", "tensor<$T, 2x2>", "%r", 2,
        {{"strides", "[1, 1]", "[1, 2]"},
         {"pad_low", "[0, 0]", "[1, 0]"},

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include <gtest/gtest.h>
+
+#include <map>
 #include <rapidcheck/gtest.h>
 
 #include "ir/text.h"
@@ -180,6 +182,65 @@ TEST(Instances, DotGeneralLayoutsVerifyAndReachEachClass) {
                                                                                                    : true);
       if (m >= 0 && reachable) EXPECT_GT(in_class, built / 2) << "layout " << m << " rank " << rank;
     }
+}
+
+TEST(Instances, OptionalAttributesVerifyAndLeaveTheirDefaults) {
+  // Steered to other values (NodeSteer::opt_attrs = 1), every window op, pad, argmax, quantize and
+  // scatter_add instance verifies, and at every rank where the class is reachable most instances have
+  // each optional attribute at another value than its default (the op table's AttrSpec::dflt), or
+  // scatter_add another configuration than the leading one; steered to 0, none does.
+  const std::vector<std::pair<std::string, int>> rules = {
+      {"rule r : pad(%x) {low = $l, high = $h} => %x\n", 1},
+      {"rule r : reduce_window(%x) {kind = $k, window = $w} => %x\n", 1},
+      {"rule r : extract_patches(%x) {window = $w} => %x\n", 2},
+      {"rule r : argmax(%x) {axis = $a} => %x\n", 1},
+      {"rule r : quantize(%x, %s, %z) => %x\n", 1},
+      {"rule r : scatter_add(%x, %i, %u) {update_window_dims = $w, inserted_window_dims = $n, "
+       "scatter_dims_to_operand_dims = $d, index_vector_dim = $v} => %x\n", 1},
+  };
+  std::mt19937_64 rng(5);
+  for (const auto& [text, min_rank] : rules)
+    for (int odd = 0; odd <= 1; ++odd)
+      for (int rank = 0; rank <= 3; ++rank) {
+        auto file = load(text);
+        const rules::Node& src = *file->rules[0].source;
+        const OpCode op = src.op;
+        prove::Steer steer;
+        steer.nodes.assign(prove::preorder(src).size(), prove::NodeSteer{});
+        steer.nodes[0].opt_attrs = odd;
+        int built = 0;
+        std::map<std::string, int> moved;  // attribute (or "config") -> instances not at the default
+        for (int k = 0; k < 60; ++k) {
+          prove::Instance inst = prove::make_instance(src, {.rank = rank, .max_dim = 3, .steer = &steer}, rng);
+          if (!inst.program) continue;
+          ++built;
+          const Program& p = *inst.program;
+          ASSERT_TRUE(verify_program(p).empty()) << print_program(p);
+          const InstId d = p.def_inst(inst.node_values[0]);
+          ASSERT_EQ(p.op(d), op);
+          const AttrSet& a = p.attrs_of(d);
+          const int xr = p.type_of(p.operand(d, 0)).rank();
+          for (const AttrSpec& spec : op_attr_schema(op))
+            if (spec.dflt != AttrDefault::None && spec.dflt != AttrDefault::Own)
+              if (const AttrValue* v = a.find(spec.name); v && !attr_is_default(spec, *v, xr)) ++moved[std::string(spec.name)];
+          if (op == OpCode::ScatterAdd &&
+              !(a.ints("inserted_window_dims") == std::vector<int64_t>{0} &&
+                a.ints("scatter_dims_to_operand_dims") == std::vector<int64_t>{0} && a.int_or("index_vector_dim", -1) == 1))
+            ++moved["config"];
+        }
+        const std::string where = text + " odd " + std::to_string(odd) + " rank " + std::to_string(rank);
+        if (rank < min_rank) continue;  // the op has no instance (or no attribute to move) at this rank
+        EXPECT_GT(built, 30) << where;
+        if (odd == 0) {
+          for (const auto& [name, n] : moved) EXPECT_EQ(n, 0) << where << " " << name;
+          continue;
+        }
+        std::vector<std::string> expect;
+        for (const AttrSpec& spec : op_attr_schema(op))
+          if (spec.dflt != AttrDefault::None && spec.dflt != AttrDefault::Own) expect.push_back(std::string(spec.name));
+        if (op == OpCode::ScatterAdd) expect.push_back("config");
+        for (const std::string& name : expect) EXPECT_GT(moved[name], built / 4) << where << " " << name;
+      }
 }
 
 // ---- coverage (docs/verification.md "Coverage") ----

@@ -88,6 +88,10 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
     c.trusted["changes by '" + key.name + "', which reported failure"] += n;
     c.certified = false;
   }
+  if (rec.dce_loops > 0) {
+    c.trusted["dce of while loops (they may not finish)"] = rec.dce_loops;
+    c.certified = false;
+  }
   if (rec.unattributed > 0) {
     // A change no named rewrite announced (a pass that edits without brackets, e.g. hoist-params):
     // nothing proves it, so the run is not certified.

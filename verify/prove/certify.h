@@ -5,6 +5,7 @@
 // Unlike translation validation (one query per output element), the cost does not grow with tensor
 // sizes: it is one proof per distinct pattern, whatever the model's dims.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -34,6 +35,7 @@ class RewriteRecorder final : public RewriteListener {
   explicit RewriteRecorder(const Program* p = nullptr) : p_(p) {}
   void notify_pattern_begin(const RewriteSource& who, InstId root) override {
     changed_.push_back(false);
+    dce_ = who.kind == RewriteKind::Dce;
     // Any function running the body counts: a rewrite in a region shared by a reassoc function and a
     // plain one changes the reassoc function too.
     const FastMath fm = p_ && root != kNone ? p_->fastmath_of_any(p_->inst(root).body) : FastMath{};
@@ -56,7 +58,13 @@ class RewriteRecorder final : public RewriteListener {
   void notify_inserted(InstId) override { change(); }
   void notify_modified(InstId) override { change(); }
   void notify_replaced(InstId, std::span<const ValueId>) override { change(); }
-  void notify_erased(InstId) override { change(); }
+  void notify_erased(InstId i) override {
+    change();
+    // Dead code elimination of a `while` (or of an op whose regions run one) may remove a loop that
+    // never finishes: the source does not finish, the target does, and the checker cannot prove that
+    // (query 5, "loops finish within the bound", is UNKNOWN there). Found by an attack.
+    if (dce_ && p_ && may_not_finish(i)) ++dce_loops;
+  }
 
   static RewriteKey key(const RewriteSource& who) {
     RewriteKey k{who.kind, std::string(who.name), ""};
@@ -70,6 +78,8 @@ class RewriteRecorder final : public RewriteListener {
   /// provenance -> applications in functions carrying contract (the same)
   std::map<RewriteKey, int64_t> under_contract;
   int64_t unattributed = 0;               ///< changes made outside any bracketed rewrite
+  /// `while` loops (or ops whose regions run one) erased by DCE: they may not finish (never certified)
+  int64_t dce_loops = 0;
   /// provenance -> applications that reported failure but changed the IR (never certified)
   std::map<RewriteKey, int64_t> failed_but_changed;
 
@@ -78,7 +88,35 @@ class RewriteRecorder final : public RewriteListener {
     if (changed_.empty()) ++unattributed;
     if (!changed_.empty()) changed_.back() = true;
   }
+  /// Whether instruction `i` is a `while`, or holds a region that (through nested regions) runs one.
+  bool may_not_finish(InstId i) const {
+    std::vector<BodyId> todo, seen;
+    const auto push_regions = [&](InstId x) {
+      for (const Attr& a : p_->attrs_of(x).attrs)
+        if (a.value.kind == AttrKind::Region && !a.value.ints.empty()) {
+          const BodyId b = static_cast<BodyId>(a.value.ints[0]);
+          if (b < p_->num_bodies() && std::find(seen.begin(), seen.end(), b) == seen.end()) {
+            seen.push_back(b);
+            todo.push_back(b);
+          }
+        }
+    };
+    if (p_->op(i) == OpCode::While) return true;
+    push_regions(i);
+    while (!todo.empty()) {
+      const BodyId b = todo.back();
+      todo.pop_back();
+      bool loop = false;
+      p_->for_each_inst(b, [&](InstId x) {
+        if (p_->op(x) == OpCode::While) loop = true;
+        else push_regions(x);
+      });
+      if (loop) return true;
+    }
+    return false;
+  }
   std::vector<bool> changed_;  ///< per open bracket (innermost last): whether it changed the IR
+  bool dce_ = false;           ///< the innermost open bracket is DCE's
   const Program* p_ = nullptr;
   bool reassoc_ = false;
   bool contract_ = false;
