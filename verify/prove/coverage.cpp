@@ -111,11 +111,17 @@ std::string n_perm(const Skeleton& k, int i, int m) {
   return "perm " + k.label[i] + " = " + w[m];
 }
 std::string n_axes_order(const Skeleton& k, int i) { return "axes " + k.label[i] + " = not increasing"; }
+std::string n_axes_count(const Skeleton& k, int i, bool many) {
+  return "axes " + k.label[i] + (many ? " = three or more" : " = none");
+}
 /// An optional attribute written to another value than its default (AttrSpec::dflt).
 std::string n_optattr(const Skeleton& k, int i, std::string_view name) {
   return std::string(name) + " " + k.label[i] + " = not default";
 }
 std::string n_scatter(const Skeleton& k, int i) { return "dims " + k.label[i] + " = not the leading configuration"; }
+std::string n_quant_shapes(const Skeleton& k, int i) {
+  return "operands " + k.label[i] + " = not the result's shape and scalars";
+}
 bool scatter_leading(const AttrSet& a) {
   return a.ints("inserted_window_dims") == std::vector<int64_t>{0} &&
          a.ints("scatter_dims_to_operand_dims") == std::vector<int64_t>{0} && a.int_or("index_vector_dim", -1) == 1;
@@ -124,6 +130,7 @@ bool scatter_leading(const AttrSet& a) {
 /// The rank node `i` needs for a non-default value of its optional attribute `s` (-1: none).
 int optattr_rank(OpCode op, const AttrSpec& s) {
   if (s.dflt == AttrDefault::Last) return 2;  // top_k: another axis than the last
+  if (s.dflt == AttrDefault::Absent) return -1;  // the quantize family: an axis of x, whose rank is free
   if (s.role == AttrRole::PerAxis || s.role == AttrRole::Axis) return op == OpCode::ExtractPatches ? 2 : 1;
   return -1;
 }
@@ -183,7 +190,7 @@ std::string n_starts(const Skeleton& k, int i, bool some) {
   return "starts " + k.label[i] + " = " + (some ? "some > 0" : "all 0");
 }
 std::string n_repeats(const Skeleton& k, int i, int m) {
-  static const char* w[] = {"all 1", "some 0", "some >= 2"};
+  static const char* w[] = {"all 1", "some 0", "some >= 2", "some >= 2 on an operand axis >= 2"};
   return "repeats " + k.label[i] + " = " + w[m];
 }
 std::string n_brank(const Skeleton& k, int i, bool adds) {
@@ -990,6 +997,12 @@ class Planner {
         add(p, std::move(c));
       }
       switch (x.op) {
+        case OpCode::Quantize:
+        case OpCode::Dequantize:
+        case OpCode::Requantize:
+          // Opaque: any operand types. Leading: x of the result's shape, a scalar scale and zero point.
+          add(p, node_class(n_quant_shapes(k_, i), i, &NodeSteer::opt_attrs, 1));
+          break;
         case OpCode::ScatterAdd: {
           // The generator draws XLA scatter configurations (instance.cpp); the leading one is
           // indices [n, 1] naming a start along axis 0 (inserted_window_dims = scatter_dims_to_operand_dims
@@ -1072,8 +1085,20 @@ class Planner {
           if (literal_attr(x, "axes")) break;
           CoverageClass c = node_class(n_axes_order(k_, i), i, &NodeSteer::axes_order, 1);
           const rules::AttrExpr* kd = source_attr(x, "keepdims");
-          if (kd && kd->kind == rules::AttrExpr::Kind::Word && kd->word == "true") needs_rank(c, i, 2);
+          const bool kept = kd && kd->kind == rules::AttrExpr::Kind::Word && kd->word == "true";
+          if (kept) needs_rank(c, i, 2);
           add(p, std::move(c));
+          // How many axes: none (legal: the fold of one element) and three or more (a rule that reads
+          // one or two of them, or renumbers them, is wrong there). With keepdims[true] three need rank >= 3.
+          CoverageClass none = node_class(n_axes_count(k_, i, false), i, &NodeSteer::axes_order, 2);
+          if (const rules::AttrExpr* ax = source_attr(x, "axes"); ax && ax->kind == rules::AttrExpr::Kind::Capture)
+            for (const Constraint& k : where_)
+              if (k.pred == "some_axis_size" && !k.negated && k.args.size() >= 2 && k.args[1].name == ax->capture)
+                unreach(none, constraint_text(k) + " needs an axis in $" + ax->capture);
+          add(p, std::move(none));
+          CoverageClass many = node_class(n_axes_count(k_, i, true), i, &NodeSteer::axes_order, 3);
+          if (kept) needs_rank(many, i, 3);
+          add(p, std::move(many));
           break;
         }
         case OpCode::DotGeneral: {
@@ -1129,9 +1154,12 @@ class Planner {
         case OpCode::Tile: {
           if (literal_attr(x, "repeats")) break;
           add(p, node_class(n_repeats(k_, i, 0), i, &NodeSteer::repeats, 0));
-          for (int m : {1, 2}) {
+          // m = 3: a repeat >= 2 of an operand axis of size >= 2 needs a result dim >= 4, above the
+          // default --max-dim: steered with sizes 3 (one root axis 4..2 * max-dim).
+          for (int m : {1, 2, 3}) {
             CoverageClass c = node_class(n_repeats(k_, i, m), i, &NodeSteer::repeats, m);
-            c.steer.sizes = m == 1 ? 0 : 2;
+            c.steer.sizes = m == 1 ? 0 : m == 2 ? 2 : 3;
+            if (m == 3) unreach(c, keeps_shape(i));  // a repeat >= 2 of an axis >= 2 changes the shape
             needs_rank(c, i, 1);
             add(p, std::move(c));
           }
@@ -1340,6 +1368,10 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
           optattr_fired(p, d, spec))
         put(n_optattr(k, i, spec.name));
     if (x.op == OpCode::ScatterAdd && !scatter_leading(a)) put(n_scatter(k, i));
+    if (x.op == OpCode::Quantize || x.op == OpCode::Dequantize || x.op == OpCode::Requantize)
+      if (p.type_of(p.operand(d, 0)).dims != p.type_of(p.result(d, 0)).dims || p.type_of(p.operand(d, 1)).rank() != 0 ||
+          p.type_of(p.operand(d, 2)).rank() != 0)
+        put(n_quant_shapes(k, i));
     if (has_accum(x.op)) {
       const AttrValue* acc = a.find("accum");
       put(n_accum(k, i, acc && !acc->ints.empty() ? static_cast<int>(acc->ints[0]) : -1));
@@ -1349,6 +1381,8 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
       put(n_keep(k, i, !kd ? 0 : !kd->ints.empty() && kd->ints[0] ? 2 : 1));
       const auto& ax = a.ints("axes");
       if (!std::is_sorted(ax.begin(), ax.end())) put(n_axes_order(k, i));
+      if (ax.empty()) put(n_axes_count(k, i, false));
+      if (ax.size() >= 3) put(n_axes_count(k, i, true));
     }
     if (x.op == OpCode::Compare)
       if (const AttrValue* dir = a.find("dir"))
@@ -1388,6 +1422,12 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
         if (!any(r, [](int64_t v) { return v != 1; })) put_shape(n_repeats(k, i, 0));
         if (any(r, [](int64_t v) { return v == 0; })) put_shape(n_repeats(k, i, 1));
         if (any(r, [](int64_t v) { return v >= 2; })) put_shape(n_repeats(k, i, 2));
+        const TensorType& xt = p.type_of(p.operand(d, 0));
+        for (size_t j = 0; j < r.size() && static_cast<int>(j) < xt.rank(); ++j)
+          if (r[j] >= 2 && xt.dims[j] >= 2) {
+            put_shape(n_repeats(k, i, 3));
+            break;
+          }
         break;
       }
       case OpCode::BroadcastTo: {

@@ -86,6 +86,10 @@ class Generator {
     } else if (sizes == 1) {
       // Every axis 1 (a concat of k operands needs its axis to be k: sometimes 2).
       for (int64_t& d : t.dims) d = coin(r_, 0.7) ? 1 : std::min(2, std::max(1, o_.max_dim));
+    } else if (sizes == 3 && !t.dims.empty()) {
+      // One axis of 4..2 * max-dim (at least 4): a tile repeat >= 2 of an operand axis >= 2 needs it.
+      for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
+      t.dims[pick(r_, 0, o_.rank - 1)] = pick(r_, 4, std::max(4, 2 * o_.max_dim));
     } else if (sizes == 2 && !t.dims.empty() && o_.max_dim >= 2) {
       for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
       t.dims[pick(r_, 0, o_.rank - 1)] = pick(r_, 2, o_.max_dim);
@@ -361,7 +365,11 @@ class Generator {
       return;
     }
     uint64_t bits = 0;
-    if (odd) {
+    if (odd && coin(r_, 0.4)) {
+      // Any bit pattern of the dtype (not 0): values below -1, above 7, not exact in narrower floats.
+      for (int k = 0; k < 8 && bits == 0; ++k) bits = r_() & bits_mask(t);
+      if (bits == 0) bits = 1;
+    } else if (odd) {
       if (t == DType::I1) {
         bits = 1;
       } else if (is_float(t)) {
@@ -373,8 +381,8 @@ class Generator {
           default: bits = double_to_float(t, vs[pick(r_, 0, 4)]);
         }
       } else {
-        const uint64_t vs[] = {1, 7, bits_mask(t), int_max_bits(t)};
-        bits = vs[pick(r_, 0, 3)] & bits_mask(t);
+        const uint64_t vs[] = {1, 7, bits_mask(t), int_max_bits(t), static_cast<uint64_t>(int_min(t)), uint64_t(0) - 5};
+        bits = vs[pick(r_, 0, 5)] & bits_mask(t);
       }
     } else if (!coin(r_, 0.2)) {
       return;
@@ -595,8 +603,10 @@ class Generator {
         const int sn = steer_of(n, &NodeSteer::pad_neg), si = steer_of(n, &NodeSteer::interior);
         const int64_t interior = si == 0 ? 0 : si == 1 ? pick(r_, 1, 2) : coin(r_, 0.7) ? 0 : pick(r_, 1, 2);
         const int neg_axis = sn == 1 && want.rank() > 0 ? pick(r_, 0, want.rank() - 1) : -1;
+        std::vector<int64_t> ins;  // interior per axis: mostly `interior`, now and then another (0-2)
         for (int64_t& d : o.dims) {
           const int axis = static_cast<int>(&d - o.dims.data());
+          const int64_t interior_here = si != 0 && coin(r_, 0.3) ? pick(r_, 0, 2) : interior;
           int64_t l = 0, h = 0, x = -1;
           const bool unit = o_.steer && o_.steer->sizes == 1;
           for (int t = 0; t < 24 && x < 0; ++t) {
@@ -608,22 +618,23 @@ class Generator {
             if (axis == neg_axis && l >= 0 && h >= 0) continue;
             const int64_t m = d - l - h;
             if (m < 0) continue;
-            if (interior == 0) x = m;
+            if (interior_here == 0) x = m;
             else if (m == 0) x = 0;
-            else if ((m + interior) % (1 + interior) == 0) x = (m + interior) / (1 + interior);
+            else if ((m + interior_here) % (1 + interior_here) == 0) x = (m + interior_here) / (1 + interior_here);
           }
           if (x < 0) {  // plain padding always fits
             l = pick(r_, 0, static_cast<int>(std::min<int64_t>(d, 2)));
             h = pick(r_, 0, static_cast<int>(std::min<int64_t>(d - l, 2)));
-            x = interior == 0 ? d - l - h : -1;
+            x = interior_here == 0 ? d - l - h : -1;
             if (x < 0) throw GenFail{"pad interior"};
           }
-          lo.push_back(l), hi.push_back(h);
+          lo.push_back(l), hi.push_back(h), ins.push_back(interior_here);
           d = x;
         }
         put(g.attrs, "low", AttrKind::Ints, lo);
         put(g.attrs, "high", AttrKind::Ints, hi);
-        if (interior || (si != 1 && coin(r_, 0.2))) put(g.attrs, "interior", AttrKind::Ints, std::vector<int64_t>(lo.size(), interior));
+        const bool some_interior = std::any_of(ins.begin(), ins.end(), [](int64_t v) { return v != 0; });
+        if (some_interior || (si != 1 && coin(r_, 0.2))) put(g.attrs, "interior", AttrKind::Ints, ins);
         put_fill(n, want.dtype, odd_attrs(n), g.attrs);
         in = {o};
         break;
@@ -663,8 +674,15 @@ class Generator {
           for (int64_t q = 2; q <= d; ++q)
             if (d % q == 0) divs.push_back(q);
           int64_t rep = 1;
-          if (!divs.empty() && sr != 0 && (sr == 2 || coin(r_)))
+          if (!divs.empty() && sr != 0 && (sr >= 2 || coin(r_)))
             rep = divs[pick(r_, 0, static_cast<int>(divs.size()) - 1)];
+          // Steered to a repeat of an operand axis >= 2: the smallest divisor leaving the operand >= 2.
+          if (sr == 3)
+            for (int64_t q : divs)
+              if (d / q >= 2) {
+                rep = q;
+                break;
+              }
           if (d == 0 && sr != 0 && coin(r_, sr == 1 ? 0.5 : 0.75)) {
             rep = 0;  // an empty result from a non-empty operand: its elements are computed, never read
             reps.push_back(rep);
@@ -814,7 +832,9 @@ class Generator {
         }
         std::vector<int64_t> iwd, xwin;
         for (int a = 0; a < R; ++a) (coin(r_, 0.4) ? iwd : xwin).push_back(a);
-        const int L = pick(r_, 1, std::min(R, 2));
+        // The index vector's length: 1-2, or now and then 0 (every start 0; the index operand may then
+        // hold no element at all).
+        const int L = coin(r_, 0.15) ? 0 : pick(r_, 1, std::min(R, 2));
         std::vector<int64_t> sd = random_perm(R);
         sd.resize(L);
         const int nb = pick(r_, 0, 2);
@@ -822,7 +842,7 @@ class Generator {
         for (int b = 0; b < nb; ++b) batch.push_back(pick(r_, 0, 2));
         TensorType idx{idt, batch};
         int64_t ivd = nb;  // implicit: the index vector has length 1
-        if (L > 1 || coin(r_, 0.7)) {
+        if (L != 1 || coin(r_, 0.7)) {
           ivd = pick(r_, 0, nb);
           idx.dims.insert(idx.dims.begin() + ivd, L);
         }
@@ -885,14 +905,32 @@ class Generator {
       case OpCode::Quantize:
       case OpCode::Dequantize:
       case OpCode::Requantize: {
-        // Opaque (a registered kernel's meaning): x of the result's shape, a scale and a zero point.
+        // Opaque (a registered kernel's meaning): any operand types. Leading: x of the result's shape, a
+        // scalar scale and zero point. Otherwise (odd_attrs) x of another shape half of the time, a scale
+        // and zero point of rank 1 (x's axis size where `axis` is written) half of the time, and `axis`
+        // written on an x of rank >= 1.
+        const bool odd = odd_attrs(n);
         TensorType x = want;
         x.dtype = forced_dtype(n, steered_dtype(*n.operands[0]));
-        // The scale and zero point take any dtypes (steered like any other leaf).
-        in = {x, TensorType{steered_dtype(*n.operands[1]), {}}, TensorType{steered_dtype(*n.operands[2]), {}}};
-        // axis (per-axis quantization): written or not; each is another function (opaque, by attributes).
-        if (const AttrValue* fa = fixed_attr(n, "axis")) put(g.attrs, "axis", AttrKind::Int, fa->ints);
-        else if (want.rank() > 0 && odd_attrs(n)) put(g.attrs, "axis", AttrKind::Int, {pick(r_, 0, want.rank() - 1)});
+        if (odd && coin(r_)) {
+          x.dims.assign(static_cast<size_t>(pick(r_, 0, 3)), 0);
+          for (int64_t& d : x.dims) d = draw_dim(0, std::max(1, o_.max_dim));
+        }
+        int axis = -1;
+        if (const AttrValue* fa = fixed_attr(n, "axis")) {
+          put(g.attrs, "axis", AttrKind::Int, fa->ints);
+          axis = fa->ints.empty() ? -1 : static_cast<int>(fa->ints[0]);
+        } else if (x.rank() > 0 && odd) {
+          axis = pick(r_, 0, x.rank() - 1);
+          put(g.attrs, "axis", AttrKind::Int, {axis});
+        }
+        TensorType sc{steered_dtype(*n.operands[1]), {}}, zp{steered_dtype(*n.operands[2]), {}};
+        if (odd && coin(r_)) {
+          const int64_t len = axis >= 0 && axis < x.rank() ? x.dims[axis] : draw_dim(1, std::max(1, o_.max_dim));
+          sc.dims = {len};
+          zp.dims = {len};
+        }
+        in = {x, sc, zp};
         break;
       }
       default:
@@ -955,14 +993,20 @@ class Generator {
     std::vector<int64_t> axes;
     // The axes list: increasing, or (a quarter of the time, or steered) in another order, which the
     // semantics allows and a rule reading `$a` in order (at($a, 0), permute_axes) may mishandle.
+    // Steered by axes_order: 1 not increasing (two or more), 2 none, 3 three or more; unsteered the
+    // count is mostly 1-2, now and then 0 or 3.
     const int order = steer_of(n, &NodeSteer::axes_order);
+    const int want_axes = order == 1 ? 2 : order == 3 ? 3 : 0;  // at least this many (keepdims: where the rank allows)
     if (keep) {
       o = want;
-      for (int i = 0; i < want.rank(); ++i)
-        if (coin(r_) || (order == 1 && axes.size() < 2 && want.rank() - i <= 2 - static_cast<int>(axes.size())))
-          axes.push_back(i), want.dims[i] = 1, o.dims[i] = draw_dim(0, o_.max_dim);
+      if (order != 2)
+        for (int i = 0; i < want.rank(); ++i)
+          if (coin(r_) || (axes.size() < static_cast<size_t>(want_axes) &&
+                           want.rank() - i <= want_axes - static_cast<int>(axes.size())))
+            axes.push_back(i), want.dims[i] = 1, o.dims[i] = draw_dim(0, o_.max_dim);
     } else {
-      const int extra = order == 1 ? 2 : pick(r_, 1, 2);
+      const int extra = order == 1 ? 2 : order == 2 ? 0 : order == 3 ? 3
+                        : coin(r_, 0.1) ? 0 : coin(r_, 0.15) ? 3 : pick(r_, 1, 2);
       o.dims = want.dims;
       for (int e = 0; e < extra; ++e) {
         const int at = pick(r_, 0, static_cast<int>(o.dims.size()));
@@ -1049,7 +1093,7 @@ class Generator {
     const int r = want.rank();
     const int steer = steer_of(n, &NodeSteer::dot);
     int b = pick(r_, 0, r), lf = pick(r_, 0, r - b), rf = r - b - lf;
-    int c = pick(r_, 0, 2);
+    int c = coin(r_, 0.15) ? 3 : pick(r_, 0, 2);  // three contracting axes now and then
     // Steered: the counts a class needs (b + lf + rf = r throughout).
     auto split_free = [&] { lf = pick(r_, 0, r - b), rf = r - b - lf; };
     if (steer == kDotBatchApart && b == 0 && r >= 1) b = 1, split_free();

@@ -45,12 +45,13 @@ struct NodeSteer {
   int pad_neg = kAny;   ///< pad: 0 no negative low/high, 1 some negative
   int interior = kAny;  ///< pad: 0 no interior padding, 1 some interior > 0
   int starts = kAny;    ///< slice: 0 all starts 0, 1 some start > 0
-  int repeats = kAny;   ///< tile: 0 all repeats 1, 1 some repeat 0, 2 some repeat >= 2
+  int repeats = kAny;   ///< tile: 0 all repeats 1, 1 some repeat 0, 2 some repeat >= 2, 3 some repeat >= 2 of an operand axis >= 2
   int bcast_rank = kAny;    ///< broadcast_to: 0 operand of the result's rank, 1 leading axes added
   int bcast_expand = kAny;  ///< broadcast_to: 0 no size-1 axis expanded, 1 some size-1 axis expanded
   int dir = kAny;       ///< compare: index into lt, le, eq, ge, gt, ne
   int dot = kAny;       ///< dot_general: a DotLayout
-  int axes_order = kAny;  ///< reduce_*: 0 the axes list increasing, 1 not (legal: docs/semantics.md)
+  /// reduce_*: 0 the axes list increasing, 1 not (legal: docs/semantics.md), 2 no axes, 3 three or more
+  int axes_order = kAny;
   /// Optional attributes (AttrSpec::dflt) and scatter_add's configuration: 0 every optional attribute at
   /// its default (most left out) and scatter_add's leading configuration, 1 other values wherever the
   /// op has them (pad value; reduce_window and extract_patches strides, pads, dilations, value; argmax
@@ -75,7 +76,8 @@ bool dot_layout_has(int kind, int lhs_rank, int rhs_rank, const std::vector<int6
                     const std::vector<int64_t>& cl, const std::vector<int64_t>& cr);
 struct Steer {
   std::vector<NodeSteer> nodes;  ///< by pre-order node number (empty: nothing steered)
-  /// Sizes of the instance's dims: kAny, 0 some axis 0, 1 every axis 1, 2 some axis >= 2.
+  /// Sizes of the instance's dims: kAny, 0 some axis 0, 1 every axis 1, 2 some axis >= 2, 3 one root
+  /// axis of 4..2 * max_dim (above the bound: a tile repeat of an operand axis >= 2 needs it).
   int sizes = NodeSteer::kAny;
   /// Square roots (every dim equal, >= 2): 0 a quarter of the time, 1 most of the time, 2 nearly
   /// always (perm classes: a wrong composition of permutations type-checks only there).
