@@ -172,6 +172,14 @@ TEST(DType, FormatElementsRoundTrip) {
   EXPECT_EQ(format_elem(DType::UI64, ~uint64_t{0}), "18446744073709551615");
   EXPECT_EQ(format_elem(DType::SI8, 0x80), "-128");
   EXPECT_EQ(format_elem(DType::I1, 1), "true");
+  // The shortest decimal: the fewest significant digits that read back, in fixed notation when that is
+  // no longer than scientific, padded with zeros (std::to_chars's own choice wrote the exact integer
+  // 13653698560.0, ten significant digits where eight read back).
+  EXPECT_EQ(format_elem(DType::F32, 0x504B74BA), "13653699000.0");
+  EXPECT_EQ(format_elem(DType::F64, 0x441AC53A7E04BCDAull), "123456789012345680000.0");
+  EXPECT_EQ(format_elem(DType::F32, 0x3DCCCCCD), "0.1");
+  EXPECT_EQ(format_elem(DType::F32, 0x3727C5AC), "1e-05");
+  EXPECT_EQ(format_elem(DType::F64, 0x4415AF1D78B58C40ull), "1e+20");
   // Every f16 and bf16 bit pattern prints to text that parses back to the same bits.
   for (DType t : {DType::F16, DType::BF16}) {
     for (uint64_t b = 0; b < 0x10000; ++b) {
