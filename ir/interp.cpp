@@ -130,7 +130,7 @@ struct Exec {
   const Tensor* fma_x = nullptr;
   const Tensor* fma_y = nullptr;
   int fma_k = -1;
-  std::vector<std::unique_ptr<FrameBuffers>> own_frames;  ///< by depth - 1 (see FrameBuffers), without a PlanCache
+  std::vector<std::unique_ptr<FrameBuffers>> own_frames{};  ///< by depth - 1 (see FrameBuffers), without a PlanCache
   /// The frame buffers by depth - 1: the run's own, or the PlanCache's (kept across runs).
   std::vector<std::unique_ptr<FrameBuffers>>& frames() { return opts.plans ? opts.plans->frames() : own_frames; }
   uint32_t ticks = 0;                                 ///< instructions started (the deadline's clock reads)

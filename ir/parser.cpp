@@ -369,7 +369,8 @@ class Parser {
       size_t b = e;
       while (e < s_.size() && is_digit(s_[e])) ++e;
       if (e >= s_.size() || s_[e] != 'x') return "";
-      dims += (dims.empty() ? "" : "x") + std::string(s_.substr(b, e - b));
+      if (!dims.empty()) dims += 'x';
+      dims.append(s_.substr(b, e - b));
       ++e;
     }
     size_t b = e;

@@ -131,6 +131,7 @@ bool scatter_leading(const AttrSet& a) {
 int optattr_rank(OpCode op, const AttrSpec& s) {
   if (s.dflt == AttrDefault::Last) return 2;  // top_k: another axis than the last
   if (s.dflt == AttrDefault::Absent) return -1;  // the quantize family: an axis of x, whose rank is free
+  if (op == OpCode::Argmax) return 1;            // keepdims[true] keeps the reduced axis (size 1)
   if (s.role == AttrRole::PerAxis || s.role == AttrRole::Axis) return op == OpCode::ExtractPatches ? 2 : 1;
   return -1;
 }
