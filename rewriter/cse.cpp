@@ -188,9 +188,9 @@ class CseSweep {
       if (p_.has_one_use(v)) reconsider_.push_back(p_.use(p_.value(v).first_use).owner);
     }
     bool log = rw_.has_listeners();
-    if (log) rw_.notify_pattern_begin(RewriteSource::cse(), i);
+    const uint64_t bracket1 = log ? rw_.notify_pattern_begin(RewriteSource::cse(), i) : 0;
     rw_.replace_op(i, with_);
-    if (log) rw_.notify_pattern_end(RewriteSource::cse(), i, true);
+    if (log) rw_.notify_pattern_end(RewriteSource::cse(), i, true, bracket1);
     ++merged_;
     for (InstId u : reconsider_)
       if (u < state_.size() && state_[u] == kSkipped && wants_table(u)) {

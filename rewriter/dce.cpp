@@ -14,9 +14,9 @@ int64_t eliminate_dead_code(ProgramRewriter& rw) {
       OpCode op = p.op(i);
       if (op != OpCode::Return && !has_trait(op, Effect) && rw.results_unused(i)) {
         bool log = rw.has_listeners();
-        if (log) rw.notify_pattern_begin(RewriteSource::dce(), i);
+        const uint64_t bracket1 = log ? rw.notify_pattern_begin(RewriteSource::dce(), i) : 0;
         rw.erase_inst(i);
-        if (log) rw.notify_pattern_end(RewriteSource::dce(), i, true);
+        if (log) rw.notify_pattern_end(RewriteSource::dce(), i, true, bracket1);
         ++erased;
       }
       i = prev;

@@ -462,7 +462,7 @@ int64_t fold_constant_cones(ProgramRewriter& rw, const FoldOptions& opts) {
       const Tensor& t = value_of.at(nv);
       const bool inline_here =
           n == root ? inl : dying.count(n) && inline_folded(t, p.has_one_use(nv), opts.inline_literal_max_elements);
-      if (log) rw.notify_pattern_begin(RewriteSource::fold(), n);
+      const uint64_t bracket1 = log ? rw.notify_pattern_begin(RewriteSource::fold(), n) : 0;
       ValueId v;
       if (inline_here) {
         v = rw.literal_value(t);
@@ -472,14 +472,14 @@ int64_t fold_constant_cones(ProgramRewriter& rw, const FoldOptions& opts) {
         if (n != root && dying.count(n)) dead_constants.push_back(p.def_inst(v));
       }
       rw.replace_op(n, v);
-      if (log) rw.notify_pattern_end(RewriteSource::fold(), n, true);
+      if (log) rw.notify_pattern_end(RewriteSource::fold(), n, true, bracket1);
     }
     for (auto it = dead_constants.rbegin(); it != dead_constants.rend(); ++it) {
       const InstId d = *it;
       if (rw.is_erased(d) || !rw.results_unused(d)) continue;
-      if (log) rw.notify_pattern_begin(RewriteSource::dce(), d);
+      const uint64_t bracket2 = log ? rw.notify_pattern_begin(RewriteSource::dce(), d) : 0;
       rw.erase_inst(d);
-      if (log) rw.notify_pattern_end(RewriteSource::dce(), d, true);
+      if (log) rw.notify_pattern_end(RewriteSource::dce(), d, true, bracket2);
     }
     ++folded;
   }

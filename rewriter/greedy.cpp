@@ -115,9 +115,9 @@ class GreedyDriver {
   bool try_process(InstId i, std::string_view& outcome) {
     bool log = rw_.has_listeners();
     if (cfg_.dce && trivially_dead(i)) {
-      if (log) rw_.notify_pattern_begin(RewriteSource::dce(), i);
+      const uint64_t bracket1 = log ? rw_.notify_pattern_begin(RewriteSource::dce(), i) : 0;
       rw_.erase_inst(i);
-      if (log) rw_.notify_pattern_end(RewriteSource::dce(), i, true);
+      if (log) rw_.notify_pattern_end(RewriteSource::dce(), i, true, bracket1);
       ++res_.stats.erased_dead;
       fire(patterns_.size() + 1);
       drain();
@@ -187,7 +187,7 @@ class GreedyDriver {
     ++res_.stats.attempts;
     bool log = rw_.has_listeners();
     size_t first_new = p_.num_inst_slots();
-    if (log) rw_.notify_pattern_begin(RewriteSource::of(pat), i);
+    const uint64_t bracket2 = log ? rw_.notify_pattern_begin(RewriteSource::of(pat), i) : 0;
     bool ok = false;
     // A pattern that throws (a plugin's, say) stops the run with an error naming it, never a crash; the
     // program may be partly rewritten, and the error says so.
@@ -201,7 +201,7 @@ class GreedyDriver {
                        std::to_string(i) + " that is not a std::exception (the program may be partly rewritten)");
     }
     if (rw_.has_error()) return false;  // the run stops here (the loop reads the error)
-    if (log) rw_.notify_pattern_end(RewriteSource::of(pat), i, ok);
+    if (log) rw_.notify_pattern_end(RewriteSource::of(pat), i, ok, bracket2);
     if (!ok) {
       if (cacheable) cache_.at(i).failed |= 1u << j;
       if (!rw_.change_log().empty()) drain();  // a misbehaving pattern: keep the worklist honest
@@ -221,7 +221,7 @@ class GreedyDriver {
     FoldResult r = fold_inst(p_, i, fo);
     if (!r) return false;
     bool log = rw_.has_listeners();
-    if (log) rw_.notify_pattern_begin(RewriteSource::fold(), i);
+    const uint64_t bracket3 = log ? rw_.notify_pattern_begin(RewriteSource::fold(), i) : 0;
     ValueId v = r.value;
     if (r.kind == FoldResult::Kind::Literal) {
       if (inline_folded(r.literal, p_.has_one_use(p_.result(i)), cfg_.inline_literal_max_elements)) {
@@ -233,7 +233,7 @@ class GreedyDriver {
       }
     }
     rw_.replace_op(i, v);
-    if (log) rw_.notify_pattern_end(RewriteSource::fold(), i, true);
+    if (log) rw_.notify_pattern_end(RewriteSource::fold(), i, true, bracket3);
     ++res_.stats.folds;
     fire(patterns_.size());
     drain();

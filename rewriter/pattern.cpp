@@ -36,6 +36,7 @@ FrozenPatternSet PatternSet::freeze(const PatternFilter& filter) && {
   FrozenPatternSet::Lists& L = *lists;
   auto owned = std::make_shared<std::vector<std::unique_ptr<Pattern>>>(std::move(patterns_));
   patterns_.clear();
+  for (const auto& p : *owned) p->freeze_provenance();
   for (const auto& p : *owned) {
     if (filter.keeps(*p)) L.all.push_back(p.get());
     else L.filtered_out.emplace_back(p->debug_name());

@@ -94,13 +94,29 @@ class Pattern {
   virtual RootShape root_shape_for(OpCode root) const { return root_shape(); }
   /// Where the pattern comes from, for listings: "C++" (the default) or "FILE:LINE" of a rule.
   std::string_view origin() const { return origin_.empty() ? std::string_view("C++") : std::string_view(origin_); }
-  void set_origin(std::string o) { origin_ = std::move(o); }
+  /// Name and origin are the pattern's provenance (listings, `--debug-rewrites`, the certificate of
+  /// `ptir opt --certify`): once the set is frozen they are fixed, and a later set_origin or
+  /// set_debug_name (a plugin's pattern renaming itself while it runs, to pass for a proved rule) changes
+  /// nothing and is counted (renamed_after_freeze).
+  void set_origin(std::string o) {
+    if (frozen_) ++renames_;
+    else origin_ = std::move(o);
+  }
+  /// Attempts to change the name or origin after the set was frozen (none took effect).
+  int renamed_after_freeze() const { return renames_; }
+  /// Called by PatternSet::freeze.
+  void freeze_provenance() { frozen_ = true; }
 
  protected:
   void set_has_bounded_recursion(bool on = true) { bounded_recursion_ = on; }
-  void set_debug_name(std::string_view n) { name_ = n; }
+  void set_debug_name(std::string_view n) {
+    if (frozen_) ++renames_;
+    else name_ = n;
+  }
 
  private:
+  bool frozen_ = false;
+  mutable int renames_ = 0;
   std::string name_;
   std::span<const OpCode> roots_;
   PatternBenefit benefit_;

@@ -1,6 +1,8 @@
 // ProgramRewriter: versioned, listened-to edits of a Program.
 #include "rewriter/rewriter.h"
 
+#include <chrono>
+
 #include <algorithm>
 #include <cassert>
 
@@ -81,6 +83,17 @@ BodyId ProgramRewriter::add_function(std::string name, std::span<const TypeId> r
 
 ValueId ProgramRewriter::add_param(BodyId b, TypeId type, std::string_view name) {
   ++mutations_;
+  // A name another value of the body has is dropped (the printer then gives a fresh %tN): the printed
+  // program must parse again (a plugin that added a second `%x` printed text that did not).
+  if (!name.empty()) {
+    bool taken = false;
+    for (ValueId v : p_.body(b).params) taken = taken || p_.name(v) == name;
+    if (!taken)
+      p_.for_each_inst(b, [&](InstId i) {
+        for (uint32_t k = 0; k < p_.num_results(i); ++k) taken = taken || p_.name(p_.result(i, k)) == name;
+      });
+    if (taken) name = {};
+  }
   return p_.add_param(b, type, name);
 }
 
@@ -123,14 +136,22 @@ void ProgramRewriter::replace_all_uses(ValueId from, ValueId to) {
 }
 
 void ProgramRewriter::replace_op(InstId i, std::span<const ValueId> with) {
-  assert(with.size() == p_.num_results(i));
+  if (i >= p_.num_inst_slots() || p_.inst(i).erased) return report_error("replace_op: no such instruction (nothing replaced)");
+  if (with.size() != p_.num_results(i))
+    return report_error("replace_op: " + std::to_string(with.size()) + " values for an instruction with " +
+                        std::to_string(p_.num_results(i)) + " results (nothing replaced)");
+  for (ValueId v : with)
+    if (v >= p_.num_values()) return report_error("replace_op: no such value (nothing replaced)");
   for (RewriteListener* l : listeners_) l->notify_replaced(i, with);
   for (uint32_t k = 0; k < with.size(); ++k) replace_all_uses(p_.result(i, k), with[k]);
   erase_inst(i);
 }
 
 void ProgramRewriter::erase_inst(InstId i) {
-  assert(!p_.inst(i).erased && results_unused(i));
+  // Checked in every build (a plugin's pattern calls it): erasing an instruction twice or one whose
+  // results are still read would leave dangling uses.
+  if (i >= p_.num_inst_slots() || p_.inst(i).erased) return report_error("erase_inst: no such instruction (nothing erased)");
+  if (!results_unused(i)) return report_error("erase_inst: the instruction's results are still used (nothing erased)");
   for (RewriteListener* l : listeners_) l->notify_erased(i);
   // Operand producers lose a use: they may now be dead or single-use.
   uint32_t n = p_.num_operands(i);
@@ -157,15 +178,27 @@ void ProgramRewriter::start_update(InstId i) {
   pending_.push_back(std::move(u));
 }
 
+// set_operand and set_attrs check their contract in every build, not by assert only: a plugin's pattern
+// calls them, and an edit outside start_update/finalize_update is heard by no listener (the certificate
+// and the expensive checks never see it), while an operand index out of range corrupted the use lists
+// (a red team's plugins, 2026-12-07). A broken call changes nothing and records the error, which stops
+// the driver.
+bool ProgramRewriter::in_update(InstId i) const {
+  return std::any_of(pending_.begin(), pending_.end(), [&](const PendingUpdate& u) { return u.inst == i; });
+}
+
 void ProgramRewriter::set_operand(InstId i, uint32_t k, ValueId v) {
-  assert(std::any_of(pending_.begin(), pending_.end(), [&](const PendingUpdate& u) { return u.inst == i; }) &&
-         "set_operand outside start_update/finalize_update");
+  if (!in_update(i)) return report_error("set_operand outside start_update/finalize_update (the edit was not made)");
+  if (k >= p_.num_operands(i))
+    return report_error("set_operand: operand " + std::to_string(k) + " of an instruction with " +
+                        std::to_string(p_.num_operands(i)) + " (the edit was not made)");
+  if (v >= p_.num_values()) return report_error("set_operand: no such value (the edit was not made)");
   p_.set_operand(i, k, v);
 }
 
 void ProgramRewriter::set_attrs(InstId i, AttrSetId a) {
-  assert(std::any_of(pending_.begin(), pending_.end(), [&](const PendingUpdate& u) { return u.inst == i; }) &&
-         "set_attrs outside start_update/finalize_update");
+  if (!in_update(i)) return report_error("set_attrs outside start_update/finalize_update (the edit was not made)");
+  if (a >= p_.num_attr_sets()) return report_error("set_attrs: no such attribute set (the edit was not made)");
   p_.set_attrs(i, a);
 }
 
@@ -213,12 +246,30 @@ void ProgramRewriter::notify_operation_end(InstId i, bool changed, std::string_v
   for (RewriteListener* l : listeners_) l->notify_operation_end(i, changed, outcome);
 }
 
-void ProgramRewriter::notify_pattern_begin(const RewriteSource& who, InstId root) {
+uint64_t ProgramRewriter::notify_pattern_begin(const RewriteSource& who, InstId root) {
+  if (!brackets_.empty() && brackets_.back().kind == RewriteKind::Pattern) {
+    report_error("a rewrite bracket for '" + std::string(who.name) +
+                 "' was opened while a pattern ran (a pattern may not open brackets; nothing was forwarded)");
+    return 0;
+  }
+  if (bracket_key_ == 0)
+    bracket_key_ = (reinterpret_cast<uintptr_t>(this) * 0x9E3779B97F4A7C15ULL) ^
+                   static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^ 1;
+  uint64_t token = (++bracket_clock_ * 0xBF58476D1CE4E5B9ULL) ^ bracket_key_;
+  if (token == 0) token = 1;
+  brackets_.push_back({who.kind, token});
   current_root_ = root;
   for (RewriteListener* l : listeners_) l->notify_pattern_begin(who, root);
+  return token;
 }
 
-void ProgramRewriter::notify_pattern_end(const RewriteSource& who, InstId root, bool success) {
+void ProgramRewriter::notify_pattern_end(const RewriteSource& who, InstId root, bool success, uint64_t token) {
+  if (brackets_.empty() || token == 0 || brackets_.back().token != token) {
+    report_error("a rewrite bracket for '" + std::string(who.name) +
+                 "' was closed by someone other than the driver that opened it (nothing was forwarded)");
+    return;
+  }
+  brackets_.pop_back();
   for (RewriteListener* l : listeners_) l->notify_pattern_end(who, root, success);
   current_root_ = kNone;
 }

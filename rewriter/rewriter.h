@@ -153,6 +153,8 @@ class ProgramRewriter {
   void start_update(InstId i);
   void set_operand(InstId i, uint32_t k, ValueId v);
   void set_attrs(InstId i, AttrSetId a);
+  /// Whether start_update(i) is open (set_operand/set_attrs are allowed on i).
+  bool in_update(InstId i) const;
   void finalize_update(InstId i);
   /// Restores the operands and attributes saved by start_update; listeners hear nothing.
   void cancel_update(InstId i);
@@ -197,11 +199,16 @@ class ProgramRewriter {
   void add_listener(RewriteListener* l) { listeners_.push_back(l); }
   void remove_listener(RewriteListener* l);
   bool has_listeners() const { return !listeners_.empty(); }
-  /// Driver brackets, forwarded to the listeners.
+  /// Driver brackets, forwarded to the listeners. notify_pattern_begin returns a token that the matching
+  /// notify_pattern_end must pass back; a bracket opened while a pattern's bracket is open (a pattern
+  /// opening one of its own, e.g. to pass an edit off as another pattern's or as the driver's fold), or
+  /// closed with another token (a pattern closing the driver's bracket around it), is refused: it is
+  /// reported as an error (the driver stops) and not forwarded. Found by a red team's plugin that
+  /// made `ptir opt --certify` credit its wrong edit to a proved rule.
   void notify_operation_begin(InstId i);
   void notify_operation_end(InstId i, bool changed, std::string_view outcome);
-  void notify_pattern_begin(const RewriteSource& who, InstId root);
-  void notify_pattern_end(const RewriteSource& who, InstId root, bool success);
+  uint64_t notify_pattern_begin(const RewriteSource& who, InstId root);
+  void notify_pattern_end(const RewriteSource& who, InstId root, bool success, uint64_t token);
   /// When on, touched and freed instructions are recorded in change_log() for a driver to drain.
   void set_track_changes(bool on) { track_ = on; }
   ChangeLog& change_log() { return log_; }
@@ -257,6 +264,13 @@ class ProgramRewriter {
   std::vector<InstId> scratch_;
   std::string error_;
   std::shared_ptr<const void> token_ = std::make_shared<char>(0);
+  struct OpenBracket {
+    RewriteKind kind;
+    uint64_t token;
+  };
+  std::vector<OpenBracket> brackets_;  ///< open driver brackets, innermost last
+  uint64_t bracket_clock_ = 0;         ///< with bracket_key_, makes the tokens
+  uint64_t bracket_key_ = 0;           ///< per rewriter, from its address and the time
   // Position numbering for is_before: order_[i] within its body, valid while body_order_ok_[body].
   std::vector<uint32_t> order_;
   std::vector<uint8_t> body_order_ok_;

@@ -238,9 +238,9 @@ Checked run_checked(const char* text, const std::vector<Rewrite>& rewrites, Repl
   ExpensiveChecks checks(rw, opts);
   rw.add_listener(&checks);
   for (const Rewrite& rewrite : rewrites) {
-    rw.notify_pattern_begin(RewriteSource::cse(), 0);
+    const uint64_t bracket1 = rw.notify_pattern_begin(RewriteSource::cse(), 0);
     rewrite(rw, *p);
-    rw.notify_pattern_end(RewriteSource::cse(), 0, true);
+    rw.notify_pattern_end(RewriteSource::cse(), 0, true, bracket1);
     if (checks.failed()) break;
   }
   if (!checks.failed()) checks.finish();

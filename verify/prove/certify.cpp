@@ -38,7 +38,12 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
     int same = 0;
     for (const Subject& x : subjects)
       if (x.name == name && x.origin == key.origin) s = &x, ++same;
-    if (same > 1) {
+    if (rec.renamed.count(key)) {
+      cp.why = "it tried to change its name or origin while the pipeline ran (provenance is fixed when the "
+               "pattern set is frozen): not certified";
+      cp.origin = key.origin;
+      s = nullptr;
+    } else if (same > 1) {
       cp.why = "several patterns share this name and origin: the certificate cannot tell which one fired";
       s = nullptr;
       cp.origin = key.origin;

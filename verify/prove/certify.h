@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ class RewriteRecorder final : public RewriteListener {
     // A rewrite that reported failure but changed the IR (the driver's contract; checked only under
     // --expensive-checks): nothing proves what it did, so the run is not certified.
     if (!success && changed) ++failed_but_changed[k];
+    // Provenance is fixed when the pattern set is frozen; a pattern that tried to change its name or
+    // origin afterwards (to pass for another) is never certified.
+    if (who.pattern && who.pattern->renamed_after_freeze() > 0) renamed.insert(k);
     if (!success) return;
     ++applied[k];
     if (reassoc_) ++under_reassoc[k];
@@ -78,6 +82,7 @@ class RewriteRecorder final : public RewriteListener {
   /// provenance -> applications in functions carrying contract (the same)
   std::map<RewriteKey, int64_t> under_contract;
   int64_t unattributed = 0;               ///< changes made outside any bracketed rewrite
+  std::set<RewriteKey> renamed;           ///< patterns that tried to rename themselves after freezing
   /// `while` loops (or ops whose regions run one) erased by DCE: they may not finish (never certified)
   int64_t dce_loops = 0;
   /// provenance -> applications that reported failure but changed the IR (never certified)
