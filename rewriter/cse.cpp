@@ -44,20 +44,26 @@ class AttrClasses {
     const AttrSet& s = p_.attrs(id);
     if (s.attrs.size() < 2) return id;  // one order only
     const std::vector<const Attr*> mine = sorted(s);
+    // Keyed by names and values (equal sets, equal keys), so a bucket holds sets that are almost surely
+    // equal: thousands of distinct sets with the same names (custom_call id[k]) stay linear.
     uint64_t h = s.attrs.size();
-    for (const Attr* a : mine) h = mix(h, std::hash<std::string>{}(a->name));
-    for (AttrSetId other : by_names_[h]) {
+    for (const Attr* a : mine) {
+      AttrSet one;
+      one.attrs.push_back(*a);
+      h = mix(h, hash_value(one));
+    }
+    for (AttrSetId other : by_key_[h]) {
       const std::vector<const Attr*> theirs = sorted(p_.attrs(other));
       if (theirs.size() == mine.size() &&
           std::equal(mine.begin(), mine.end(), theirs.begin(), [](const Attr* a, const Attr* b) { return *a == *b; }))
         return other;
     }
-    by_names_[h].push_back(id);
+    by_key_[h].push_back(id);
     return id;
   }
   const Program& p_;
   std::vector<AttrSetId> rep_;
-  std::unordered_map<uint64_t, std::vector<AttrSetId>> by_names_;  ///< representatives by their names
+  std::unordered_map<uint64_t, std::vector<AttrSetId>> by_key_;  ///< representatives by names and values
 };
 
 /// Structural hash: op, attribute set (up to order), operands (order-free for commutative binary ops),

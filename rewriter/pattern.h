@@ -106,6 +106,9 @@ class Pattern {
   int renamed_after_freeze() const { return renames_; }
   /// Called by PatternSet::freeze.
   void freeze_provenance() { frozen_ = true; }
+  /// Whether the pattern belongs to a frozen set (one a driver runs); a pattern object made elsewhere
+  /// (a plugin's dummy named like a library rule) is not, and the certificate never credits it.
+  bool provenance_frozen() const { return frozen_; }
 
  protected:
   void set_has_bounded_recursion(bool on = true) { bounded_recursion_ = on; }

@@ -73,6 +73,12 @@ InstId ProgramRewriter::created(BodyId b, InstId i, std::span<const ValueId> ope
 }
 
 BodyId ProgramRewriter::add_function(std::string name, std::span<const TypeId> result_types, FastMath fastmath) {
+  // A pattern changes the instructions it matched, never the program's signature (no listener hears a
+  // new function or parameter).
+  if (in_pattern()) {
+    report_error("add_function inside a pattern's rewrite (nothing added)");
+    return kNone;
+  }
   const BodyId b = p_.add_body(std::move(name), /*is_region=*/false);
   p_.body(b).result_types.assign(result_types.begin(), result_types.end());
   p_.body(b).fastmath = fastmath;
@@ -82,6 +88,14 @@ BodyId ProgramRewriter::add_function(std::string name, std::span<const TypeId> r
 }
 
 ValueId ProgramRewriter::add_param(BodyId b, TypeId type, std::string_view name) {
+  if (in_pattern()) {
+    report_error("add_param inside a pattern's rewrite (nothing added)");
+    return kNone;
+  }
+  if (b >= p_.num_bodies()) {
+    report_error("add_param: no such body (nothing added)");
+    return kNone;
+  }
   ++mutations_;
   // A name another value of the body has is dropped (the printer then gives a fresh %tN): the printed
   // program must parse again (a plugin that added a second `%x` printed text that did not).
@@ -172,6 +186,10 @@ ValueId ProgramRewriter::materialize_constant(InstId at, const Tensor& lit) {
 }
 
 void ProgramRewriter::start_update(InstId i) {
+  // Checked in every build: an erased instruction, or one already being updated (a nested start_update
+  // on it made finalize_update close the inner one and leave an edit no listener heard).
+  if (i >= p_.num_inst_slots() || p_.inst(i).erased) return report_error("start_update: no such instruction");
+  if (in_update(i)) return report_error("start_update: the instruction is already being updated");
   for (RewriteListener* l : listeners_) l->notify_before_modify(i);
   PendingUpdate u{i, p_.inst(i).attrs, {}};
   for (ValueId v : operands(i)) u.operands.push_back(v);
@@ -204,7 +222,7 @@ void ProgramRewriter::set_attrs(InstId i, AttrSetId a) {
 
 void ProgramRewriter::finalize_update(InstId i) {
   auto it = std::find_if(pending_.rbegin(), pending_.rend(), [&](const PendingUpdate& u) { return u.inst == i; });
-  assert(it != pending_.rend() && "finalize_update without start_update");
+  if (it == pending_.rend()) return report_error("finalize_update without start_update");
   PendingUpdate u = std::move(*it);
   pending_.erase(std::next(it).base());
   bool changed = u.attrs != p_.inst(i).attrs;
@@ -224,13 +242,21 @@ void ProgramRewriter::finalize_update(InstId i) {
 
 void ProgramRewriter::cancel_update(InstId i) {
   auto it = std::find_if(pending_.rbegin(), pending_.rend(), [&](const PendingUpdate& u) { return u.inst == i; });
-  assert(it != pending_.rend() && "cancel_update without start_update");
+  if (it == pending_.rend()) return report_error("cancel_update without start_update");
   for (uint32_t k = 0; k < it->operands.size(); ++k) p_.set_operand(i, k, it->operands[k]);
   p_.set_attrs(i, it->attrs);
   pending_.erase(std::next(it).base());
 }
 
+void ProgramRewriter::add_listener(RewriteListener* l) {
+  // Not from inside a pattern: a listener a plugin's pattern attached could open driver brackets under
+  // any name between the driver's own (a reviewer's scenario: its edit then counted as `fold`).
+  if (in_pattern()) return report_error("add_listener inside a pattern's rewrite (not added)");
+  listeners_.push_back(l);
+}
+
 void ProgramRewriter::remove_listener(RewriteListener* l) {
+  if (in_pattern()) return report_error("remove_listener inside a pattern's rewrite (not removed)");
   listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), l), listeners_.end());
 }
 
@@ -239,15 +265,19 @@ void ProgramRewriter::emit_match_failure(std::string_view reason) {
 }
 
 void ProgramRewriter::notify_operation_begin(InstId i) {
+  ++notifying_;
   for (RewriteListener* l : listeners_) l->notify_operation_begin(i);
+  --notifying_;
 }
 
 void ProgramRewriter::notify_operation_end(InstId i, bool changed, std::string_view outcome) {
+  ++notifying_;
   for (RewriteListener* l : listeners_) l->notify_operation_end(i, changed, outcome);
+  --notifying_;
 }
 
 uint64_t ProgramRewriter::notify_pattern_begin(const RewriteSource& who, InstId root) {
-  if (!brackets_.empty() && brackets_.back().kind == RewriteKind::Pattern) {
+  if (in_pattern() || notifying_ > 0) {
     report_error("a rewrite bracket for '" + std::string(who.name) +
                  "' was opened while a pattern ran (a pattern may not open brackets; nothing was forwarded)");
     return 0;
@@ -257,9 +287,11 @@ uint64_t ProgramRewriter::notify_pattern_begin(const RewriteSource& who, InstId 
                    static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^ 1;
   uint64_t token = (++bracket_clock_ * 0xBF58476D1CE4E5B9ULL) ^ bracket_key_;
   if (token == 0) token = 1;
-  brackets_.push_back({who.kind, token});
+  brackets_.push_back({who.kind, token, pending_.size()});
   current_root_ = root;
+  ++notifying_;
   for (RewriteListener* l : listeners_) l->notify_pattern_begin(who, root);
+  --notifying_;
   return token;
 }
 
@@ -269,8 +301,14 @@ void ProgramRewriter::notify_pattern_end(const RewriteSource& who, InstId root, 
                  "' was closed by someone other than the driver that opened it (nothing was forwarded)");
     return;
   }
+  // An update left open by the rewrite (start_update without finalize_update): its edits were heard by
+  // no listener. The driver stops on the error.
+  if (pending_.size() != brackets_.back().pending)
+    report_error("'" + std::string(who.name) + "' left an update open (start_update without finalize_update)");
   brackets_.pop_back();
+  ++notifying_;
   for (RewriteListener* l : listeners_) l->notify_pattern_end(who, root, success);
+  --notifying_;
   current_root_ = kNone;
 }
 

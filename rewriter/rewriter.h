@@ -196,8 +196,11 @@ class ProgramRewriter {
   }
 
   // ---- listeners and drivers ----
-  void add_listener(RewriteListener* l) { listeners_.push_back(l); }
+  /// Refused (an error) while a pattern's bracket is open: a pattern may not attach listeners.
+  void add_listener(RewriteListener* l);
   void remove_listener(RewriteListener* l);
+  /// Whether the innermost open driver bracket is a pattern's (a pattern's match_and_rewrite runs).
+  bool in_pattern() const { return !brackets_.empty() && brackets_.back().kind == RewriteKind::Pattern; }
   bool has_listeners() const { return !listeners_.empty(); }
   /// Driver brackets, forwarded to the listeners. notify_pattern_begin returns a token that the matching
   /// notify_pattern_end must pass back; a bracket opened while a pattern's bracket is open (a pattern
@@ -267,7 +270,9 @@ class ProgramRewriter {
   struct OpenBracket {
     RewriteKind kind;
     uint64_t token;
+    size_t pending;  ///< open updates when the bracket opened
   };
+  int notifying_ = 0;  ///< > 0 while listeners hear a bracket (they may not open one)
   std::vector<OpenBracket> brackets_;  ///< open driver brackets, innermost last
   uint64_t bracket_clock_ = 0;         ///< with bracket_key_, makes the tokens
   uint64_t bracket_key_ = 0;           ///< per rewriter, from its address and the time

@@ -5,7 +5,10 @@
 //   it runs: `ptir opt --certify` certified the run;
 // - forge (abs): closes the driver's bracket around it and opens one of its own for a dummy `neg_neg`;
 // - raw (exp): calls set_operand without start_update and returns false (no listener heard it);
-// - oob (log): sets operand 3 of a one-operand instruction (corrupted the use lists, a crash in prove).
+// - oob (log): sets operand 3 of a one-operand instruction (corrupted the use lists, a crash in prove);
+// - open (sqrt): start_update, set_operand, then returns false without finalize_update (no listener
+//   heard the edit); listener (tanh): attaches a listener of its own (which could open brackets under any
+//   name); param (rsqrt): adds a parameter to the function (no listener hears it). Found by a reviewer.
 #include "patterns/plugin.h"
 #include "rewriter/views.h"
 
@@ -81,9 +84,59 @@ class OutOfRange final : public Pattern {
   }
 };
 
+class OpenUpdate final : public Pattern {
+ public:
+  OpenUpdate() : Pattern("hostile_open_update", kOnly<OpCode::Sqrt>, 10) {}
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    const ValueId x = inner_of(rw, root);
+    if (x == kNone) return false;
+    rw.start_update(root);
+    rw.set_operand(root, 0, x);
+    return false;
+  }
+};
+
+class Forger final : public RewriteListener {
+ public:
+  ProgramRewriter* rw = nullptr;
+  void notify_operation_begin(InstId i) override {
+    if (rw) (void)rw->notify_pattern_begin(RewriteSource::fold(), i);
+  }
+};
+
+class AddsListener final : public Pattern {
+ public:
+  AddsListener() : Pattern("hostile_listener", kOnly<OpCode::Tanh>, 10) {}
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    if (inner_of(rw, root) == kNone) return false;
+    forger_.rw = &rw;
+    rw.add_listener(&forger_);
+    return false;
+  }
+
+ private:
+  mutable Forger forger_;
+};
+
+class AddsParam final : public Pattern {
+ public:
+  AddsParam() : Pattern("hostile_add_param", kOnly<OpCode::Rsqrt>, 10) {}
+  bool match_and_rewrite(InstId root, ProgramRewriter& rw) const override {
+    if (inner_of(rw, root) == kNone) return false;
+    rw.add_param(rw.program().inst(root).body, rw.type_id(rw.result(root)), "extra");
+    return false;
+  }
+};
+
 }  // namespace
 
 PTIR_PLUGIN("hostile_provenance", registry) {
+  registry.add_pattern<OpenUpdate>();
+  registry.add_template("hostile_open_update", "sqrt(neg(%x))");
+  registry.add_pattern<AddsListener>();
+  registry.add_template("hostile_listener", "tanh(neg(%x))");
+  registry.add_pattern<AddsParam>();
+  registry.add_template("hostile_add_param", "rsqrt(neg(%x))");
   registry.add_pattern<Spoof>();
   registry.add_template("hostile_spoof", "neg(neg(%x))");
   registry.add_pattern<Forge>();

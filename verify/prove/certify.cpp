@@ -39,8 +39,8 @@ Certificate certify(const RewriteRecorder& rec, const Populate& populate,
     for (const Subject& x : subjects)
       if (x.name == name && x.origin == key.origin) s = &x, ++same;
     if (rec.renamed.count(key)) {
-      cp.why = "it tried to change its name or origin while the pipeline ran (provenance is fixed when the "
-               "pattern set is frozen): not certified";
+      cp.why = "it tried to change its name or origin while the pipeline ran, or is no pattern of a frozen set "
+               "(provenance is fixed when the pattern set is frozen): not certified";
       cp.origin = key.origin;
       s = nullptr;
     } else if (same > 1) {

@@ -54,6 +54,7 @@ class RewriteRecorder final : public RewriteListener {
     // Provenance is fixed when the pattern set is frozen; a pattern that tried to change its name or
     // origin afterwards (to pass for another) is never certified.
     if (who.pattern && who.pattern->renamed_after_freeze() > 0) renamed.insert(k);
+    if (who.kind == RewriteKind::Pattern && (!who.pattern || !who.pattern->provenance_frozen())) renamed.insert(k);
     if (!success) return;
     ++applied[k];
     if (reassoc_) ++under_reassoc[k];
@@ -71,7 +72,9 @@ class RewriteRecorder final : public RewriteListener {
   }
 
   static RewriteKey key(const RewriteSource& who) {
-    RewriteKey k{who.kind, std::string(who.name), ""};
+    // A pattern's name is read from the pattern itself (its frozen provenance), never from the free
+    // `who.name`.
+    RewriteKey k{who.kind, who.pattern ? std::string(who.pattern->debug_name()) : std::string(who.name), ""};
     if (who.kind == RewriteKind::Pattern && who.pattern) k.origin = std::string(who.pattern->origin());
     return k;
   }

@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "ir/interp.h"
@@ -412,7 +413,13 @@ class Generator {
   /// An axis giving result dim `o`: the rule's fixed values where it writes them (`fixed[k]` for
   /// window, strides, window dilation, base dilation, pad_low, pad_high; -1 free), the rest drawn,
   /// defaults unless `odd`; the operand dim is searched for with the forward formula.
-  WinAxis window_axis(int64_t o, bool patches, bool odd, const std::array<int64_t, 6>& fixed) {
+  WinAxis window_axis(int64_t o, bool patches, bool odd, const std::array<std::optional<int64_t>, 6>& fixed) {
+    // The rule's own values: sizes, strides and dilations must be >= 1 (else the op does not verify and
+    // a stride 0 would divide by zero below), and large ones are not searched.
+    for (int k = 0; k < 4; ++k)
+      if (fixed[k] && (*fixed[k] < 1 || *fixed[k] > 64)) throw GenFail{"window attribute out of the searched range"};
+    for (int k = 4; k < 6; ++k)
+      if (fixed[k] && (*fixed[k] < -64 || *fixed[k] > 64)) throw GenFail{"window pad out of the searched range"};
     for (int t = 0; t < 40; ++t) {
       WinAxis a;
       a.w = pick(r_, 1, 2 + (odd ? 1 : 0));
@@ -425,9 +432,10 @@ class Generator {
       }
       int64_t* fields[] = {&a.w, &a.s, &a.wd, &a.bd, &a.pl, &a.ph};
       for (int k = 0; k < 6; ++k)
-        if (fixed[k] != -1) *fields[k] = fixed[k];
+        if (fixed[k]) *fields[k] = *fixed[k];
       std::vector<int64_t> ds;
-      for (int64_t d = 0; d <= o * a.s * a.bd + (a.w - 1) * a.wd + 4; ++d) {
+      const int64_t bound = o * a.s * a.bd + (a.w - 1) * a.wd + 4 + std::abs(a.pl) + std::abs(a.ph);
+      for (int64_t d = 0; d <= std::min<int64_t>(bound, 1024); ++d) {
         a.d = d;
         if (window_out(a, patches) == o) ds.push_back(d);
       }
@@ -453,8 +461,9 @@ class Generator {
     }
     std::vector<WinAxis> axes;
     for (size_t j = 0; j < out.size(); ++j) {
-      std::array<int64_t, 6> f;
-      for (int k = 0; k < 6; ++k) f[k] = fixed[k] ? fixed[k]->ints[j] : -1;
+      std::array<std::optional<int64_t>, 6> f;
+      for (int k = 0; k < 6; ++k)
+        if (fixed[k]) f[k] = fixed[k]->ints[j];
       axes.push_back(window_axis(out[j], patches, odd, f));
     }
     std::vector<int64_t> dims;
