@@ -129,8 +129,10 @@ ValueId ProgramRewriter::insert_before(InstId at, OpCode op, std::initializer_li
 }
 
 void ProgramRewriter::replace_all_uses(ValueId from, ValueId to) {
+  // Checked in every build (a plugin's pattern calls it): ids that exist and one type on both sides.
+  if (from >= p_.num_values() || to >= p_.num_values()) return report_error("replace_all_uses: no such value (nothing replaced)");
   if (from == to || !p_.has_uses(from)) return;
-  assert(p_.type_id(from) == p_.type_id(to) && "replace_all_uses: types differ");
+  if (p_.type_id(from) != p_.type_id(to)) return report_error("replace_all_uses: the types differ (nothing replaced)");
   // Listeners only observe (they never edit), so one scratch vector serves every call.
   scratch_.clear();
   for (InstId u : users_of(from)) scratch_.push_back(u);
