@@ -122,10 +122,6 @@ std::string n_scatter(const Skeleton& k, int i) { return "dims " + k.label[i] + 
 std::string n_quant_shapes(const Skeleton& k, int i) {
   return "operands " + k.label[i] + " = not the result's shape and scalars";
 }
-bool scatter_leading(const AttrSet& a) {
-  return a.ints("inserted_window_dims") == std::vector<int64_t>{0} &&
-         a.ints("scatter_dims_to_operand_dims") == std::vector<int64_t>{0} && a.int_or("index_vector_dim", -1) == 1;
-}
 
 /// The rank node `i` needs for a non-default value of its optional attribute `s` (-1: none).
 int optattr_rank(OpCode op, const AttrSpec& s) {

@@ -1428,6 +1428,11 @@ const std::vector<OpCode>& op_siblings(OpCode op) {
   return table[static_cast<int>(op)];
 }
 
+bool scatter_leading(const AttrSet& a) {
+  return a.ints("inserted_window_dims") == std::vector<int64_t>{0} &&
+         a.ints("scatter_dims_to_operand_dims") == std::vector<int64_t>{0} && a.int_or("index_vector_dim", -1) == 1;
+}
+
 Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt19937_64& rng) {
   Instance out;
   Generator g(source, opts, rng);

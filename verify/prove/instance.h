@@ -74,6 +74,10 @@ inline constexpr int kNumDotLayouts = 6;
 /// Whether a dot_general with operands of ranks `lhs_rank`, `rhs_rank` and these lists is in class `kind`.
 bool dot_layout_has(int kind, int lhs_rank, int rhs_rank, const std::vector<int64_t>& bl, const std::vector<int64_t>& br,
                     const std::vector<int64_t>& cl, const std::vector<int64_t>& cr);
+/// Whether a scatter_add's dimension numbers are the leading configuration the generator draws unless
+/// steered away (inserted_window_dims = scatter_dims_to_operand_dims = [0], index_vector_dim 1): the
+/// coverage class "dims OP = not the leading configuration" is its negation.
+bool scatter_leading(const AttrSet& a);
 struct Steer {
   std::vector<NodeSteer> nodes;  ///< by pre-order node number (empty: nothing steered)
   /// Sizes of the instance's dims: kAny, 0 some axis 0, 1 every axis 1, 2 some axis >= 2, 3 one root
