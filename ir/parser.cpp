@@ -1,5 +1,8 @@
 // Parser for the PTIR text format: a hand-written cursor over the source, no allocation per token.
-// Errors are thrown as ParseError inside this file only and turned into one diagnostic at the top.
+// Errors: the first one is recorded (Parser::fail) and the cursor jumps to the end of the text, so every
+// loop stops at once; each function returns as soon as a call it made failed, never using what that call
+// returned. No exception is thrown for a malformed text (a fuzzed text is malformed most of the time, and
+// under ASan a throw cost a tenth of fuzz_parse's time: the unwinder and the sanitizer's stack unpoisoning).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -231,17 +234,20 @@ class Parser {
 
   void parse_file(SourceMap& sm) {
     skip_ws();
-    if (at_end()) fail("empty file: expected 'func' or 'region'");
+    if (at_end()) return fail("empty file: expected 'func' or 'region'");
     while (!at_end()) {
       std::string_view kw = peek_ident();
       if (kw == "func") parse_body(false, sm);
       else if (kw == "region") parse_body(true, sm);
-      else fail("expected 'func' or 'region' at top level");
+      else return fail("expected 'func' or 'region' at top level");
+      if (failed_) return;
       skip_ws();
     }
     resolve_regions();
+    if (failed_) return;
     if (p_.entry() == kNone) fail_at(0, "file has no func");
   }
+  bool failed() const { return failed_; }
 
   /// Reports a name defined twice in this body that the name table found late (see HashedNames).
   void check_duplicates() {
@@ -260,20 +266,20 @@ class Parser {
     return s_.substr(off, e - off);
   }
 
-  /// An error found earlier in the file than `e` (a late-found duplicate name), else `e` itself.
-  ParseError first_error(const ParseError& e) {
-    try {
-      check_duplicates();
-    } catch (const ParseError& dup) {
-      if (dup.offset < e.offset) return dup;
-    }
-    return e;
+  /// The error to report: one found earlier in the file than the recorded one (a late-found duplicate
+  /// name), else the recorded one.
+  ParseError first_error() {
+    const size_t d = names_.first_duplicate();
+    if (d != SIZE_MAX && d - 1 < err_.offset)
+      return ParseError{static_cast<uint32_t>(d - 1), "redefinition of value '%" + std::string(name_at(d)) + "'"};
+    return err_;
   }
 
   // Standalone pieces (used by parse_literal/parse_type).
   Tensor parse_literal_only() {
     skip_ws();
     Tensor t = parse_dense_literal();
+    if (failed_) return {};
     skip_ws();
     if (!at_end()) fail("unexpected text after literal");
     return t;
@@ -281,6 +287,7 @@ class Parser {
   TensorType parse_type_only() {
     skip_ws();
     TensorType t = parse_type();
+    if (failed_) return {};
     skip_ws();
     if (!at_end()) fail("unexpected text after type");
     return t;
@@ -311,9 +318,15 @@ class Parser {
   }
   bool at_end() const { return pos_ >= s_.size(); }
   char cur() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
-  [[noreturn]] void fail(std::string msg) const { throw ParseError{static_cast<uint32_t>(pos_), std::move(msg)}; }
-  [[noreturn]] void fail_at(size_t off, std::string msg) const {
-    throw ParseError{static_cast<uint32_t>(off), std::move(msg)};
+  /// Records the first error and moves the cursor to the end: every loop then stops (cur() is '\0',
+  /// at_end() holds) and each caller returns once it sees failed_.
+  [[gnu::cold]] void fail(std::string msg) { fail_at(pos_, std::move(msg)); }
+  [[gnu::cold]] void fail_at(size_t off, std::string msg) {
+    if (!failed_) {
+      failed_ = true;
+      err_ = ParseError{static_cast<uint32_t>(std::min(off, s_.size())), std::move(msg)};
+    }
+    pos_ = s_.size();
   }
   /// Most calls stand on a token already: that is decided inline, the rest in skip_ws_loop.
   [[gnu::always_inline]] void skip_ws() {
@@ -391,14 +404,20 @@ class Parser {
   }
   std::string_view ident(const char* what) {
     std::string_view id = peek_ident();
-    if (id.empty()) fail(std::string("expected ") + what + describe_found());
+    if (id.empty()) {
+      fail(std::string("expected ") + what + describe_found());
+      return {};
+    }
     pos_ += id.size();
     return id;
   }
   /// NAME after a sigil: [A-Za-z_][A-Za-z0-9_.]* or digits.
   std::string_view sigil_name(char sigil, const char* what) {
     skip_ws();
-    if (cur() != sigil) fail(std::string("expected ") + what + describe_found());
+    if (cur() != sigil) {
+      fail(std::string("expected ") + what + describe_found());
+      return {};
+    }
     ++pos_;
     const size_t b = pos_;
     const char* p = s_.data();
@@ -410,8 +429,14 @@ class Parser {
       while (e < n && is_digit(p[e])) ++e;
     }
     pos_ = e;
-    if (pos_ == b) fail(std::string("expected a name after '") + sigil + "'");
-    if (pos_ - b > 4096) fail_at(b, "name is longer than 4096 characters");
+    if (pos_ == b) {
+      fail(std::string("expected a name after '") + sigil + "'");
+      return {};
+    }
+    if (pos_ - b > 4096) {
+      fail_at(b, "name is longer than 4096 characters");
+      return {};
+    }
     return s_.substr(b, pos_ - b);
   }
   int64_t integer(const char* what) {
@@ -420,10 +445,17 @@ class Parser {
     if (cur() == '-' || cur() == '+') ++pos_;
     while (is_digit(cur())) ++pos_;
     std::string_view tok = s_.substr(b, pos_ - b);
-    if (tok.empty() || tok == "-" || tok == "+") { pos_ = b; fail(std::string("expected ") + what + describe_found()); }
+    if (tok.empty() || tok == "-" || tok == "+") {
+      pos_ = b;
+      fail(std::string("expected ") + what + describe_found());
+      return 0;
+    }
     std::string err;
     auto v = parse_int_elem(tok, DType::SI64, &err);
-    if (!v) fail_at(b, err);
+    if (!v) {
+      fail_at(b, err);
+      return 0;
+    }
     return static_cast<int64_t>(*v);
   }
   /// A raw element token: sign, digits, letters, '.', for numbers, inf, nan, hex, true/false.
@@ -435,7 +467,10 @@ class Parser {
       if (is_ident_char(c) || c == '-' || c == '+') ++pos_;
       else break;
     }
-    if (pos_ == b) fail("expected a literal element" + describe_found());
+    if (pos_ == b) {
+      fail("expected a literal element" + describe_found());
+      return {};
+    }
     return s_.substr(b, pos_ - b);
   }
 
@@ -443,15 +478,22 @@ class Parser {
   TensorType parse_type() {
     skip_ws();
     size_t b = pos_;
-    if (peek_ident() != "tensor") fail("expected a type 'tensor<...>'" + describe_found());
+    if (peek_ident() != "tensor") {
+      fail("expected a type 'tensor<...>'" + describe_found());
+      return {};
+    }
     pos_ += 6;
     expect('<', "after 'tensor'");
+    if (failed_) return {};
     skip_ws();
     size_t db = pos_;
     std::string_view dt = peek_ident();
     auto d = parse_dtype(dt);
-    if (!d && dt.empty()) fail_at(db, "expected a dtype after 'tensor<'" + describe_found() + mlir_spelling_hint());
-    if (!d) fail_at(db, "unknown dtype '" + std::string(dt) + "'");
+    if (!d) {
+      if (dt.empty()) fail_at(db, "expected a dtype after 'tensor<'" + describe_found() + mlir_spelling_hint());
+      else fail_at(db, "unknown dtype '" + std::string(dt) + "'");
+      return {};
+    }
     pos_ += dt.size();
     TensorType t;
     t.dtype = *d;
@@ -467,20 +509,33 @@ class Parser {
         int64_t v = 0;
         while (is_digit(cur())) {
           v = v * 10 + (cur() - '0');
-          if (v > kMaxElements) fail_at(nb, "dimension is too large");
+          if (v > kMaxElements) {
+            fail_at(nb, "dimension is too large");
+            return {};
+          }
           ++pos_;
         }
-        if (pos_ == nb) fail("expected a dimension" + describe_found());
-        if (rank == kMaxRank) fail_at(nb, "rank is larger than " + std::to_string(kMaxRank));
+        if (pos_ == nb) {
+          fail("expected a dimension" + describe_found());
+          return {};
+        }
+        if (rank == kMaxRank) {
+          fail_at(nb, "rank is larger than " + std::to_string(kMaxRank));
+          return {};
+        }
         dims[rank++] = v;
         total = v == 0 ? 0 : total * v;
-        if (total > kMaxElements) fail_at(b, "tensor type has too many elements");
+        if (total > kMaxElements) {
+          fail_at(b, "tensor type has too many elements");
+          return {};
+        }
         if (cur() == 'x') { ++pos_; continue; }
         break;
       }
       t.dims.assign(dims.begin(), dims.begin() + rank);
     }
     expect('>', "to close the tensor type");
+    if (failed_) return {};
     return t;
   }
   TypeId parse_type_id() {
@@ -493,7 +548,9 @@ class Parser {
       TypeId id = cache_.find(b, e + 1 - b, kTypeTag, h);
       if (id != kNone) { pos_ = e + 1; return id; }
     }
-    TypeId id = p_.intern_type(parse_type());
+    TensorType t = parse_type();
+    if (failed_) return kNone;
+    TypeId id = p_.intern_type(std::move(t));
     cache_.insert(b, pos_ - b, kTypeTag, cache_.hash(b, pos_ - b, kTypeTag), id);
     return id;
   }
@@ -536,8 +593,9 @@ class Parser {
   // ---- literals ----
   /// Parses one bracketed list into `shape`: its count at this depth, then the common shape of its items.
   void parse_dense_list(RawDense& raw, int depth, DenseShape& shape) {
-    if (depth >= kMaxRank) fail("literal nests deeper than the largest rank");
+    if (depth >= kMaxRank) return fail("literal nests deeper than the largest rank");
     expect('[', "");
+    if (failed_) return;
     if (try_char(']')) {
       shape.n = 1, shape.d[0] = 0;
       return;
@@ -550,7 +608,8 @@ class Parser {
         skip_ws();
         size_t at = pos_;
         parse_dense_list(raw, depth + 1, s);
-        if (count > 0 && !(s == inner)) fail_at(at, "ragged literal: nested lists of different shapes");
+        if (failed_) return;
+        if (count > 0 && !(s == inner)) return fail_at(at, "ragged literal: nested lists of different shapes");
         inner = s;
         ++count;
         skip_ws();
@@ -558,14 +617,16 @@ class Parser {
     } else {
       do {
         skip_ws();
-        if (cur() == '[') fail("ragged literal: a nested list among elements");
+        if (cur() == '[') return fail("ragged literal: a nested list among elements");
         raw.elem_offsets.push_back(static_cast<uint32_t>(pos_));
         raw.elems.push_back(elem_token());
-        if (static_cast<int64_t>(raw.elems.size()) > kMaxElements) fail("literal has too many elements");
+        if (failed_) return;
+        if (static_cast<int64_t>(raw.elems.size()) > kMaxElements) return fail("literal has too many elements");
         ++count;
       } while (try_char(','));
     }
     expect(']', "to close the literal list");
+    if (failed_) return;
     // depth + inner.n <= kMaxRank - 1: a list at `depth` holds lists at most kMaxRank - 1 - depth deep.
     shape.n = 1 + inner.n;
     shape.d[0] = count;
@@ -575,9 +636,13 @@ class Parser {
   Tensor parse_dense_literal() {
     skip_ws();
     size_t b = pos_;
-    if (peek_ident() != "dense") fail("expected a literal 'dense<...>'" + describe_found());
+    if (peek_ident() != "dense") {
+      fail("expected a literal 'dense<...>'" + describe_found());
+      return {};
+    }
     pos_ += 5;
     expect('<', "after 'dense'");
+    if (failed_) return {};
     RawDense& raw = raw_;
     raw.clear();
     skip_ws();
@@ -588,16 +653,23 @@ class Parser {
       raw.elem_offsets.push_back(static_cast<uint32_t>(pos_));
       raw.elems.push_back(elem_token());
     }
+    if (failed_) return {};
     expect('>', "to close 'dense<'");
     expect(':', "and a type after the literal");
+    if (failed_) return {};
     TensorType type = parse_type();
+    if (failed_) return {};
     return build_literal(raw, type, b);
   }
 
   Tensor build_literal(const RawDense& raw, const TensorType& type, size_t at) {
     int64_t n = type.num_elements();
     // `dense<x>` stays one stored element, whatever the type's size (docs/text-format.md).
-    if (raw.splat) return Tensor::filled(type, convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype));
+    if (raw.splat) {
+      const uint64_t bits = convert_elem(raw.elems[0], raw.elem_offsets[0], type.dtype);
+      if (failed_) return {};
+      return Tensor::filled(type, bits);
+    }
     Tensor t(type);
     // Compare the written nesting with the type's dims.
     const DenseShape& sh = raw.shape;
@@ -608,8 +680,13 @@ class Parser {
       std::string shp;
       for (size_t d = 0; d < sh.size(); ++d) shp += (d ? "x" : "") + std::to_string(sh.d[d]);
       fail_at(at, "literal of shape [" + shp + "] does not match its type " + to_string(type));
+      return {};
     }
-    for (int64_t i = 0; i < n; ++i) t.set_bits(i, convert_elem(raw.elems[i], raw.elem_offsets[i], type.dtype));
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t bits = convert_elem(raw.elems[i], raw.elem_offsets[i], type.dtype);
+      if (failed_) return {};
+      t.set_bits(i, bits);
+    }
     t.compact();  // one canonical form per value: a list of equal elements is the splat it prints as
     return t;
   }
@@ -617,7 +694,10 @@ class Parser {
   uint64_t convert_elem(std::string_view tok, uint32_t off, DType d) {
     std::string err;
     std::optional<uint64_t> v = is_float(d) ? parse_float_elem(tok, d, &err) : parse_int_elem(tok, d, &err);
-    if (!v) fail_at(off, err);
+    if (!v) {
+      fail_at(off, err);
+      return 0;
+    }
     return *v;
   }
 
@@ -633,37 +713,51 @@ class Parser {
       case AttrKind::Int:
         if (cur() != ']')
           do v.ints.push_back(integer("an integer")); while (try_char(','));
-        if (kind == AttrKind::Int && v.ints.size() != 1)
+        if (failed_) return {};
+        if (kind == AttrKind::Int && v.ints.size() != 1) {
           fail_at(b, "attribute '" + std::string(name) + "' of '" + std::string(mnemonic(op)) +
                          "' takes one integer");
+          return {};
+        }
         break;
       case AttrKind::Bool: {
         std::string_view w = ident("true or false");
-        if (w != "true" && w != "false") fail_at(b, "attribute '" + std::string(name) + "' takes true or false");
+        if (failed_) return {};
+        if (w != "true" && w != "false") {
+          fail_at(b, "attribute '" + std::string(name) + "' takes true or false");
+          return {};
+        }
         v.ints.push_back(w == "true");
         break;
       }
       case AttrKind::Word: {
         if (!spec) return parse_free_attr_value();
         std::string_view w = ident("a word");
+        if (failed_) return {};
         if (std::find(spec->words.begin(), spec->words.end(), w) == spec->words.end()) {
           std::string allowed;
           for (auto a : spec->words) allowed += (allowed.empty() ? "" : "|") + std::string(a);
           fail_at(b, "attribute '" + std::string(name) + "' of '" + std::string(mnemonic(op)) + "' must be one of " +
                          allowed + ", got '" + std::string(w) + "'");
+          return {};
         }
         v.text = std::string(w);
         break;
       }
       case AttrKind::DType: {
         std::string_view w = ident("a dtype");
+        if (failed_) return {};
         auto d = parse_dtype(w);
-        if (!d) fail_at(b, "unknown dtype '" + std::string(w) + "'");
+        if (!d) {
+          fail_at(b, "unknown dtype '" + std::string(w) + "'");
+          return {};
+        }
         v.ints.push_back(static_cast<int64_t>(*d));
         break;
       }
       case AttrKind::Region:
         v.text = std::string(sigil_name('^', "a region reference '^name'"));
+        if (failed_) return {};
         region_refs_.emplace_back(static_cast<uint32_t>(b), v.text);
         break;
       case AttrKind::String:
@@ -677,6 +771,7 @@ class Parser {
         pending->offset = static_cast<uint32_t>(b);
         break;
     }
+    if (failed_) return {};
     return v;
   }
 
@@ -691,6 +786,7 @@ class Parser {
       size_t b = pos_;
       v.kind = AttrKind::Region;
       v.text = std::string(sigil_name('^', "a region"));
+      if (failed_) return {};
       region_refs_.emplace_back(static_cast<uint32_t>(b), v.text);
       return v;
     }
@@ -698,6 +794,7 @@ class Parser {
     // A list of integers, or a single word/number kept as written.
     std::vector<std::string_view> toks;
     do toks.push_back(elem_token()); while (try_char(','));
+    if (failed_) return {};
     bool all_int = true;
     for (auto t : toks) {
       std::string err;
@@ -708,7 +805,10 @@ class Parser {
       for (auto t : toks) v.ints.push_back(static_cast<int64_t>(*parse_int_elem(t, DType::SI64, nullptr)));
       return v;
     }
-    if (toks.size() != 1) fail("free attribute lists must be integers");
+    if (toks.size() != 1) {
+      fail("free attribute lists must be integers");
+      return {};
+    }
     if (toks[0] == "true" || toks[0] == "false") { v.kind = AttrKind::Bool; v.ints.push_back(toks[0] == "true"); return v; }
     v.kind = AttrKind::Word;
     v.text = std::string(toks[0]);
@@ -728,22 +828,34 @@ class Parser {
 
   std::string quoted_string() {
     skip_ws();
-    if (cur() != '"') fail("expected a quoted string" + describe_found());
+    if (cur() != '"') {
+      fail("expected a quoted string" + describe_found());
+      return {};
+    }
     ++pos_;
     std::string out;
     // The spec's escapes: \" \\ and \xHH (any byte, NUL included); a raw control byte is an error.
     while (true) {
-      if (at_end() || cur() == '\n') fail("unterminated string");
+      if (at_end() || cur() == '\n') {
+        fail("unterminated string");
+        return {};
+      }
       const size_t at = pos_;
       char c = s_[pos_++];
       if (c == '"') break;
       const auto u = static_cast<unsigned char>(c);
-      if (u < 0x20 || u == 0x7F) fail_at(at, "raw control byte " + hex_byte(u) + " in a string (write it as \\x" + hex_byte(u).substr(2) + ")");
+      if (u < 0x20 || u == 0x7F) {
+        fail_at(at, "raw control byte " + hex_byte(u) + " in a string (write it as \\x" + hex_byte(u).substr(2) + ")");
+        return {};
+      }
       if (c != '\\') {
         out.push_back(c);
         continue;
       }
-      if (at_end()) fail("unterminated string");
+      if (at_end()) {
+        fail("unterminated string");
+        return {};
+      }
       const char e = s_[pos_++];
       if (e == '"' || e == '\\') {
         out.push_back(e);
@@ -751,13 +863,17 @@ class Parser {
         int v = 0;
         for (int k = 0; k < 2; ++k) {
           const int d = at_end() ? -1 : hex_digit(cur());
-          if (d < 0) fail_at(at, "\\x in a string needs two hex digits");
+          if (d < 0) {
+            fail_at(at, "\\x in a string needs two hex digits");
+            return {};
+          }
           v = v * 16 + d;
           ++pos_;
         }
         out.push_back(static_cast<char>(v));
       } else {
         fail_at(at, "unknown escape in a string: only \\\", \\\\ and \\xHH are allowed");
+        return {};
       }
     }
     return out;
@@ -767,13 +883,17 @@ class Parser {
   ValueId lookup(std::string_view name, size_t at) {
     ValueId v = names_.find(name);
     if (v == kNone) fail_at(at, "use of undefined value '%" + std::string(name) + "'");
-    return v;
+    return v;  // kNone after a failure
   }
 
   ValueId parse_operand() {
     skip_ws();
     size_t b = pos_;
-    if (cur() == '%') return lookup(sigil_name('%', "an operand"), b);
+    if (cur() == '%') {
+      const std::string_view name = sigil_name('%', "an operand");
+      if (failed_) return kNone;
+      return lookup(name, b);
+    }
     if (peek_ident() == "dense") {
       size_t start = pos_;
       // Literal operands repeat verbatim: cache by their spelling (the type ends at the next '>').
@@ -784,11 +904,13 @@ class Parser {
         if (v != kNone) { pos_ = end + 1; return v; }
       }
       Tensor t = parse_dense_literal();
+      if (failed_) return kNone;
       ValueId v = p_.literal_value(p_.intern_literal(t));
       cache_.insert(start, pos_ - start, kLiteralTag, cache_.hash(start, pos_ - start, kLiteralTag), v);
       return v;
     }
     fail("expected an operand ('%name' or a 'dense<...>' literal)" + describe_found());
+    return kNone;
   }
 
   bool at_operand() {
@@ -797,7 +919,7 @@ class Parser {
   }
 
   void define(std::string_view name, ValueId v, size_t at) {
-    if (!names_.insert(name, v)) fail_at(at, "redefinition of value '%" + std::string(name) + "'");
+    if (!names_.insert(name, v)) return fail_at(at, "redefinition of value '%" + std::string(name) + "'");
     p_.set_name(v, name);
   }
 
@@ -805,9 +927,10 @@ class Parser {
     size_t hdr = pos_;
     pos_ += is_region ? 6 : 4;
     std::string_view name = sigil_name(is_region ? '^' : '@', is_region ? "a region name '^name'" : "a function name '@name'");
+    if (failed_) return;
     if (p_.find_body(name, is_region) != kNone)
-      fail_at(hdr, std::string(is_region ? "redefinition of region '^" : "redefinition of func '@") +
-                       std::string(name) + "'");
+      return fail_at(hdr, std::string(is_region ? "redefinition of region '^" : "redefinition of func '@") +
+                              std::string(name) + "'");
     BodyId b = p_.add_body(std::string(name), is_region);
     if (sm.body_offset.size() <= b) sm.body_offset.resize(b + 1, kNone);
     sm.body_offset[b] = static_cast<uint32_t>(hdr);
@@ -820,19 +943,26 @@ class Parser {
         size_t at = pos_;
         std::string_view pn = sigil_name('%', "a parameter '%name'");
         expect(':', "after the parameter name");
+        if (failed_) return;
         TypeId t = parse_type_id();
+        if (failed_) return;
         ValueId v = p_.add_param(b, t, {});
         define(pn, v, at);
+        if (failed_) return;
       } while (try_char(','));
       expect(')', "to close the parameter list");
+      if (failed_) return;
     }
-    if (!try_arrow()) fail("expected '->' and the result types" + describe_found());
-    p_.body(b).result_types = parse_type_list();
+    if (!try_arrow()) return fail("expected '->' and the result types" + describe_found());
+    std::vector<TypeId> results = parse_type_list();
+    if (failed_) return;
+    p_.body(b).result_types = std::move(results);
     if (peek_ident() == "attributes") parse_body_attributes(b);
     expect('{', "to open the body");
+    if (failed_) return;
     while (true) {
       skip_ws();
-      if (at_end()) fail("unterminated body: expected 'return'");
+      if (at_end()) return fail("unterminated body: expected 'return'");
       size_t at = pos_;
       if (peek_ident() == "return") {
         pos_ += 6;
@@ -840,14 +970,17 @@ class Parser {
         if (at_operand()) {
           do rets.push_back(parse_operand()); while (try_char(','));
         }
+        if (failed_) return;
         InstId r = p_.set_return(b, rets);
         record(sm, r, at);
         break;
       }
       parse_stmt(b, sm);
+      if (failed_) return;
       if (pf_ && (++since_publish_ & 255) == 0) publish_progress(sm);
     }
     expect('}', "to close the body after 'return'");
+    if (failed_) return;
     check_duplicates();
   }
 
@@ -855,24 +988,30 @@ class Parser {
   void parse_body_attributes(BodyId b) {
     const size_t at = pos_;
     pos_ += 10;  // "attributes"
-    if (p_.body(b).is_region) fail_at(at, "a region takes no attributes: it inherits its function's fast-math flags");
+    if (p_.body(b).is_region) return fail_at(at, "a region takes no attributes: it inherits its function's fast-math flags");
     expect('[', "after 'attributes'");
+    if (failed_) return;
     skip_ws();
     const size_t kat = pos_;
-    if (ident("'fastmath'") != "fastmath") fail_at(kat, "unknown function attribute (expected 'fastmath')");
+    const std::string_view kw = ident("'fastmath'");
+    if (failed_) return;
+    if (kw != "fastmath") return fail_at(kat, "unknown function attribute (expected 'fastmath')");
     expect('[', "after 'fastmath'");
+    if (failed_) return;
     FastMath fm;
     do {
       skip_ws();
       const size_t fat = pos_;
       const std::string_view f = ident("a fast-math flag (nnan, ninf, nsz, reassoc, contract, afn)");
+      if (failed_) return;
       auto flag = parse_fastmath_flag(f);
-      if (!flag) fail_at(fat, "unknown fast-math flag '" + std::string(f) + "' (expected nnan, ninf, nsz, reassoc, contract or afn)");
-      if (fm.has(*flag)) fail_at(fat, "duplicate fast-math flag '" + std::string(f) + "'");
+      if (!flag) return fail_at(fat, "unknown fast-math flag '" + std::string(f) + "' (expected nnan, ninf, nsz, reassoc, contract or afn)");
+      if (fm.has(*flag)) return fail_at(fat, "duplicate fast-math flag '" + std::string(f) + "'");
       fm.set(*flag);
     } while (try_char(','));
     expect(']', "to close the fast-math flags");
     expect(']', "to close the function attributes");
+    if (failed_) return;
     p_.body(b).fastmath = fm;
   }
 
@@ -905,11 +1044,13 @@ class Parser {
       results.emplace_back(sigil_name('%', "a result name '%name' or 'return'"), rat);
     } while (try_char(','));
     expect('=', "after the result names");
+    if (failed_) return;
     skip_ws();
     size_t op_at = pos_;
     std::string_view mn = ident("an op name");
+    if (failed_) return;
     auto opc = find_op(mn);
-    if (!opc) fail_at(op_at, "unknown op '" + std::string(mn) + "'");
+    if (!opc) return fail_at(op_at, "unknown op '" + std::string(mn) + "'");
     OpCode op = *opc;
     const OpInfo& info = op_info(op);
 
@@ -924,6 +1065,7 @@ class Parser {
     } else if (at_operand()) {
       do operands_.push_back(parse_operand()); while (try_char(','));
     }
+    if (failed_) return;
 
     // Attributes. A spelling seen before on the same op is looked up before it is parsed (exported graphs
     // repeat `axes[1] keepdims[true]` or `contract_lhs[1] contract_rhs[0]` on every layer).
@@ -956,14 +1098,14 @@ class Parser {
       if (cur() != '[') {
         // A word without '[' after the operands is most often a result type missing its arrow.
         pos_ = aat;
-        if (an == "tensor") fail("expected '->' before the result types, found 'tensor'");
-        fail("expected '[' after attribute name '" + std::string(an) + "'");
+        if (an == "tensor") return fail("expected '->' before the result types, found 'tensor'");
+        return fail("expected '[' after attribute name '" + std::string(an) + "'");
       }
       ++pos_;
       const AttrSpec* spec = find_attr_spec(op, an);
       if (!spec && op != OpCode::CustomCall)
-        fail_at(aat, "unknown attribute '" + std::string(an) + "' for op '" + std::string(mn) + "'");
-      if (an.size() > 4096) fail_at(aat, "attribute name is longer than 4096 characters");
+        return fail_at(aat, "unknown attribute '" + std::string(an) + "' for op '" + std::string(mn) + "'");
+      if (an.size() > 4096) return fail_at(aat, "attribute name is longer than 4096 characters");
       bool dup;
       if (attrs.attrs.size() < 8) {
         dup = attrs.find(an) != nullptr;
@@ -972,17 +1114,20 @@ class Parser {
           for (const Attr& a : attrs.attrs) seen_names.insert(a.name);
         dup = !seen_names.insert(std::string(an)).second;
       }
-      if (dup) fail_at(aat, "duplicate attribute '" + std::string(an) + "'");
+      if (dup) return fail_at(aat, "duplicate attribute '" + std::string(an) + "'");
       PendingScalar ps;
       AttrValue v = parse_attr_value(op, spec, an, &ps);
+      if (failed_) return;
       if (spec && spec->kind == AttrKind::Scalar) { pending = ps; pending_name = an; }
       expect(']', "to close the attribute");
+      if (failed_) return;
       attrs.attrs.push_back(Attr{std::string(an), std::move(v)});
     }
     std::string_view attr_text = s_.substr(attr_begin, pos_ - attr_begin);
-    if (!try_arrow()) fail("expected '->' and the result types" + describe_found());
+    if (!try_arrow()) return fail("expected '->' and the result types" + describe_found());
     std::vector<TypeId>& rtypes = rtypes_;
     parse_type_list(rtypes);
+    if (failed_) return;
 
     // Structural checks: each has its own message.
     int nops = static_cast<int>(operands_.size());
@@ -993,22 +1138,22 @@ class Parser {
                              : (info.max_operands < 0 ? "at least " + std::to_string(info.min_operands)
                                                       : std::to_string(info.min_operands) + " to " +
                                                             std::to_string(info.max_operands));
-      fail_at(op_at, "op '" + std::string(mn) + "' expects " + want + " operand" + (want == "1" ? "" : "s") +
-                         ", got " + std::to_string(nops));
+      return fail_at(op_at, "op '" + std::string(mn) + "' expects " + want + " operand" + (want == "1" ? "" : "s") +
+                                ", got " + std::to_string(nops));
     }
     if (op == OpCode::Constant) {
-      if (nops == 1 && attrs.find("value")) fail_at(op_at, "constant takes its literal as an operand or as value[...], not both");
-      if (nops == 0 && !attrs.find("value")) fail_at(op_at, "constant needs a literal");
+      if (nops == 1 && attrs.find("value")) return fail_at(op_at, "constant takes its literal as an operand or as value[...], not both");
+      if (nops == 0 && !attrs.find("value")) return fail_at(op_at, "constant needs a literal");
     }
     if (info.num_results >= 0 && static_cast<int>(results.size()) != info.num_results)
-      fail_at(at, "op '" + std::string(mn) + "' has " + std::to_string(info.num_results) + " result" +
-                      (info.num_results == 1 ? "" : "s") + ", got " + std::to_string(results.size()) + " names");
+      return fail_at(at, "op '" + std::string(mn) + "' has " + std::to_string(info.num_results) + " result" +
+                             (info.num_results == 1 ? "" : "s") + ", got " + std::to_string(results.size()) + " names");
     if (rtypes.size() != results.size())
-      fail_at(at, std::to_string(results.size()) + " result name" + (results.size() == 1 ? "" : "s") + " but " +
-                      std::to_string(rtypes.size()) + " result type" + (rtypes.size() == 1 ? "" : "s"));
+      return fail_at(at, std::to_string(results.size()) + " result name" + (results.size() == 1 ? "" : "s") + " but " +
+                             std::to_string(rtypes.size()) + " result type" + (rtypes.size() == 1 ? "" : "s"));
     for (const AttrSpec& spec : op_attr_schema(op))
       if (cached == kNone && spec.required && !attrs.find(spec.name))
-        fail_at(op_at, "op '" + std::string(mn) + "' requires attribute '" + std::string(spec.name) + "'");
+        return fail_at(op_at, "op '" + std::string(mn) + "' requires attribute '" + std::string(spec.name) + "'");
 
     AttrSetId aid;
     if (cached != kNone) {
@@ -1016,7 +1161,7 @@ class Parser {
     } else if (op == OpCode::Constant && nops == 1) {
       // Canonical form: the literal is the constant's `value` attribute.
       ValueId lv = operands_[0];
-      if (p_.value(lv).kind != ValueKind::Literal) fail_at(op_at, "constant's operand must be a literal");
+      if (p_.value(lv).kind != ValueKind::Literal) return fail_at(op_at, "constant's operand must be a literal");
       attrs.attrs.push_back(Attr{"value", AttrValue{AttrKind::Literal, {}, {}, p_.literal(p_.value(lv).def)}});
       operands_.clear();
       aid = p_.intern_attrs(attrs);
@@ -1035,7 +1180,7 @@ class Parser {
           Tensor sc(TensorType{sd, {}});
           std::optional<uint64_t> bits = is_float(sd) ? parse_float_elem(pending.text, sd, &err)
                                                       : parse_int_elem(pending.text, sd, &err);
-          if (!bits) fail_at(pending.offset, err);
+          if (!bits) return fail_at(pending.offset, err);
           sc.set_bits(0, *bits);
           for (Attr& a : attrs.attrs)
             if (a.name == pending_name) a.value.lit = sc;
@@ -1046,12 +1191,15 @@ class Parser {
     }
     InstId inst = p_.create_inst(b, op, operands_, aid, rtypes);
     record(sm, inst, at);
-    for (size_t k = 0; k < results.size(); ++k) define(results[k].first, p_.result(inst, k), results[k].second);
+    for (size_t k = 0; k < results.size(); ++k) {
+      define(results[k].first, p_.result(inst, k), results[k].second);
+      if (failed_) return;
+    }
   }
 
   void resolve_regions() {
     for (const auto& [off, name] : region_refs_)
-      if (p_.find_body(name, true) == kNone) fail_at(off, "reference to undefined region '^" + name + "'");
+      if (p_.find_body(name, true) == kNone) return fail_at(off, "reference to undefined region '^" + name + "'");
     for (AttrSetId id = 0; id < p_.num_attr_sets(); ++id)
       for (Attr& a : p_.mutable_attrs_for_resolution(id).attrs)
         if (a.value.kind == AttrKind::Region) a.value.ints.assign(1, p_.find_body(a.value.text, true));
@@ -1073,6 +1221,8 @@ class Parser {
   std::vector<std::pair<std::string_view, size_t>> results_;  ///< parse_stmt's result names (reused)
   std::vector<TypeId> rtypes_;                                 ///< parse_stmt's result types (reused)
   RawDense raw_;                                               ///< parse_dense_literal's elements (reused)
+  bool failed_ = false;  ///< an error was recorded (err_): the cursor is at the end, callers return
+  ParseError err_;       ///< the first error
   std::vector<std::pair<uint32_t, std::string>> region_refs_;
   Prefaulter* pf_ = nullptr;
   uint32_t since_publish_ = 0;
@@ -1173,14 +1323,15 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
   parser.set_prefaulter(pf.active() ? &pf : nullptr, r.source);
   try {
     parser.parse_file(r.source);
-  } catch (const ParseError& thrown) {
-    ParseError e = parser.first_error(thrown);
+  } catch (const std::bad_alloc&) {
+    r.error = std::string(filename) + ": error: out of memory while parsing";
+    return r;
+  }
+  if (parser.failed()) {
+    ParseError e = parser.first_error();
     join_lines();
     r.error = r.source.location(std::min<uint32_t>(e.offset, static_cast<uint32_t>(text.size()))) +
               ": error: " + escape_control_bytes(e.message);
-    return r;
-  } catch (const std::bad_alloc&) {
-    r.error = std::string(filename) + ": error: out of memory while parsing";
     return r;
   }
   join_lines();
@@ -1191,28 +1342,29 @@ ParseResult parse_program(std::string_view text, std::string_view filename) {
 bool parse_literal(std::string_view text, Tensor* out, std::string* error) {
   Program scratch;
   Parser parser(text, scratch);
-  try {
-    *out = parser.parse_literal_only();
+  Tensor t = parser.parse_literal_only();
+  if (!parser.failed()) {
+    *out = std::move(t);
     return true;
-  } catch (const ParseError& e) {
-    SourceMap sm;
-    sm.filename = "<literal>";
-    sm.line_starts = compute_line_starts(text);
-    if (error) *error = sm.location(e.offset) + ": error: " + escape_control_bytes(e.message);
-    return false;
   }
+  const ParseError e = parser.first_error();
+  SourceMap sm;
+  sm.filename = "<literal>";
+  sm.line_starts = compute_line_starts(text);
+  if (error) *error = sm.location(e.offset) + ": error: " + escape_control_bytes(e.message);
+  return false;
 }
 
 bool parse_type(std::string_view text, TensorType* out, std::string* error) {
   Program scratch;
   Parser parser(text, scratch);
-  try {
-    *out = parser.parse_type_only();
+  TensorType t = parser.parse_type_only();
+  if (!parser.failed()) {
+    *out = std::move(t);
     return true;
-  } catch (const ParseError& e) {
-    if (error) *error = "error: " + escape_control_bytes(e.message);
-    return false;
   }
+  if (error) *error = "error: " + escape_control_bytes(parser.first_error().message);
+  return false;
 }
 
 }  // namespace ptir

@@ -94,6 +94,11 @@ std::string check_at_least(const Ctx& c, std::string_view attr, std::span<const 
   return {};
 }
 
+std::string check_geometry(const Ctx& c, int dim, std::string_view what, __int128 v) {
+  if (v <= kMaxGeometry && v >= -__int128{kMaxGeometry}) return {};
+  return c.fail("dim ", dim, ": ", what, " is ", sat(v), ", beyond the geometry limit 2^61 (docs/semantics.md)");
+}
+
 std::string check_index_fits(const Ctx& c, std::string_view what, DType d, int64_t count) {
   if (count <= 1) return {};
   uint64_t max_index = static_cast<uint64_t>(count - 1);

@@ -76,6 +76,16 @@ struct Ctx {
   }
 };
 
+/// The largest magnitude of a position-geometry quantity (a pad, stride, dilation or window attribute,
+/// and a dilated, padded or window-extent size computed from them): 2^61. The index maps
+/// (ir/index_map.cpp), which the interpreter and both encoders read, compute positions such as
+/// `o * stride + w * window_dilation - pad_low` in 64 bits; with every such quantity within 2^61 no sum
+/// of them overflows. Beyond it the verifier refuses the program (docs/semantics.md, "Geometry limit"):
+/// positions wrapped around, and the checker proved a wrong result (an adversarial review).
+inline constexpr int64_t kMaxGeometry = int64_t{1} << 61;
+/// "" when |v| <= kMaxGeometry, else the error naming `what` (an attribute entry or a computed size).
+std::string check_geometry(const Ctx& c, int dim, std::string_view what, __int128 v);
+
 /// Which dtypes an operand may have.
 enum class DTypeRule : uint8_t {
   Any,      ///< every dtype, i1 included

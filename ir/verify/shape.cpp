@@ -124,7 +124,11 @@ std::string verify_pad(const Ctx& c) {
   Dims want;
   for (int d = 0; d < x.rank(); ++d) {
     int64_t in = interior ? interior->ints[d] : 0;
-    __int128 n = __int128{low[d]} + high[d] + x.dims[d] + __int128{x.dims[d] > 0 ? x.dims[d] - 1 : 0} * in;
+    for (const auto& [what, v] : {std::pair<const char*, int64_t>{"low", low[d]}, {"high", high[d]}, {"interior", in}})
+      if (auto e = check_geometry(c, d, what, v); !e.empty()) return e;
+    const __int128 dilated = x.dims[d] + __int128{x.dims[d] > 0 ? x.dims[d] - 1 : 0} * in;
+    if (auto e = check_geometry(c, d, "the interior-padded size", dilated); !e.empty()) return e;
+    __int128 n = __int128{low[d]} + high[d] + dilated;
     if (n < 0) return c.fail("result dim ", d, " would have size ", sat(n), " (low + high + the interior-padded dim)");
     want.push(sat(n));
   }

@@ -1,5 +1,7 @@
 // Verifier rules of the window family: extract_patches (im2col) and reduce_window (XLA). Both size
-// their output with o = floor((padded - ((w - 1) * dil + 1)) / s) + 1 per dim, computed in 128 bits.
+// their output with o = floor((padded - ((w - 1) * dil + 1)) / s) + 1 per dim, computed in 128 bits,
+// which must be >= 0; every attribute entry and the dilated, padded and window-extent sizes must lie
+// within kMaxGeometry (check.h).
 #include "ir/verify/check.h"
 
 namespace ptir::verify_detail {
@@ -34,10 +36,17 @@ std::string window_dims(const Ctx& c, const Window& w, Dims* want) {
   const TensorType& x = c.operand(0);
   for (int d = 0; d < x.rank(); ++d) {
     __int128 n = x.dims[d];
+    for (const auto& [what, v] : {std::pair<const char*, int64_t>{"window", w.size.at(d)}, {"stride", w.stride.at(d)},
+                                  {"pad_low", w.pad_low.at(d)}, {"pad_high", w.pad_high.at(d)},
+                                  {"base dilation", w.base_dil.at(d)}, {"window dilation", w.win_dil.at(d)}})
+      if (auto e = check_geometry(c, d, what, v); !e.empty()) return e;
     __int128 dilated = n == 0 ? 0 : (n - 1) * w.base_dil.at(d) + 1;
+    if (auto e = check_geometry(c, d, "the dilated size", dilated); !e.empty()) return e;
     __int128 padded = dilated + w.pad_low.at(d) + w.pad_high.at(d);
     if (padded < 0) return c.fail("dim ", d, " has padded size ", sat(padded), ", expected >= 0");
+    if (auto e = check_geometry(c, d, "the padded size", padded); !e.empty()) return e;
     __int128 extent = (__int128{w.size.at(d)} - 1) * w.win_dil.at(d) + 1;
+    if (auto e = check_geometry(c, d, "the window extent", extent); !e.empty()) return e;
     __int128 o = floor_div(padded - extent, w.stride.at(d)) + 1;
     if (o < 0)
       return c.fail("dim ", d, " would have ", sat(o), " windows (padded size ", sat(padded), ", window extent ",

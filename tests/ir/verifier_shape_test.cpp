@@ -96,7 +96,11 @@ TEST(VerifierShape, PadComputesLowPlusHighPlusInterior) {
             "pad: interior has 0 entries, expected 1 (the rank of operand 0)");
   EXPECT_EQ(op_error("%x: tensor<f32, 3>",
                      "pad %x low[9223372036854775807] high[9223372036854775807] -> tensor<f32, 3>"),
-            "pad: result has type tensor<f32, 3>, expected tensor<f32, 9223372036854775807>");
+            "pad: dim 0: low is 9223372036854775807, beyond the geometry limit 2^61 (docs/semantics.md)");
+  // Within the geometry limit the result size saturates in the message as before.
+  EXPECT_EQ(op_error("%x: tensor<f32, 3>",
+                     "pad %x low[2305843009213693952] high[2305843009213693952] -> tensor<f32, 3>"),
+            "pad: result has type tensor<f32, 3>, expected tensor<f32, 4611686018427387907>");
 }
 
 TEST(VerifierShape, TileMultipliesEachDim) {

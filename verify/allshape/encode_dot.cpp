@@ -172,8 +172,16 @@ SVal Enc::tgt_dot(const Node& n, const std::optional<TypeV>& given) {
   if (!given) throw Outside{"a dot_general in the result without its type (the root's, or ': $T')"};
   if (!tgt_full_)
     throw Outside{"a target dot_general under slice/tile/broadcast_to: its unread elements' UB would not be checked"};
-  SVal l = tgt(*n.operands[0], nullptr, false);
-  SVal r = tgt(*n.operands[1], nullptr, false);
+  // A dot reads no element of its operands when its output is empty (or, for one side, when the other
+  // side has an empty free or batch axis): its operands are not read in full, so an operand that can be
+  // UB is outside the fragment, as under slice/tile/broadcast_to. (Evaluated in full, `div(%w, %w)` as
+  // the lhs of a dot with an empty output was proved: its UB was checked only through output elements.)
+  SVal l, r;
+  {
+    NotFull nf(tgt_full_);
+    l = tgt(*n.operands[0], nullptr, false);
+    r = tgt(*n.operands[1], nullptr, false);
+  }
   auto list = [&](const char* name, bool optional) -> std::vector<int64_t> {
     if (!node_attr(n, name)) {
       if (optional) return {};

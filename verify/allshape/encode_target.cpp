@@ -129,11 +129,14 @@ SVal Enc::tgt(const Node& n, const TypeV* ctx, bool is_root) {
     SVal out;
     out.dtype = own;
     out.dims = given ? given->second : typed->second;
-    if (!dtype_valid(op, t)) tgt_ill = Expr::boolean(true);  // the rule builds an invalid instruction
+    // The rule builds an instruction the verifier rejects (sqrt of an integer): ill-formed, a
+    // counterexample. Returned at once: its elements cannot be encoded (they threw Infeasible, which
+    // dropped the configuration and lost the ill-formedness).
+    if (!dtype_valid(op, t)) return ill_value(given ? *given : std::make_pair(own, typed->second));
     const bool can_ub = (op == OpCode::Div && !is_float(t)) || fastmath_governs(op);  // nnan/ninf may hold
     if (can_ub && !tgt_full_)
       throw Outside{std::string("a target ") + std::string(mnemonic(op)) +
-                    " that can be UB under slice/tile/broadcast_to: its unread elements would not be checked"};
+                    " that can be UB under slice/tile/broadcast_to or a dot_general: its unread elements would not be checked"};
     std::vector<SVal> av;
     for (auto& a : args) av.push_back(*a);
     const int tag = fresh_++;
@@ -169,7 +172,9 @@ SVal Enc::tgt(const Node& n, const TypeV* ctx, bool is_root) {
       NotFull nf(tgt_full_);
       SVal x = tgt(*n.operands[0], nullptr, false);
       if (!given) throw Outside{"broadcast_to without a type"};
-      if (given->first != x.dtype) return ill_value(*given);
+      // To a lower rank (or another dtype) the built instruction is rejected: ill-formed, not
+      // infeasible (Enc::broadcast's Infeasible dropped the configuration).
+      if (given->first != x.dtype || x.dims.size() > given->second.size()) return ill_value(*given);
       return broadcast(x, given->second, false);
     }
     case OpCode::Reshape: {

@@ -187,7 +187,8 @@ std::string n_starts(const Skeleton& k, int i, bool some) {
   return "starts " + k.label[i] + " = " + (some ? "some > 0" : "all 0");
 }
 std::string n_repeats(const Skeleton& k, int i, int m) {
-  static const char* w[] = {"all 1", "some 0", "some >= 2", "some >= 2 on an operand axis >= 2"};
+  static const char* w[] = {"all 1", "some 0", "some >= 2", "some >= 2 on an operand axis >= 2",
+                            "some >= 3 on an operand axis >= 2"};
   return "repeats " + k.label[i] + " = " + w[m];
 }
 std::string n_brank(const Skeleton& k, int i, bool adds) {
@@ -1152,11 +1153,13 @@ class Planner {
           if (literal_attr(x, "repeats")) break;
           add(p, node_class(n_repeats(k_, i, 0), i, &NodeSteer::repeats, 0));
           // m = 3: a repeat >= 2 of an operand axis of size >= 2 needs a result dim >= 4, above the
-          // default --max-dim: steered with sizes 3 (one root axis 4..2 * max-dim).
-          for (int m : {1, 2, 3}) {
+          // default --max-dim: steered with sizes 3 (one root axis 4..2 * max-dim). m = 4: a repeat >= 3
+          // of such an axis (a rule right for repeats of 2 only was PROVED): sizes 4 (one root axis of
+          // 6, 8, 9 or 12).
+          for (int m : {1, 2, 3, 4}) {
             CoverageClass c = node_class(n_repeats(k_, i, m), i, &NodeSteer::repeats, m);
-            c.steer.sizes = m == 1 ? 0 : m == 2 ? 2 : 3;
-            if (m == 3) unreach(c, keeps_shape(i));  // a repeat >= 2 of an axis >= 2 changes the shape
+            c.steer.sizes = m == 1 ? 0 : m == 2 ? 2 : m;
+            if (m >= 3) unreach(c, keeps_shape(i));  // a repeat >= 2 of an axis >= 2 changes the shape
             needs_rank(c, i, 1);
             add(p, std::move(c));
           }
@@ -1423,6 +1426,11 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
         for (size_t j = 0; j < r.size() && static_cast<int>(j) < xt.rank(); ++j)
           if (r[j] >= 2 && xt.dims[j] >= 2) {
             put_shape(n_repeats(k, i, 3));
+            break;
+          }
+        for (size_t j = 0; j < r.size() && static_cast<int>(j) < xt.rank(); ++j)
+          if (r[j] >= 3 && xt.dims[j] >= 2) {
+            put_shape(n_repeats(k, i, 4));
             break;
           }
         break;

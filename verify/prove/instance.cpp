@@ -91,6 +91,11 @@ class Generator {
       // One axis of 4..2 * max-dim (at least 4): a tile repeat >= 2 of an operand axis >= 2 needs it.
       for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
       t.dims[pick(r_, 0, o_.rank - 1)] = pick(r_, 4, std::max(4, 2 * o_.max_dim));
+    } else if (sizes == 4 && !t.dims.empty()) {
+      // One axis of 6, 8, 9 or 12 (a repeat of 3 or 4 times an operand axis of 2 or 3): a tile repeat
+      // >= 3 of an operand axis >= 2 needs it.
+      for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
+      t.dims[pick(r_, 0, o_.rank - 1)] = pick(r_, 3, 4) * pick(r_, 2, 3);
     } else if (sizes == 2 && !t.dims.empty() && o_.max_dim >= 2) {
       for (int64_t& d : t.dims) d = std::max<int64_t>(d, 1);
       t.dims[pick(r_, 0, o_.rank - 1)] = pick(r_, 2, o_.max_dim);
@@ -103,7 +108,7 @@ class Generator {
     // Steered to a permutation class, more often.
     const int sq = o_.steer ? o_.steer->square : 0;
     const double square = sq == 2 ? 0.9 : sq == 1 ? 0.6 : 0.25;
-    if (sizes != 0 && sizes != 1 && t.dims.size() >= 2 && coin(r_, square))
+    if (sizes != 0 && sizes != 1 && sizes != 3 && sizes != 4 && t.dims.size() >= 2 && coin(r_, square))
       for (int64_t& d : t.dims) d = std::max<int64_t>(t.dims[0], 2);
     return gen(n, t, /*fixed=*/false);
   }
@@ -121,6 +126,7 @@ class Generator {
   /// Each `%` capture (and `as` name) and the value it holds.
   const std::map<std::string, int>& capture_ids() const { return captures_; }
   bool perturbed = false;
+  bool varied = false;  ///< a capture became a constant, or neg/abs of an input (Instance::varied_leaves)
 
  private:
   int add(GVal v) {
@@ -194,7 +200,21 @@ class Generator {
                                               lit.size() == static_cast<int64_t>(room->second.size()))
           for (int64_t i = 0; i < lit.size(); ++i) {
             const int64_t hi = room->second[i];
-            const int64_t v = coin(r_, 0.8) ? pick(r_, 0, static_cast<int>(hi)) : pick(r_, -1, static_cast<int>(hi) + 2);
+            // Outside the room a fifth of the time, clamped: just outside, far outside (a start of -2 was
+            // never drawn, and a rule reading x[2] for a start of -2 was PROVED: an adversarial review),
+            // and the start dtype's extremes.
+            const bool wide = want.dtype == DType::SI64;
+            const int64_t lo_ext = wide ? INT64_MIN : INT32_MIN, hi_ext = wide ? INT64_MAX : INT32_MAX;
+            int64_t v = pick(r_, 0, static_cast<int>(hi));
+            if (coin(r_, 0.2)) {
+              switch (pick(r_, 0, 4)) {
+                case 0: v = pick(r_, -1, static_cast<int>(hi) + 2); break;
+                case 1: v = -pick(r_, 2, 6); break;
+                case 2: v = hi + pick(r_, 2, 6); break;
+                case 3: v = coin(r_) ? lo_ext : hi_ext; break;
+                default: v = coin(r_) ? lo_ext + pick(r_, 0, 2) : hi_ext - pick(r_, 0, 2); break;
+              }
+            }
             lit.set_bits(i, static_cast<uint64_t>(v) & bits_mask(want.dtype));
           }
         lits_.emplace(n.name, lit);
@@ -244,8 +264,10 @@ class Generator {
       const double u = std::uniform_real_distribution<double>(0, 1)(r_);
       // (No f64 constants: Z3 timed out on f64 arithmetic with a constant operand where the same
       // instance with an input was proved at once; f16, bf16 and f32 constants exercise the same code.)
-      if (u < 0.1 && want.dtype != DType::F64)
+      if (u < 0.1 && want.dtype != DType::F64) {
+        varied = true;
         return add({GVal::Kind::Literal, want, random_literal(want), OpCode::Constant, {}, {}});
+      }
       if (u < 0.2) {
         std::vector<OpCode> producers;
         // (neg and abs only without nsz: under nsz the sign of their zero results is a choice of the
@@ -256,6 +278,7 @@ class Generator {
         if (!producers.empty()) {
           const int in = add({GVal::Kind::Param, want, {}, OpCode::Constant, {}, {}});
           const OpCode op = producers[pick(r_, 0, static_cast<int>(producers.size()) - 1)];
+          varied = varied || op != OpCode::StopGradient;  // stop_gradient is the identity on values
           return add({GVal::Kind::Op, want, {}, op, {}, {in}});
         }
       }
@@ -290,8 +313,17 @@ class Generator {
   Tensor random_literal(const TensorType& t) {
     const int mode = pick(r_, 0, 2);
     if (mode == 0 && is_float(t.dtype)) {
-      // A splat of a small power of two (the x / 2^k family).
-      const double v = std::ldexp(coin(r_) ? 1.0 : -1.0, pick(r_, -3, 3));
+      // A splat of a power of two (the x / 2^k family): mostly small, a third of the time anywhere in
+      // the dtype's range, its largest and its smallest (subnormal) power included. (Only 2^-3..2^3
+      // were drawn, so `(x * c) * c => x * (c * c)` for a power of two c was PROVED: c * c overflows
+      // from f16 c = 256 on. An adversarial review.)
+      const DTypeInfo& fi = dtype_info(t.dtype);
+      const int emax = (1 << (fi.exp_bits - 1)) - 1, emin = 2 - (1 << (fi.exp_bits - 1)) - fi.frac_bits;
+      const int e = coin(r_, 0.67)   ? pick(r_, -3, 3)
+                    : coin(r_, 0.25) ? (coin(r_) ? emax : emin)
+                    : coin(r_)       ? pick(r_, emax / 2 - 1, emax)
+                                     : pick(r_, emin, emin + 2 * fi.frac_bits);
+      const double v = std::ldexp(coin(r_) ? 1.0 : -1.0, e);
       Tensor s(t);
       for (int64_t i = 0; i < s.size(); ++i) s.set_bits(i, double_to_float(t.dtype, v));
       return s;
@@ -620,8 +652,11 @@ class Generator {
           const bool unit = o_.steer && o_.steer->sizes == 1;
           for (int t = 0; t < 24 && x < 0; ++t) {
             // An axis without padding now and then (a window may then read the operand alone).
+            // Mostly -2..2; a quarter of the time -4..4 (only -2..2 was drawn, and a rule rewriting
+            // low[-3] high[2] to low[-2] high[1] was PROVED: an adversarial review).
+            const int span = coin(r_, 0.25) ? 4 : 2;
             if (coin(r_, 0.15) && sn != 1) l = h = 0;
-            else l = pick(r_, -2, 2), h = pick(r_, -2, 2);
+            else l = pick(r_, -span, span), h = pick(r_, -span, span);
             if (sn == 0 && (l < 0 || h < 0)) continue;
             if (unit && t < 12 && d - l - h != 1) continue;  // operand axis 1 (m = 1 whatever the interior)
             if (axis == neg_axis && l >= 0 && h >= 0) continue;
@@ -685,13 +720,14 @@ class Generator {
           int64_t rep = 1;
           if (!divs.empty() && sr != 0 && (sr >= 2 || coin(r_)))
             rep = divs[pick(r_, 0, static_cast<int>(divs.size()) - 1)];
-          // Steered to a repeat of an operand axis >= 2: the smallest divisor leaving the operand >= 2.
-          if (sr == 3)
+          // Steered to a repeat of an operand axis >= 2 (sr 3) or a repeat >= 3 of one (sr 4): any divisor
+          // leaving the operand >= 2 (the smallest one only, 2, proved a rule wrong for repeats of 3).
+          if (sr == 3 || sr == 4) {
+            std::vector<int64_t> fit;
             for (int64_t q : divs)
-              if (d / q >= 2) {
-                rep = q;
-                break;
-              }
+              if (d / q >= 2 && q >= sr - 1) fit.push_back(q);
+            if (!fit.empty()) rep = fit[pick(r_, 0, static_cast<int>(fit.size()) - 1)];
+          }
           if (d == 0 && sr != 0 && coin(r_, sr == 1 ? 0.5 : 0.75)) {
             rep = 0;  // an empty result from a non-empty operand: its elements are computed, never read
             reps.push_back(rep);
@@ -1495,6 +1531,7 @@ Instance make_instance(const Node& source, const InstanceOptions& opts, std::mt1
     return out;
   }
   out.perturbed = out.perturbed || g.perturbed;
+  out.varied_leaves = g.varied;
   out.node_values.assign(g.node_val.size(), kNone);
   for (size_t i = 0; i < g.node_val.size(); ++i)
     if (g.node_val[i] >= 0) out.node_values[i] = ids[g.node_val[i]];

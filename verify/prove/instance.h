@@ -45,7 +45,7 @@ struct NodeSteer {
   int pad_neg = kAny;   ///< pad: 0 no negative low/high, 1 some negative
   int interior = kAny;  ///< pad: 0 no interior padding, 1 some interior > 0
   int starts = kAny;    ///< slice: 0 all starts 0, 1 some start > 0
-  int repeats = kAny;   ///< tile: 0 all repeats 1, 1 some repeat 0, 2 some repeat >= 2, 3 some repeat >= 2 of an operand axis >= 2
+  int repeats = kAny;   ///< tile: 0 all repeats 1, 1 some repeat 0, 2 some repeat >= 2, 3 some repeat >= 2 of an operand axis >= 2, 4 some repeat >= 3 of one
   int bcast_rank = kAny;    ///< broadcast_to: 0 operand of the result's rank, 1 leading axes added
   int bcast_expand = kAny;  ///< broadcast_to: 0 no size-1 axis expanded, 1 some size-1 axis expanded
   int dir = kAny;       ///< compare: index into lt, le, eq, ge, gt, ne
@@ -81,7 +81,8 @@ bool scatter_leading(const AttrSet& a);
 struct Steer {
   std::vector<NodeSteer> nodes;  ///< by pre-order node number (empty: nothing steered)
   /// Sizes of the instance's dims: kAny, 0 some axis 0, 1 every axis 1, 2 some axis >= 2, 3 one root
-  /// axis of 4..2 * max_dim (above the bound: a tile repeat of an operand axis >= 2 needs it).
+  /// axis of 4..2 * max_dim (above the bound: a tile repeat of an operand axis >= 2 needs it), 4 one
+  /// root axis of 6, 8, 9 or 12 (a repeat >= 3 of an operand axis >= 2).
   int sizes = NodeSteer::kAny;
   /// Square roots (every dim equal, >= 2): 0 a quarter of the time, 1 most of the time, 2 nearly
   /// always (perm classes: a wrong composition of permutations type-checks only there).
@@ -118,6 +119,10 @@ struct Instance {
   /// The value each source node became, by pre-order number (kNone: not built). A repeated capture's
   /// occurrences and the uses of an `as` name hold the one shared value (or, split by a near miss, two).
   std::vector<ValueId> node_values;
+  /// Some capture is a constant or an op's result rather than an input (leaf_variety): such an
+  /// instance is checked, but fires no coverage class (a constant [c, c] made a tile class fire on
+  /// an instance where the wrong rule was right, and the class was never steered to again).
+  bool varied_leaves = false;
 };
 
 /// Builds one instance of `source` (an op node) with randomness from `rng`. A value bound with `as %r`

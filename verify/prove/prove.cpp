@@ -399,7 +399,8 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
   for (int k = 0; k < tries; ++k) {
     const uint8_t extra = extra_flags(s, target, i, pert, rng);
     // Flagged instances stay small (rank <= 1, or the lowest reachable rank; dims <= 2): UB queries
-    // under nnan/ninf cost more. Aimed at a flags class, rank and dims are the ones asked for (a
+    // under nnan/ninf cost more, and nsz's zero-sign queries too (full dims for nsz alone cost the
+    // library's proof 8 s of 44). Aimed at a flags class, rank and dims are the ones asked for (a
     // pattern may fire only at higher ranks or larger dims: concat(%x, %x, %x) needs an axis of 3).
     // (The sweep has no Z3 query: its flagged instances keep the full rank and dims, `small_flagged`.)
     const bool small = extra && small_flagged;
@@ -412,7 +413,8 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
                        // Directed for the first half of the tries, then random (a target the shapes
                        // cannot honour still leaves a faithful instance).
                        .steer = target && k < 100 ? &target->steer : nullptr,
-                       .leaf_variety = pert == Perturb::None || outside_template(pert)};
+                       // (None when aimed at a class: only an instance with input captures fires one.)
+                       .leaf_variety = !target && (pert == Perturb::None || outside_template(pert))};
     const auto& tmpl = s.templates[t];
     // Constraint: constraint k (`variant`, else drawn) fails and every other holds; when k names
     // dtypes, half of the draws take the others. A mutation (OpSwap, AttrChange, OperandSwap, Unshare):
@@ -768,7 +770,10 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
     rep.dtypes.insert(a.inst.dtype);
     if (a.matches) {
       ++fired_matching;
-      for (const std::string& name : classify(plans[t], a.inst)) ++fired_classes[name];
+      // Only an instance whose captures are inputs fires classes: a constant or abs(x) capture can make
+      // a wrong rule right on it (Instance::varied_leaves).
+      if (!a.inst.varied_leaves)
+        for (const std::string& name : classify(plans[t], a.inst)) ++fired_classes[name];
     }
     if (c.outcome == Outcome::Proved) ++rep.proved;
     if (c.outcome == Outcome::Unknown) {
