@@ -55,8 +55,29 @@ void ProgramRewriter::freed(ValueId v) {
   if (track_) log_.freed.push_back(d);
 }
 
+/// "" when an instruction with these ids can be created, else what is wrong. Checked in every build:
+/// a plugin's pattern calls insert_before/append_inst, and a stale id crashed inside create_inst.
+std::string ProgramRewriter::creation_error(OpCode op, std::span<const ValueId> operands,
+                                            std::span<const TypeId> result_types, AttrSetId attrs) const {
+  if (static_cast<int>(op) < 0 || static_cast<int>(op) >= kNumOps) return "no such op";
+  for (ValueId v : operands)
+    if (v >= p_.num_values()) return "no such operand value";
+  for (TypeId t : result_types)
+    if (t >= p_.num_types()) return "no such result type";
+  if (attrs >= p_.num_attr_sets()) return "no such attribute set";
+  return {};
+}
+
 InstId ProgramRewriter::insert_before(InstId at, OpCode op, std::span<const ValueId> operands,
                                       std::span<const TypeId> result_types, AttrSetId attrs) {
+  if (at >= p_.num_inst_slots() || p_.inst(at).erased) {
+    report_error("insert_before: no such instruction to insert before (nothing inserted)");
+    return kNone;
+  }
+  if (std::string e = creation_error(op, operands, result_types, attrs); !e.empty()) {
+    report_error("insert_before: " + e + " (nothing inserted)");
+    return kNone;
+  }
   BodyId b = p_.inst(at).body;
   return created(b, p_.create_inst(b, op, operands, attrs, result_types, at), operands);
 }
@@ -113,6 +134,14 @@ ValueId ProgramRewriter::add_param(BodyId b, TypeId type, std::string_view name)
 
 InstId ProgramRewriter::append_inst(BodyId b, OpCode op, std::span<const ValueId> operands,
                                     std::span<const TypeId> result_types, AttrSetId attrs) {
+  if (b >= p_.num_bodies()) {
+    report_error("append_inst: no such body (nothing inserted)");
+    return kNone;
+  }
+  if (std::string e = creation_error(op, operands, result_types, attrs); !e.empty()) {
+    report_error("append_inst: " + e + " (nothing inserted)");
+    return kNone;
+  }
   return created(b, p_.create_inst(b, op, operands, attrs, result_types, kNone), operands);
 }
 
@@ -125,7 +154,7 @@ ValueId ProgramRewriter::insert_before(InstId at, OpCode op, std::initializer_li
                                        TypeId result_type, AttrSetId attrs) {
   InstId i = insert_before(at, op, std::span<const ValueId>(operands.begin(), operands.size()),
                            std::span<const TypeId>(&result_type, 1), attrs);
-  return p_.result(i, 0);
+  return i == kNone ? kNone : p_.result(i, 0);  // kNone: refused (reported)
 }
 
 void ProgramRewriter::replace_all_uses(ValueId from, ValueId to) {

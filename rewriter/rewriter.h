@@ -133,7 +133,9 @@ class ProgramRewriter {
   ValueId literal_value(const Tensor& t) { return p_.literal_value(p_.intern_literal(t)); }
 
   // ---- edits ----
-  /// Creates an instruction before `at` (in at's body) and returns it.
+  /// Creates an instruction before `at` (in at's body) and returns it. An erased or unknown `at`, or
+  /// an operand, result type or attribute set id that does not exist, is an error (report_error, in
+  /// every build): nothing is inserted and kNone is returned (the one-result form returns kNone too).
   InstId insert_before(InstId at, OpCode op, std::span<const ValueId> operands,
                        std::span<const TypeId> result_types, AttrSetId attrs = 0);
   /// One-result convenience form: returns the new instruction's result.
@@ -173,7 +175,8 @@ class ProgramRewriter {
   /// Appends a parameter to body `b`: its signature changes (nothing in a program calls a function, so
   /// the caller only keeps its own records consistent).
   ValueId add_param(BodyId b, TypeId type, std::string_view name = {});
-  /// Creates an instruction at the end of body `b`, before its return if it has one.
+  /// Creates an instruction at the end of body `b`, before its return if it has one. Ids are checked as
+  /// for insert_before (an unknown body too): kNone and an error when one does not exist.
   InstId append_inst(BodyId b, OpCode op, std::span<const ValueId> operands, std::span<const TypeId> result_types,
                      AttrSetId attrs = 0);
   /// Creates the return of a body that has none yet.
@@ -250,6 +253,8 @@ class ProgramRewriter {
     if (track_) log_.touched.push_back(i);
   }
   void freed(ValueId v);
+  std::string creation_error(OpCode op, std::span<const ValueId> operands, std::span<const TypeId> result_types,
+                             AttrSetId attrs) const;
   /// The bookkeeping of a new instruction `i` of body `b`: versions, order, change log, listeners.
   InstId created(BodyId b, InstId i, std::span<const ValueId> operands);
   void emit_match_failure(std::string_view reason);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "rewriter/describe.h"
 #include "tests/rewriter/helpers.h"
 
@@ -62,6 +64,59 @@ TEST(ProgramRewriter, InsertBeforeCreatesAndNotifies) {
   EXPECT_TRUE(rw.is_before(inst_named(*p, "a"), si));
   EXPECT_TRUE(rw.is_before(si, b));
   EXPECT_EQ(verify_error(*p), "");
+}
+
+// A plugin's pattern calls insert_before/append_inst with ids of its own: each id is checked in every
+// build (a stale one crashed inside create_inst); a refused call inserts nothing, tells no listener,
+// returns kNone and records the first error.
+TEST(ProgramRewriter, CreationWithIdsThatDoNotExistIsRefused) {
+  auto p = parse(kChain);
+  const std::string before = print(*p);
+  InstId a = inst_named(*p, "a"), b = inst_named(*p, "b");
+  ValueId x = value_named(*p, 0, "x");
+  const TypeId t = p->type_id(x);
+  struct Case {
+    const char* want;
+    std::function<ValueId(ProgramRewriter&)> call;
+  };
+  const std::vector<Case> cases = {
+      {"insert_before: no such instruction to insert before (nothing inserted)",
+       [&](ProgramRewriter& rw) { return rw.insert_before(InstId{999999}, OpCode::Neg, {x}, t); }},
+      {"insert_before: no such operand value (nothing inserted)",
+       [&](ProgramRewriter& rw) { return rw.insert_before(b, OpCode::Neg, {ValueId{999999}}, t); }},
+      {"insert_before: no such result type (nothing inserted)",
+       [&](ProgramRewriter& rw) { return rw.insert_before(b, OpCode::Neg, {x}, TypeId{999999}); }},
+      {"insert_before: no such attribute set (nothing inserted)",
+       [&](ProgramRewriter& rw) { return rw.insert_before(b, OpCode::Neg, {x}, t, AttrSetId{999999}); }},
+      {"insert_before: no such op (nothing inserted)",
+       [&](ProgramRewriter& rw) { return rw.insert_before(b, static_cast<OpCode>(kNumOps), {x}, t); }},
+      {"append_inst: no such body (nothing inserted)",
+       [&](ProgramRewriter& rw) {
+         const ValueId ops[] = {x};
+         return rw.append_inst(BodyId{77}, OpCode::Neg, ops, std::span<const TypeId>(&t, 1));
+       }},
+      {"append_inst: no such operand value (nothing inserted)",
+       [&](ProgramRewriter& rw) {
+         const ValueId ops[] = {ValueId{999999}};
+         return rw.append_inst(p->inst(a).body, OpCode::Neg, ops, std::span<const TypeId>(&t, 1));
+       }},
+  };
+  for (const Case& c : cases) {
+    ProgramRewriter rw(*p);
+    Recorder rec;
+    rw.add_listener(&rec);
+    EXPECT_EQ(c.call(rw), kNone) << c.want;
+    EXPECT_EQ(rw.error(), c.want);
+    EXPECT_TRUE(rec.events.empty()) << c.want;
+    EXPECT_EQ(print(*p), before) << c.want;
+  }
+  // An erased instruction is no place to insert either.
+  ProgramRewriter rw(*p);
+  rw.replace_all_uses(rw.value_of(b), rw.value_of(a));
+  rw.erase_inst(b);
+  ASSERT_EQ(rw.error(), "");
+  EXPECT_EQ(rw.insert_before(b, OpCode::Neg, {x}, t), kNone);
+  EXPECT_EQ(rw.error(), "insert_before: no such instruction to insert before (nothing inserted)");
 }
 
 TEST(ProgramRewriter, ReplaceAllUsesUpdatesFunctionResults) {
