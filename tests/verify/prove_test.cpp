@@ -180,7 +180,9 @@ TEST(Instances, DotGeneralLayoutsVerifyAndReachEachClass) {
       const bool reachable = m < 0 || (m == prove::kDotBatchOrder ? rank >= 2
                                        : m == prove::kDotBatchApart || m == prove::kDotInterleaved ? rank >= 1
                                                                                                    : true);
-      if (m >= 0 && reachable) EXPECT_GT(in_class, built / 2) << "layout " << m << " rank " << rank;
+      if (m >= 0 && reachable) {
+        EXPECT_GT(in_class, built / 2) << "layout " << m << " rank " << rank;
+      }
     }
 }
 
@@ -359,7 +361,9 @@ TEST(Instances, VaryAccumOverEveryDtypeTheVerifierAccepts) {
   }
   EXPECT_TRUE(seen.count(-1));
   for (int d = 0; d < kNumDTypes; ++d)
-    if (static_cast<DType>(d) != DType::I1) EXPECT_TRUE(seen.count(d)) << dtype_name(static_cast<DType>(d));
+    if (static_cast<DType>(d) != DType::I1) {
+      EXPECT_TRUE(seen.count(d)) << dtype_name(static_cast<DType>(d));
+    }
 }
 
 /// Transposes by p then by q with the composition the wrong way round (r[i] = q[p[i]] instead of

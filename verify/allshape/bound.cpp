@@ -98,8 +98,11 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
   // rank_is(X, N): X's N axes are kept whole, beside the witnesses counted above. (Taking the larger of
   // N and the count for every rank_is, as before, left no room for contracting axes when a dot_general
   // operand and the root were both fixed at N: a wrong rule's symbolic proof succeeded; found by an
-  // audit.) Only the root's rank fixed, without a dot_general: every instance has exactly N axes of
-  // the argument, all output axes, so rank N (B >= N) is every instance.
+  // audit.) Only the root's rank fixed, without a dot_general: every instance has exactly N output
+  // axes, so output rank N (B >= N) is every instance's; a source reduction's reduced axes are not
+  // output axes, and are enumerated separately, up to B of them (max_reduced_ = B, allshape.cpp), which
+  // covers the one reduced axis per reduction and per witness that a counterexample needs (a review
+  // found the earlier wording, "all output axes", wrong for reductions; no verdict depended on it).
   if (a.root_rank_only) bound = std::max(bound, a.root_rank);
   else bound += a.fixed_rank;
   return bound;

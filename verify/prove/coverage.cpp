@@ -132,10 +132,27 @@ int optattr_rank(OpCode op, const AttrSpec& s) {
   return -1;
 }
 
-/// Whether instance `d`'s optional attribute `s` is written to another value than its default.
+/// Whether instance `d`'s optional attribute `s` is written to another value than its default, and (a
+/// fill `value`) read: pad's and extract_patches' fill is read only where the result has padding, so a
+/// class fired by a fill on an instance without padding proved nothing about the fill.
 bool optattr_fired(const Program& p, InstId d, const AttrSpec& s) {
   const AttrValue* v = p.attrs_of(d).find(s.name);
-  return v && !attr_is_default(s, *v, p.type_of(p.operand(d, 0)).rank());
+  if (!v || attr_is_default(s, *v, p.type_of(p.operand(d, 0)).rank())) return false;
+  if (s.name != "value") return true;
+  const AttrSet& a = p.attrs_of(d);
+  const TensorType& x = p.type_of(p.operand(d, 0));
+  const auto positive = [](const std::vector<int64_t>& l) {
+    return std::any_of(l.begin(), l.end(), [](int64_t e) { return e > 0; });
+  };
+  if (p.op(d) == OpCode::Pad) {
+    if (positive(a.ints("low")) || positive(a.ints("high")) || x.num_elements() == 0) return true;
+    const auto& in = a.ints("interior");
+    for (size_t k = 0; k < in.size() && static_cast<int>(k) < x.rank(); ++k)
+      if (in[k] > 0 && x.dims[k] >= 2) return true;
+    return false;
+  }
+  if (p.op(d) == OpCode::ExtractPatches) return positive(a.ints("pad_low")) || positive(a.ints("pad_high"));
+  return true;
 }
 std::string n_dot(const Skeleton& k, int i, int m) {
   static const char* w[] = {"leading",

@@ -41,6 +41,9 @@ struct GVal {
 };
 
 constexpr int kAny = NodeSteer::kAny;
+/// The largest literal amount (a slice start) of a rule the generator builds an instance for: an operand
+/// must hold it (the window and pad literals are searched within +-64 too).
+constexpr int64_t kMaxLiteralAmount = 64;
 const char* const kDirs[] = {"lt", "le", "eq", "ge", "gt", "ne"};
 
 void number(const Node& n, std::vector<const Node*>& out) {
@@ -159,6 +162,15 @@ class Generator {
     return random_dtype(r_);
   }
   /// A dim in lo..hi, biased by the steered size class (some axis 0, every axis 1, some axis >= 2).
+  /// Room beside a window (a slice's or dynamic_slice's operand beyond the window along an axis): 0..2,
+  /// a third of the time 3..max(4, max_dim + 1). (With 0..2 only, a start was never above 2, and rules
+  /// capping a start at 2 were PROVED: an adversarial review.)
+  int64_t wide_room() { return coin(r_, 0.67) ? pick(r_, 0, 2) : pick(r_, 3, std::max(4, o_.max_dim + 1)); }
+
+  /// A rule's literal axis as an int: -1 (an axis no rank has, so the caller's range check fails the
+  /// generation) beyond the largest rank. (A literal of 2^32 was cast to the axis 0.)
+  static int lit_axis(int64_t v) { return v < 0 || v > kMaxTypeRank ? -1 : static_cast<int>(v); }
+
   int64_t draw_dim(int lo, int hi) {
     const int sizes = o_.steer ? o_.steer->sizes : kAny;
     if (sizes == 0 && lo <= 0 && coin(r_)) return 0;
@@ -592,7 +604,7 @@ class Generator {
         const bool unit = o_.steer && o_.steer->sizes == 1;
         const int forced = ss == 1 && want.rank() > 0 ? pick(r_, 0, want.rank() - 1) : -1;
         for (int k = 0; k < want.rank(); ++k) {
-          int64_t extra = unit && coin(r_, 0.85) ? 0 : pick(r_, 0, 2);
+          int64_t extra = unit && coin(r_, 0.85) ? 0 : wide_room();
           if (k == forced) extra = std::max<int64_t>(extra, 1);
           starts.push_back(ss == 0 ? 0 : pick(r_, k == forced ? 1 : 0, static_cast<int>(extra)));
           o.dims[k] += extra;
@@ -629,7 +641,15 @@ class Generator {
         if (f) {
           starts = f->ints;
           if (static_cast<int>(starts.size()) != want.rank()) throw GenFail{"starts rank"};
-          for (int i = 0; i < want.rank(); ++i) o.dims[i] = want.dims[i] + starts[i] + pick(r_, 0, 1);
+          // A literal start must fit an operand of a few elements (a start of 2^63 - 1 overflowed the
+          // operand's size, and 3e8 built a 300-million-element input: the prover crashed or ran for
+          // minutes): beyond kMaxLiteralAmount the rule gets no instance (NOT EXERCISED, with this reason).
+          for (int64_t v : starts)
+            if (v < 0 || v > kMaxLiteralAmount) throw GenFail{"a literal slice start outside 0.." + std::to_string(kMaxLiteralAmount)};
+          // The room after the window: 0..1 mostly, 2..4 a third of the time (only 0..1 was drawn, and a
+          // rule placing the window one element early whenever two were left was PROVED).
+          for (int i = 0; i < want.rank(); ++i)
+            o.dims[i] = want.dims[i] + starts[i] + (coin(r_, 0.67) ? pick(r_, 0, 1) : pick(r_, 2, 4));
         }
         if (src.kind == Node::Kind::Value) last_slice_[src.name] = {starts, want.dims};
         put(g.attrs, "starts", AttrKind::Ints, starts);
@@ -687,7 +707,7 @@ class Generator {
         if (want.rank() == 0) throw GenFail{"concat needs rank >= 1"};
         const AttrValue* f = fixed_attr(n, "axis");
         const bool unit = o_.steer && o_.steer->sizes == 1;
-        int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        int axis = f && !f->ints.empty() ? lit_axis(f->ints[0]) : pick(r_, 0, want.rank() - 1);
         // Steered to "every axis 1": the axis of the exact leaf count, where there is one.
         if (unit && !f)
           for (int a = 0; a < want.rank(); ++a)
@@ -752,7 +772,7 @@ class Generator {
         TensorType o = want;
         std::vector<int64_t> room;
         for (int64_t& d : o.dims) {
-          const int64_t extra = pick(r_, 0, 2);
+          const int64_t extra = wide_room();
           d += extra;
           room.push_back(extra);
         }
@@ -776,7 +796,7 @@ class Generator {
       case OpCode::Iota: {
         if (want.rank() == 0) throw GenFail{"iota needs rank >= 1"};
         const AttrValue* f = fixed_attr(n, "axis");
-        const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        const int axis = f && !f->ints.empty() ? lit_axis(f->ints[0]) : pick(r_, 0, want.rank() - 1);
         put(g.attrs, "axis", AttrKind::Int, {axis});
         break;
       }
@@ -790,7 +810,7 @@ class Generator {
         const bool keep = mode == 2;
         if (keep && want.rank() == 0) throw GenFail{"argmax keepdims needs rank >= 1"};
         const AttrValue* fa = fixed_attr(n, "axis");
-        const int axis = fa && !fa->ints.empty() ? static_cast<int>(fa->ints[0])
+        const int axis = fa && !fa->ints.empty() ? lit_axis(fa->ints[0])
                                                  : pick(r_, 0, keep ? want.rank() - 1 : want.rank());
         TensorType o = want;
         o.dtype = forced_dtype(n, steered_dtype(*n.operands[0]));
@@ -824,11 +844,15 @@ class Generator {
       case OpCode::Gather: {
         if (want.rank() == 0) throw GenFail{"gather needs rank >= 1"};
         const AttrValue* f = fixed_attr(n, "axis");
-        const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        const int axis = f && !f->ints.empty() ? lit_axis(f->ints[0]) : pick(r_, 0, want.rank() - 1);
         if (axis < 0 || axis >= want.rank()) throw GenFail{"gather axis"};
         TensorType x = want, idx = want;
         // x's gathered axis may be empty (every index out of range: UB wherever the result is read).
-        for (int d = 0; d < want.rank(); ++d) x.dims[d] = d == axis ? draw_dim(0, std::max(1, o_.max_dim)) : want.dims[d] + pick(r_, 0, 1);
+        // The other axes of x: the index's, or 1 larger; 2..4 larger a third of the time (only 0..1 was
+        // drawn, and a rule reading x one element further along such an axis was PROVED).
+        for (int d = 0; d < want.rank(); ++d)
+          x.dims[d] = d == axis ? draw_dim(0, std::max(1, o_.max_dim))
+                                : want.dims[d] + (coin(r_, 0.67) ? pick(r_, 0, 1) : pick(r_, 2, 4));
         idx.dtype = index_dtype(n, OpCode::Gather);
         put(g.attrs, "axis", AttrKind::Int, {axis});
         in = {x, idx};
@@ -837,7 +861,7 @@ class Generator {
       case OpCode::ScatterReduce: {
         if (want.rank() == 0) throw GenFail{"scatter_reduce needs rank >= 1"};
         const AttrValue* f = fixed_attr(n, "axis");
-        const int axis = f && !f->ints.empty() ? static_cast<int>(f->ints[0]) : pick(r_, 0, want.rank() - 1);
+        const int axis = f && !f->ints.empty() ? lit_axis(f->ints[0]) : pick(r_, 0, want.rank() - 1);
         if (axis < 0 || axis >= want.rank()) throw GenFail{"scatter_reduce axis"};
         TensorType idx = want, src = want;
         for (int d = 0; d < want.rank(); ++d) idx.dims[d] = d == axis ? pick(r_, 0, 3) : pick(r_, 0, static_cast<int>(want.dims[d]));
@@ -964,7 +988,7 @@ class Generator {
         int axis = -1;
         if (const AttrValue* fa = fixed_attr(n, "axis")) {
           put(g.attrs, "axis", AttrKind::Int, fa->ints);
-          axis = fa->ints.empty() ? -1 : static_cast<int>(fa->ints[0]);
+          axis = fa->ints.empty() ? -1 : lit_axis(fa->ints[0]);
         } else if (x.rank() > 0 && odd) {
           axis = pick(r_, 0, x.rank() - 1);
           put(g.attrs, "axis", AttrKind::Int, {axis});
