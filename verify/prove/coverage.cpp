@@ -144,6 +144,7 @@ bool optattr_fired(const Program& p, InstId d, const AttrSpec& s) {
   const auto positive = [](const std::vector<int64_t>& l) {
     return std::any_of(l.begin(), l.end(), [](int64_t e) { return e > 0; });
   };
+  if (p.type_of(p.result(d, 0)).num_elements() == 0) return false;  // nothing read at all
   if (p.op(d) == OpCode::Pad) {
     if (positive(a.ints("low")) || positive(a.ints("high")) || x.num_elements() == 0) return true;
     const auto& in = a.ints("interior");
@@ -945,6 +946,28 @@ class Planner {
             dims_text.empty() ? "" : "`" + rank_text + "` and `" + dims_text + "`: every axis of %" + x.name + " keeps its size"};
   }
 
+  /// Why a pad's or extract_patches' fill is never read on any instance (so its class cannot fire,
+  /// optattr_fired), else "": the rule writes every pad as a literal <= 0 and, for pad, no interior
+  /// can leave a gap (a literal interior of 0s, or the result tied to the operand's shape).
+  std::string fill_never_read(int i) const {
+    const Node& x = *k_.nodes[i];
+    const auto nonpositive = [&](const char* name) {
+      const rules::AttrExpr* a = source_attr(x, name);
+      return a && a->kind == rules::AttrExpr::Kind::Ints &&
+             std::all_of(a->ints.begin(), a->ints.end(), [](int64_t v) { return v <= 0; });
+    };
+    if (x.op == OpCode::ExtractPatches && nonpositive("pad_low") && nonpositive("pad_high"))
+      return "the rule's pads are literals <= 0: the fill is never read";
+    if (x.op != OpCode::Pad || !nonpositive("low") || !nonpositive("high")) return {};
+    const rules::AttrExpr* in = source_attr(x, "interior");
+    const bool no_gap = in && in->kind == rules::AttrExpr::Kind::Ints &&
+                        std::all_of(in->ints.begin(), in->ints.end(), [](int64_t v) { return v == 0; });
+    if (no_gap) return "the rule's pads are literals <= 0 and its interior 0: the fill is never read";
+    if (std::string why = keeps_shape(i); !why.empty())
+      return "the rule's pads are literals <= 0 and " + why + " (no interior gap): the fill is never read";
+    return {};
+  }
+
   std::string keeps_shape(int i) const {
     const Node& x = *k_.nodes[i];
     const Node& o = *x.operands[0];
@@ -1009,6 +1032,7 @@ class Planner {
               !x.as_name.empty() && k.args[0].name == x.as_name)
             unreach(c, constraint_text(k) + " excludes it");
         if (const int r = optattr_rank(x.op, spec); r > 0) needs_rank(c, i, r);
+        if (spec.name == "value") unreach(c, fill_never_read(i));
         add(p, std::move(c));
       }
       switch (x.op) {
