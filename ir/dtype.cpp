@@ -143,10 +143,12 @@ std::optional<uint64_t> parse_float_elem(std::string_view s, DType t, std::strin
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) return parse_hex_bits(s, t, err);
   // Only plain decimal syntax: digits, one '.', an optional exponent.
   bool digit = false;
+  int dots = 0;
   for (size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
     if (c >= '0' && c <= '9') { digit = true; continue; }
-    if (c == '.') continue;
+    // A second '.' is malformed (`1.0.5` was read as 1.0: strtod stopped at it).
+    if (c == '.' && ++dots == 1) continue;
     if ((c == 'e' || c == 'E') && digit) {
       size_t j = i + 1;
       if (j < body.size() && (body[j] == '+' || body[j] == '-')) ++j;
@@ -308,13 +310,16 @@ std::string format_elem(DType t, uint64_t bits) {
     }
     out = fixed_or_scientific(std::string_view(buf, static_cast<size_t>(r.ptr - buf)));
   } else {
+    // f16/bf16: the fewest significant digits that read back to the same bits, then fixed or
+    // scientific as for f32 (with %g, 2050 printed as 2.05e+03 where f32 prints 2050.0).
     double d = float_to_double(t, bits);
-    for (int p = 1; p <= 17; ++p) {
-      std::snprintf(buf, sizeof buf, "%.*g", p, d);
+    int p = 1;
+    for (; p <= 17; ++p) {
+      std::snprintf(buf, sizeof buf, "%.*e", p - 1, d);
       auto back = parse_float_elem(buf, t, nullptr);
       if (back && *back == bits) break;
     }
-    out = buf;
+    out = fixed_or_scientific(buf);
   }
   if (out.find_first_of(".e") == std::string::npos) out += ".0";
   return out;

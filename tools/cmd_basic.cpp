@@ -31,7 +31,18 @@ int cmd_verify(const Args& a) {
 }
 
 namespace {
+/// "PATH:LINE:COL" of byte `off` of `s`.
+std::string input_location(const std::string& path, std::string_view s, size_t off) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < off && i < s.size(); ++i) {
+    if (s[i] == '\n') ++line, col = 1;
+    else ++col;
+  }
+  return path + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
 /// Reads an --inputs file: one literal per entry parameter, in order, separated by newlines or ';'.
+/// Errors are located in the file (PATH:LINE:COL), as the parser's are in a program.
 bool read_inputs(const std::string& path, const Program& p, BodyId entry, std::vector<Tensor>& out) {
   auto text = read_file(path);
   if (!text) return false;
@@ -49,14 +60,25 @@ bool read_inputs(const std::string& path, const Program& p, BodyId entry, std::v
     size_t colon = s.find(':', pos);
     size_t end = colon == std::string_view::npos ? colon : s.find('>', s.find("tensor", colon));
     if (end == std::string_view::npos) {
-      std::fprintf(stderr, "%s: error: input %zu is not a literal 'dense<...> : tensor<...>'\n", path.c_str(),
-                   out.size() + 1);
+      std::fprintf(stderr, "%s: error: input %zu is not a literal 'dense<...> : tensor<...>'\n",
+                   input_location(path, s, pos).c_str(), out.size() + 1);
       return false;
     }
     Tensor t;
     std::string err;
     if (!parse_literal(s.substr(pos, end + 1 - pos), &t, &err)) {
-      std::fprintf(stderr, "%s: input %zu: %s\n", path.c_str(), out.size() + 1, err.c_str());
+      // parse_literal locates its error in the literal ("<literal>:L:C: error: M"): moved into the file.
+      unsigned long l = 0, c = 0;
+      int used = 0;
+      std::string where = input_location(path, s, pos);
+      if (std::sscanf(err.c_str(), "<literal>:%lu:%lu: %n", &l, &c, &used) == 2 && used > 0) {
+        size_t off = pos;  // the literal's line l, column c, counted from pos
+        for (unsigned long k = 1; k < l && off < s.size(); ++off)
+          if (s[off] == '\n') ++k;
+        where = input_location(path, s, off + c - 1);
+        err = err.substr(static_cast<size_t>(used));
+      }
+      std::fprintf(stderr, "%s: %s (input %zu)\n", where.c_str(), err.c_str(), out.size() + 1);
       return false;
     }
     out.push_back(std::move(t));

@@ -81,6 +81,14 @@ TEST(DType, ParseFloatElements) {
   EXPECT_NE(err.find("wider than f16"), std::string::npos);
   EXPECT_FALSE(parse_float_elem("1.2.3x", DType::F32, &err).has_value());
   EXPECT_FALSE(parse_float_elem("abc", DType::F32, &err).has_value());
+  // A second dot is malformed in every float dtype (it was read up to the dot: 1.0.5 as 1.0).
+  for (DType d : {DType::F16, DType::BF16, DType::F32, DType::F64})
+    for (const char* t : {"1.0.5", "2..5", "-1.5.5", "3.25.0.1", "1.2.3e4", "..1"}) {
+      EXPECT_FALSE(parse_float_elem(t, d, &err).has_value()) << t << " " << dtype_name(d);
+      EXPECT_EQ(err, "bad float literal '" + std::string(t) + "'");
+    }
+  EXPECT_EQ(*parse_float_elem(".5", DType::F32, &err), f32_bits(0.5f));
+  EXPECT_EQ(*parse_float_elem("5.", DType::F32, &err), f32_bits(5.0f));
 }
 
 TEST(DType, DecimalToF16IsRoundedOnce) {
