@@ -20,7 +20,36 @@ std::string premise(const std::string& text) {
     return "<not loaded>";
   }
   const rules::Rule& rule = std::get<rules::RuleFile>(r).rules.at(0);
-  return perm_words_premise(rule, facts_of(rule));
+  return perm_words_premise(rule, facts_of(rule), true);
+}
+
+/// The same for a rule without a transpose: only the one-frame constraints' arguments are compared.
+std::string frame_premise(const std::string& text) {
+  auto r = rules::load_rule_text(text, "words_test.rules");
+  if (auto* e = std::get_if<rules::RuleError>(&r)) {
+    ADD_FAILURE() << e->format();
+    return "<not loaded>";
+  }
+  const rules::Rule& rule = std::get<rules::RuleFile>(r).rules.at(0);
+  return perm_words_premise(rule, facts_of(rule), false);
+}
+
+// Without a transpose the one-frame constraints are still checked (they were not: an adversarial
+// review): a reduction's axes list names axes of its operand, so relating it to the reduction's result
+// mixes two frames; two values of one type are in one frame across broadcast_to, reshape and reductions
+// (equal types make those the identity on axes), not across a dot_general side.
+TEST(AllShapeWords, OneFrameConstraintsWithoutATranspose) {
+  EXPECT_NE(frame_premise("rule r : reduce_sum(%x) {axes = $a, keepdims = false} : $T as %s where "
+                          "axes_all_size($T, $a, 1), exact_accum(%s) => reshape(%x) : $T"),
+            "");
+  EXPECT_EQ(frame_premise("rule r : reduce_sum(%x) {axes = $a} : $T as %s where axes_all_size(%x, $a, 1), "
+                          "exact_accum(%s) => reshape(%x) : $T"),
+            "");
+  EXPECT_EQ(frame_premise("rule b : broadcast_to(%x) : $T where same_type(%x, $T) => %x"), "");
+  EXPECT_EQ(frame_premise("rule b : reshape(%x) : $T where same_type(%x, $T) => %x"), "");
+  EXPECT_NE(frame_premise("rule d : dot_general(%x, %y) {contract_lhs = $cl, contract_rhs = $cr} : $T as %d where "
+                          "same_type(%x, $T), not has_attr(%d, batch_lhs), not has_attr(%d, accum) => %x"),
+            "");
 }
 
 TEST(AllShapeWords, AcceptsTransposePairAndComposedPermutations) {

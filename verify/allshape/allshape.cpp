@@ -85,8 +85,14 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
                 "the rule alone does not cover (nor are the other association orders of trees it builds encoded)");
   const RuleAxes axes = rule_axes(r, facts);
   const bool has_transpose = axes.has_transpose;
-  if (has_transpose)
-    if (std::string w = perm_words_premise(r, facts); !w.empty()) return done(Verdict::BoundedOnly, "premise of the rank argument fails: " + w);
+  // P3: with a transpose, every capture's words and the one-frame constraints' arguments; without
+  // one, the one-frame constraints' arguments still (an axis-moving op -- a reduction, broadcast_to,
+  // reshape, a dot_general side -- is a letter of the words too, and a one-frame constraint whose
+  // arguments reach the root through different letters relates axes of two frames:
+  // `axes_all_size($T, $a, 1)` with $T a reduction's result and $a its axes, an adversarial review).
+  // A capture read through different opaque letters is P2's, checked at every evaluated read.
+  if (std::string w = perm_words_premise(r, facts, has_transpose); !w.empty())
+    return done(Verdict::BoundedOnly, "premise of the rank argument fails: " + w);
 
   try {
     std::optional<smt::Context> ctx;

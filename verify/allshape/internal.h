@@ -149,6 +149,8 @@ void collect_words(const rules::Node& n, std::vector<std::vector<Tok>>& path,
                    const FreeOrderFacts* free_order = nullptr);
 /// "" when every capture is read through one permutation word on both sides (after the identities the
 /// constraints state and free reduction); else why not.
-std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f);
+/// `every_capture`: also each capture's own words (rules with a transpose, whose permutation words
+/// can agree at small ranks only); else only the one-frame constraints' arguments.
+std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f, bool every_capture);
 
 }  // namespace ptir::allshape::detail

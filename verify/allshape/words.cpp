@@ -188,7 +188,7 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
 /// constraints state and free reduction), so its axes map to the same output axes at EVERY rank; else
 /// why not. Checking the maps on evaluated ranks alone would miss words equal only in small symmetric
 /// groups (p·p = 1 holds for every permutation of two axes, not of three).
-std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f) {
+std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f, bool every_capture) {
   std::map<std::string, std::vector<std::vector<Tok>>> words;
   std::vector<std::vector<Tok>> path;
   int anon = 0;
@@ -258,13 +258,26 @@ std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f) {
         first = key;
         continue;
       }
-      const std::vector<Tok> w0 = reduce(words[first][0]), w1 = reduce(it->second[0]);
+      std::vector<Tok> w0 = reduce(words[first][0]), w1 = reduce(it->second[0]);
+      // Two values of one type (same_type, same_shape) are in one frame whatever broadcast_to, reshape
+      // or reduction lies between them and the root: equal types leave each of those the identity on
+      // axes (a broadcast or reshape to its own shape, a reduction whose reduced axes are 1 or kept).
+      // Without a transpose (whose words can agree at small ranks only) those letters are dropped
+      // from both words before they are compared; a dot_general side is not (its axes move).
+      if (!every_capture && (c.pred == "same_type" || c.pred == "same_shape")) {
+        const auto identity_when_equal = [](const Tok& t) {
+          return t.name == "#broadcast" || t.name == "#reshape" || t.name == "#reduce";
+        };
+        std::erase_if(w0, identity_when_equal);
+        std::erase_if(w1, identity_when_equal);
+      }
       if (w0 != w1)
         return first + " and " + key + " are related by " + c.pred + " but reach the root through the permutation words " +
                show(w0) + " and " + show(w1) + ", which differ as words: the constraint may relate other axes at some "
                "rank (bounded only)";
     }
   }
+  if (!every_capture) return "";
   for (const auto& [cap, ws] : words) {
     if (cap[0] == '%' && f.scalar_caps.count(cap.substr(1))) continue;  // a rank-0 capture has no axes to move
     const std::vector<Tok> first = reduce(ws[0]);
