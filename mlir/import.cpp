@@ -366,6 +366,14 @@ class FunctionImporter {
       if ((v & (static_cast<uint32_t>(F::nnan) | static_cast<uint32_t>(F::ninf))) != 0)
         refuse(op, "fast-math nnan/ninf make a NaN/infinity poison in MLIR; PTIR's function flags make it "
                    "undefined behaviour, which is not the same");
+      // On the output of a check, nsz/reassoc on any op (arith.extf/truncf too, which are no governed
+      // arithmetic in PTIR and were imported without them: an output that may flip a zero's sign was
+      // PROVED; an adversarial review) give the output behaviours PTIR would not see.
+      if (side_ == Side::Target &&
+          (v & (static_cast<uint32_t>(F::nsz) | static_cast<uint32_t>(F::reassoc))) != 0)
+        refuse(op, "fast-math nsz/reassoc on the output of a check: MLIR's (LLVM's) nsz lets the op return "
+                   "either sign of a zero, which PTIR would not allow the output; they are imported on the "
+                   "input side only");
     }
     if (name == "func.return") {
       body_ << "  return";
@@ -562,7 +570,11 @@ class FunctionImporter {
       const TensorType& xt = tin(op->getOperand(0));
       auto pads = const_ints(op->getOperand(1));
       if (!pads) refuse(op, "the padding is not a constant");
-      if (pads->size() != static_cast<size_t>(2 * xt.rank())) refuse(op, "the padding does not have rank x 2 values");
+      // Of shape [rank, 2] (MLIR 19's lowering reads padding[i][0] and [i][1]; a [2, 3] padding of a
+      // rank-3 input passes its verifier and was read as pairs: an adversarial review).
+      const TensorType& pt = tin(op->getOperand(1));
+      if (pt.dims != std::vector<int64_t>{xt.rank(), 2} || pads->size() != static_cast<size_t>(2 * xt.rank()))
+        refuse(op, "the padding is not of shape [rank, 2]");
       std::vector<int64_t> lo, hi;
       for (int k = 0; k < xt.rank(); ++k) {
         lo.push_back((*pads)[2 * k]);
@@ -591,6 +603,11 @@ class FunctionImporter {
     if (name == "tosa.slice") {
       auto start = op->getAttrOfType<DenseI64ArrayAttr>("start");
       if (!start) refuse(op, "no constant start");
+      // The size attribute must be the result's dims (MLIR 19's verifier does not check it, its lowering
+      // does: a size that disagrees with the result type was imported from the type alone).
+      auto size = op->getAttrOfType<DenseI64ArrayAttr>("size");
+      if (!size || std::vector<int64_t>(size.asArrayRef().begin(), size.asArrayRef().end()) != rt.dims)
+        refuse(op, "its size attribute is not the result's dims");
       return emit("slice " + in(op, op->getOperand(0)) + " starts" + ints(start.asArrayRef()), rt);
     }
     if (name == "tosa.concat") {
@@ -860,8 +877,11 @@ class FunctionImporter {
     TensorType full{rt.dtype, {}};
     for (int64_t d : s.getStaticSizes()) full.dims.push_back(d);
     auto offs0 = s.getStaticOffsets();
+    // (off > dim - size, not off + size > dim: an offset near 2^63 overflowed the sum and passed, and
+    // dynamic_update_slice then clamped it back inside; an adversarial review.)
     for (int k = 0; k < rt.rank(); ++k)
-      if (offs0[k] < 0 || offs0[k] + full.dims[k] > rt.dims[k]) refuse(op, "the slice is not inside the destination");
+      if (offs0[k] < 0 || full.dims[k] < 0 || full.dims[k] > rt.dims[k] || offs0[k] > rt.dims[k] - full.dims[k])
+        refuse(op, "the slice is not inside the destination");
     std::string src = in(op, s.getSource());
     if (tin(s.getSource()).dims != full.dims) src = emit("reshape " + src, full);
     TensorType st{DType::SI64, {rt.rank()}};
@@ -911,6 +931,10 @@ ImportResult import_mlir(std::string_view text, std::string_view filename, Side 
     if (!f) continue;
     ImportedFunction info;
     info.name = f.getSymName().str();
+    {
+      llvm::raw_string_ostream ts(info.mlir_type);
+      f.getFunctionType().print(ts);
+    }
     try {
       FunctionImporter fi(f, text, side);
       std::string ftext = fi.run(info);

@@ -20,6 +20,9 @@ struct ImportedFunction {
   std::string error;     ///< when !ok: "FILE:LINE:COL: error: cannot import 'OP': WHY"
   std::string op;        ///< when !ok: the op that could not be imported ("tosa.rescale"), or "" (the signature)
   std::vector<std::string> arg_names;  ///< the parameters' names in the source ("%x"), "%argN" when unknown
+  /// The MLIR function type as MLIR prints it ("(f32, tensor<2xi8>) -> tensor<2xi8>"): `ptir tv`
+  /// compares it, since two MLIR types can import as one PTIR type (f32 and tensor<f32>).
+  std::string mlir_type;
 };
 
 /// The result of one import.

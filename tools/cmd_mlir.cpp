@@ -176,6 +176,13 @@ void check_function(const mlirfe::ImportResult& src, const mlirfe::ImportResult&
     row.detail = "the tool's output has @" + name + ", the input has no such function";
     return;
   }
+  // A changed MLIR signature is an error even where the PTIR types agree (scalar f32 and tensor<f32>,
+  // i8 and si8 import alike: such a change was PROVED; an adversarial review).
+  if (tf && sf->mlir_type != tf->mlir_type) {
+    row.verdict = "ERROR";
+    row.detail = "the tool changed the signature of @" + name + ": " + sf->mlir_type + " became " + tf->mlir_type;
+    return;
+  }
   if (!sf->ok || !tf || !tf->ok) {
     row.verdict = "NOT IMPORTABLE";
     const mlirfe::ImportedFunction* bad = !sf->ok ? sf : tf;
