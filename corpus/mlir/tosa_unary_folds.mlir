@@ -81,3 +81,30 @@ func.func @maximum_self(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = tosa.maximum %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+// CastOp::fold of a splat i1 constant to i8: the folder sign-extends true to -1; the TOSA spec and
+// MLIR 19's lowering (extui) give 1 (found by an adversarial review of ptir tv, 2026-12-07)
+func.func @cast_const_bool_int() -> tensor<2xi8> {
+  %c = "tosa.const"() {value = dense<true> : tensor<2xi1>} : () -> tensor<2xi1>
+  %r = tosa.cast %c : (tensor<2xi1>) -> tensor<2xi8>
+  return %r : tensor<2xi8>
+}
+// CastOp::fold of a splat i1 constant to f32: -1.0 where the spec and the lowering (uitofp) give 1.0
+func.func @cast_const_bool_float() -> tensor<2xf32> {
+  %c = "tosa.const"() {value = dense<true> : tensor<2xi1>} : () -> tensor<2xi1>
+  %r = tosa.cast %c : (tensor<2xi1>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+// CastOp::fold of a splat f32 constant 0.5 to i1: false (it converts to an integer first); the spec and
+// the lowering (cmpf une 0.0) give true
+func.func @cast_const_float_bool() -> tensor<2xi1> {
+  %c = "tosa.const"() {value = dense<0.5> : tensor<2xf32>} : () -> tensor<2xf32>
+  %r = tosa.cast %c : (tensor<2xf32>) -> tensor<2xi1>
+  return %r : tensor<2xi1>
+}
+// CastOp::fold of a splat i8 constant 2 to i1: false (it truncates to the low bit); the spec and the
+// lowering (cmpi ne 0) give true
+func.func @cast_const_int_bool() -> tensor<2xi1> {
+  %c = "tosa.const"() {value = dense<2> : tensor<2xi8>} : () -> tensor<2xi8>
+  %r = tosa.cast %c : (tensor<2xi8>) -> tensor<2xi1>
+  return %r : tensor<2xi1>
+}
