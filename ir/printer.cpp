@@ -114,8 +114,29 @@ class Printer {
   }
 
  private:
+  /// Whether `n` is a name the parser reads back after '%': [A-Za-z_][A-Za-z0-9_.]* or digits, at most
+  /// 4096 characters.
+  static bool readable_name(std::string_view n) {
+    if (n.empty() || n.size() > 4096) return false;
+    const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (digit(n[0])) {
+      for (char c : n)
+        if (!digit(c)) return false;
+      return true;
+    }
+    if (!alpha(n[0])) return false;
+    for (char c : n)
+      if (!alpha(c) && !digit(c) && c != '.') return false;
+    return true;
+  }
+
   /// Gives every unnamed value of body b a fresh name `tN`, skipping the N of names `tN` already used
-  /// in the body. Flat arrays only: printing a million fresh names does no hashing.
+  /// in the body. A name the parser could not read back (ProgramRewriter::set_name takes any string: a
+  /// plugin's pattern renamed a parameter to `y: ...) -> ... {\n  return %x\n}\nfunc @dead(...`, and
+  /// the printed text said another program than the one in memory) is not printed: the value gets a
+  /// fresh name too. (A name another value of the body has makes the text fail to parse, "redefinition
+  /// of value": it cannot say another program.)
   void name_values(BodyId b) {
     const Body& body = p_.body(b);
     std::vector<ValueId> unnamed;
@@ -123,6 +144,10 @@ class Printer {
     auto visit = [&](ValueId v) {
       std::string_view n = p_.name(v);
       if (n.empty()) { unnamed.push_back(v); return; }
+      if (!readable_name(n)) {
+        unnamed.push_back(v);
+        return;
+      }
       if (n.size() < 2 || n.size() > 10 || n[0] != 't' || (n.size() > 2 && n[1] == '0')) return;
       uint64_t k = 0;
       for (size_t i = 1; i < n.size(); ++i) {
@@ -150,7 +175,7 @@ class Printer {
   void append_value_name(ValueId v) {
     out_ += '%';
     std::string_view n = p_.name(v);
-    if (!n.empty()) {
+    if (!n.empty() && !(v < fresh_.size() && fresh_[v] != kNone)) {
       out_ += n;
     } else {
       char buf[16];
@@ -291,7 +316,7 @@ class Printer {
   std::vector<std::string> type_text_;                      ///< by TypeId, filled on first use
   std::unordered_map<LiteralId, std::string> literal_text_;  ///< small literal operands
   std::unordered_map<AttrSetId, std::string> attr_text_;    ///< " name[value] ..." per attribute set
-  std::vector<uint32_t> fresh_;  ///< ValueId -> N of its fresh name tN (unnamed values only)
+  std::vector<uint32_t> fresh_;  ///< ValueId -> N of its fresh name tN (unnamed values, and unprintable names)
 };
 
 }  // namespace

@@ -48,6 +48,12 @@ bool ProgramRewriter::is_before(InstId a, InstId b) {
   return order_[a] < order_[b];
 }
 
+void ProgramRewriter::set_name(ValueId v, std::string_view name) {
+  // Checked in every build (a plugin's pattern calls it): an unknown id wrote past the value table.
+  if (v >= p_.num_values()) return report_error("set_name: no such value (nothing renamed)");
+  p_.set_name(v, name);
+}
+
 void ProgramRewriter::freed(ValueId v) {
   InstId d = p_.def_inst(v);
   if (d == kNone) return;

@@ -182,7 +182,10 @@ class ProgramRewriter {
   /// Creates the return of a body that has none yet.
   InstId set_return(BodyId b, std::span<const ValueId> results);
   /// Names (or renames) a value; the printer keeps names unique per body.
-  void set_name(ValueId v, std::string_view name) { p_.set_name(v, name); }
+  /// Names value `v` (a value that does not exist is an error: report_error, nothing named). A name the
+  /// parser could not read back is printed as a fresh `%tN` (ir/printer.cpp); one another value of v's
+  /// body has makes the printed text fail to parse. Either way the text never says another program.
+  void set_name(ValueId v, std::string_view name);
 
   // ---- match failures ----
   /// Tells listeners why the current pattern did not match; returns false for `return rw.notify...`.

@@ -343,3 +343,57 @@ TEST(Text, FreshNamesAvoidExistingOnes) {
 
 }  // namespace
 }  // namespace ptir
+
+namespace ptir {
+namespace {
+
+// Program::set_name takes any string (ProgramRewriter::set_name lets a plugin's pattern call it): a name
+// the parser could not read back is printed as a fresh %tN, so the text never says another program than
+// the one in memory. (A hostile plugin renamed a parameter to `y: ...) -> ... {\n  return %x\n}\nfunc
+// @dead(...` and `ptir opt` printed another program than the one it had CERTIFIED.) A name another value
+// of the body has is printed as it is: the text then fails to parse ("redefinition of value"), it
+// cannot say another program.
+TEST(Text, UnreadableNamesPrintAsFreshNames) {
+  ParseResult r = parse_program(
+      "func @main(%x: tensor<f32, 4>, %y: tensor<f32, 4>) -> tensor<f32, 4> {\n"
+      "  %a = neg %x -> tensor<f32, 4>\n"
+      "  %b = add %a, %y -> tensor<f32, 4>\n"
+      "  return %b\n"
+      "}\n",
+      "names.ptir");
+  ASSERT_TRUE(r.ok()) << r.error;
+  Program& p = *r.program;
+  const BodyId b = p.entry();
+  const ValueId y = p.body(b).params[1];
+  InstId add = kNone;
+  p.for_each_inst(b, [&](InstId i) {
+    if (p.op(i) == OpCode::Add) add = i;
+  });
+  ASSERT_NE(add, kNone);
+  const ValueId a = p.operand(add, 0);
+  for (const char* bad : {"y: tensor<f32, 4>) -> tensor<f32, 4> {\n  return %x\n}\nfunc @dead(%z", "", "9a", "a-b",
+                          "x y", ".a", "%a"}) {
+    p.set_name(y, bad);
+    p.set_name(a, "t0");  // a valid tN name stays taken: y's fresh name is another
+    const std::string text = print_program(p);
+    EXPECT_EQ(text.find("dead"), std::string::npos) << text;
+    ParseResult again = parse_program(text, "printed.ptir");
+    ASSERT_TRUE(again.ok()) << again.error << "\n" << text;
+    EXPECT_EQ(print_program(*again.program), text);
+    EXPECT_NE(text.find("%t0 = neg %x"), std::string::npos) << text;
+    EXPECT_NE(text.find("= add %t0, %t1"), std::string::npos) << text;
+  }
+  // Readable names print as they are, digits and dots included.
+  p.set_name(y, "y.2_b");
+  EXPECT_NE(print_program(p).find("%y.2_b: tensor<f32, 4>"), std::string::npos);
+  p.set_name(y, "17");
+  EXPECT_NE(print_program(p).find("%17: tensor<f32, 4>"), std::string::npos);
+  // A repeated name: the text does not parse.
+  p.set_name(add == kNone ? y : p.result(add, 0), "x");
+  ParseResult dup = parse_program(print_program(p), "dup.ptir");
+  EXPECT_FALSE(dup.ok());
+  EXPECT_NE(dup.error.find("redefinition of value '%x'"), std::string::npos) << dup.error;
+}
+
+}  // namespace
+}  // namespace ptir

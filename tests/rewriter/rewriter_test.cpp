@@ -119,6 +119,21 @@ TEST(ProgramRewriter, CreationWithIdsThatDoNotExistIsRefused) {
   EXPECT_EQ(rw.error(), "insert_before: no such instruction to insert before (nothing inserted)");
 }
 
+// set_name of a value that does not exist is refused in every build (it wrote past the value table:
+// a plugin crashed ptir opt and ptir prove).
+TEST(ProgramRewriter, SetNameOfAValueThatDoesNotExistIsRefused) {
+  auto p = parse(kChain);
+  const std::string before = print(*p);
+  ProgramRewriter rw(*p);
+  rw.set_name(ValueId{999999}, "z");
+  EXPECT_EQ(rw.error(), "set_name: no such value (nothing renamed)");
+  EXPECT_EQ(print(*p), before);
+  ProgramRewriter ok(*p);
+  ok.set_name(ok.value_of(inst_named(*p, "a")), "renamed");
+  EXPECT_EQ(ok.error(), "");
+  EXPECT_NE(print(*p).find("%renamed = neg %x"), std::string::npos);
+}
+
 TEST(ProgramRewriter, ReplaceAllUsesUpdatesFunctionResults) {
   auto p = parse(kChain);
   ProgramRewriter rw(*p);
