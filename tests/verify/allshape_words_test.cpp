@@ -12,27 +12,18 @@
 namespace ptir::allshape::detail {
 namespace {
 
-/// perm_words_premise of the only rule of `text`.
-std::string premise(const std::string& text) {
+/// perm_words_premise of the only rule of `text`; `every_capture` false: as for a rule without a
+/// transpose (only the one-frame constraints' arguments are compared).
+std::string premise(const std::string& text, bool every_capture = true) {
   auto r = rules::load_rule_text(text, "words_test.rules");
   if (auto* e = std::get_if<rules::RuleError>(&r)) {
     ADD_FAILURE() << e->format();
     return "<not loaded>";
   }
   const rules::Rule& rule = std::get<rules::RuleFile>(r).rules.at(0);
-  return perm_words_premise(rule, facts_of(rule), true);
+  return perm_words_premise(rule, facts_of(rule), every_capture);
 }
-
-/// The same for a rule without a transpose: only the one-frame constraints' arguments are compared.
-std::string frame_premise(const std::string& text) {
-  auto r = rules::load_rule_text(text, "words_test.rules");
-  if (auto* e = std::get_if<rules::RuleError>(&r)) {
-    ADD_FAILURE() << e->format();
-    return "<not loaded>";
-  }
-  const rules::Rule& rule = std::get<rules::RuleFile>(r).rules.at(0);
-  return perm_words_premise(rule, facts_of(rule), false);
-}
+std::string frame_premise(const std::string& text) { return premise(text, false); }
 
 // Without a transpose the one-frame constraints are still checked (they were not: an adversarial
 // review): a reduction's axes list names axes of its operand, so relating it to the reduction's result

@@ -41,8 +41,8 @@ struct GVal {
 };
 
 constexpr int kAny = NodeSteer::kAny;
-/// The largest literal amount (a slice start) of a rule the generator builds an instance for: an operand
-/// must hold it (the window and pad literals are searched within +-64 too).
+/// The largest literal amount of a rule the generator builds an instance for (a slice start; a window
+/// size, stride, dilation or pad, searched within +-kMaxLiteralAmount): an operand must hold it.
 constexpr int64_t kMaxLiteralAmount = 64;
 const char* const kDirs[] = {"lt", "le", "eq", "ge", "gt", "ne"};
 
@@ -461,9 +461,9 @@ class Generator {
     // The rule's own values: sizes, strides and dilations must be >= 1 (else the op does not verify and
     // a stride 0 would divide by zero below), and large ones are not searched.
     for (int k = 0; k < 4; ++k)
-      if (fixed[k] && (*fixed[k] < 1 || *fixed[k] > 64)) throw GenFail{"window attribute out of the searched range"};
+      if (fixed[k] && (*fixed[k] < 1 || *fixed[k] > kMaxLiteralAmount)) throw GenFail{"window attribute out of the searched range"};
     for (int k = 4; k < 6; ++k)
-      if (fixed[k] && (*fixed[k] < -64 || *fixed[k] > 64)) throw GenFail{"window pad out of the searched range"};
+      if (fixed[k] && (*fixed[k] < -kMaxLiteralAmount || *fixed[k] > kMaxLiteralAmount)) throw GenFail{"window pad out of the searched range"};
     for (int t = 0; t < 40; ++t) {
       WinAxis a;
       a.w = pick(r_, 1, 2 + (odd ? 1 : 0));
