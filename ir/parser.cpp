@@ -91,6 +91,8 @@ std::string escape_control_bytes(std::string_view m) {
   return out;
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+/// The longest name after a sigil (and attribute name) the parser reads.
+constexpr size_t kMaxNameLength = 4096;
 
 struct PendingScalar {
   std::string text;
@@ -433,7 +435,7 @@ class Parser {
       fail(std::string("expected a name after '") + sigil + "'");
       return {};
     }
-    if (pos_ - b > 4096) {
+    if (pos_ - b > kMaxNameLength) {
       fail_at(b, "name is longer than 4096 characters");
       return {};
     }
@@ -1105,7 +1107,7 @@ class Parser {
       const AttrSpec* spec = find_attr_spec(op, an);
       if (!spec && op != OpCode::CustomCall)
         return fail_at(aat, "unknown attribute '" + std::string(an) + "' for op '" + std::string(mn) + "'");
-      if (an.size() > 4096) return fail_at(aat, "attribute name is longer than 4096 characters");
+      if (an.size() > kMaxNameLength) return fail_at(aat, "attribute name is longer than 4096 characters");
       bool dup;
       if (attrs.attrs.size() < 8) {
         dup = attrs.find(an) != nullptr;
@@ -1276,6 +1278,15 @@ std::string SourceMap::inst_location(const Program& p, InstId i) const {
   BodyId b = p.inst(i).body;
   if (b < body_offset.size() && body_offset[b] != kNone) return location(body_offset[b]);
   return filename;
+}
+
+bool is_readable_name(std::string_view n) {
+  if (n.empty() || n.size() > kMaxNameLength) return false;
+  const char* p = n.data();
+  if (is_ident_start(p[0])) return ident_end(p, 1, n.size()) == n.size();
+  for (char c : n)
+    if (!is_digit(c)) return false;
+  return true;
 }
 
 ParseResult parse_program(std::string_view text, std::string_view filename) {

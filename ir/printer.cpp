@@ -114,23 +114,6 @@ class Printer {
   }
 
  private:
-  /// Whether `n` is a name the parser reads back after '%': [A-Za-z_][A-Za-z0-9_.]* or digits, at most
-  /// 4096 characters.
-  static bool readable_name(std::string_view n) {
-    if (n.empty() || n.size() > 4096) return false;
-    const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    if (digit(n[0])) {
-      for (char c : n)
-        if (!digit(c)) return false;
-      return true;
-    }
-    if (!alpha(n[0])) return false;
-    for (char c : n)
-      if (!alpha(c) && !digit(c) && c != '.') return false;
-    return true;
-  }
-
   /// Gives every unnamed value of body b a fresh name `tN`, skipping the N of names `tN` already used
   /// in the body. A name the parser could not read back (ProgramRewriter::set_name takes any string: a
   /// plugin's pattern renamed a parameter to `y: ...) -> ... {\n  return %x\n}\nfunc @dead(...`, and
@@ -144,7 +127,7 @@ class Printer {
     auto visit = [&](ValueId v) {
       std::string_view n = p_.name(v);
       if (n.empty()) { unnamed.push_back(v); return; }
-      if (!readable_name(n)) {
+      if (!is_readable_name(n)) {
         unnamed.push_back(v);
         return;
       }

@@ -34,6 +34,11 @@ struct ParseResult {
 /// Parses a whole file. Never throws, never crashes: malformed input gives `error`.
 ParseResult parse_program(std::string_view text, std::string_view filename = "<input>");
 
+/// Whether the parser reads `n` back as a value or function name after its sigil (`%`, `@`):
+/// `[A-Za-z_][A-Za-z0-9_.]*` or digits only, at most 4096 characters. The printer prints any other
+/// name a value was given as a fresh `%tN`.
+bool is_readable_name(std::string_view n);
+
 /// Prints a program in the canonical text form (a fixed point of parse+print).
 std::string print_program(const Program& p);
 /// The same text written to `out` as it is produced, in 64 KB pieces (memory independent of the program's

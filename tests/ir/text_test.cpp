@@ -395,5 +395,29 @@ TEST(Text, UnreadableNamesPrintAsFreshNames) {
   EXPECT_NE(dup.error.find("redefinition of value '%x'"), std::string::npos) << dup.error;
 }
 
+
+// is_readable_name is the parser's own rule for a name after '%': for every name tried, the predicate
+// says yes exactly when a program using that name as a parameter parses (and keeps the name).
+TEST(Text, ReadableNameIsWhatTheParserReads) {
+  std::vector<std::string> names = {"x", "_", "a.b", "a..", "A9_.z", "0", "17", "007", "9a", "a-b", ".a", "",
+                                    "x y", "a\tb", "\xc3\xa9", "a%", std::string(4096, 'q'), std::string(4097, 'q'),
+                                    std::string(4096, '7'), std::string(4097, '7')};
+  // Every byte after a letter and as the first byte, 16 bytes long too (the parser's vector loop).
+  for (int c = 1; c < 256; ++c) {
+    names.push_back(std::string("a") + static_cast<char>(c));
+    names.push_back(std::string(1, static_cast<char>(c)));
+    names.push_back(std::string("abcdefghijklmno") + static_cast<char>(c) + "pq");
+  }
+  int readable = 0;
+  for (const std::string& n : names) {
+    const std::string text = "func @main(%" + n + ": tensor<f32, 2>) -> tensor<f32, 2> {\n  return %" + n + "\n}\n";
+    ParseResult r = parse_program(text, "name.ptir");
+    const bool parsed = r.ok() && r.program->name(r.program->body(r.program->entry()).params[0]) == n;
+    EXPECT_EQ(is_readable_name(n), parsed) << "name '" << n << "' (" << n.size() << " bytes)";
+    readable += parsed;
+  }
+  EXPECT_GT(readable, 100);  // letters, digits, '_' and '.' after a letter, in both lengths
+}
+
 }  // namespace
 }  // namespace ptir
