@@ -78,6 +78,7 @@ AttrSetId Program::intern_attrs(const AttrSet& s) {
 }
 
 BodyId Program::add_body(std::string name, bool is_region) {
+  ++edits_;
   BodyId b = static_cast<BodyId>(bodies_.size());
   body_index_[is_region].emplace(name, b);  // the first body of a name keeps it
   if (!is_region && first_func_ == kNone) first_func_ = b;
@@ -101,6 +102,7 @@ ValueId Program::new_value(TypeId t, ValueKind kind, uint32_t def, uint16_t inde
 }
 
 ValueId Program::add_param(BodyId b, TypeId type, std::string_view name) {
+  ++edits_;
   ValueId v = new_value(type, ValueKind::Param, b, static_cast<uint16_t>(bodies_[b].params.size()));
   bodies_[b].params.push_back(v);
   if (!name.empty()) set_name(v, name);
@@ -108,6 +110,7 @@ ValueId Program::add_param(BodyId b, TypeId type, std::string_view name) {
 }
 
 void Program::set_name(ValueId v, std::string_view name) {
+  ++edits_;
   // A name read from this program (a fold giving its constant the folded value's name) points into
   // names_, which the reserve below may move: copy it out first.
   if (!name.empty() && name.data() >= names_.data() && name.data() < names_.data() + names_.size()) {
@@ -141,6 +144,7 @@ void Program::unlink_use(uint32_t u) {
 
 InstId Program::create_inst(BodyId b, OpCode op, std::span<const ValueId> operands, AttrSetId attrs,
                             std::span<const TypeId> result_types, InstId before) {
+  ++edits_;
   InstId id = static_cast<InstId>(insts_.size());
   Body& body = bodies_[b];
   if (before == kNone && body.last != kNone && insts_[body.last].op == OpCode::Return) before = body.last;
@@ -181,6 +185,7 @@ InstId Program::create_inst(BodyId b, OpCode op, std::span<const ValueId> operan
 }
 
 InstId Program::set_return(BodyId b, std::span<const ValueId> results) {
+  ++edits_;
   assert(terminator(b) == kNone);
   return create_inst(b, OpCode::Return, results, 0, {}, kNone);
 }
@@ -197,6 +202,7 @@ ValueId Program::literal_value(LiteralId lit) {
 }
 
 void Program::erase_inst(InstId i) {
+  ++edits_;
   Inst& in = insts_[i];
   assert(!in.erased);
   for (uint32_t k = 0; k < in.num_results; ++k) assert(!has_uses(in.first_result + k));
@@ -212,6 +218,7 @@ void Program::erase_inst(InstId i) {
 }
 
 void Program::move_before(InstId i, InstId before) {
+  ++edits_;
   Inst& in = insts_[i];
   Body& body = bodies_[in.body];
   if (i == before || in.next == before) return;
@@ -227,6 +234,7 @@ void Program::move_before(InstId i, InstId before) {
 }
 
 void Program::set_operand(InstId i, uint32_t idx, ValueId v) {
+  ++edits_;
   uint32_t u = insts_[i].first_operand + idx;
   if (uses_[u].value == v) return;
   unlink_use(u);
@@ -235,6 +243,7 @@ void Program::set_operand(InstId i, uint32_t idx, ValueId v) {
 }
 
 void Program::replace_all_uses(ValueId from, ValueId to) {
+  ++edits_;
   if (from == to) return;
   for (uint32_t u = values_[from].first_use; u != kNone;) {
     uint32_t next = uses_[u].next;

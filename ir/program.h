@@ -131,7 +131,10 @@ class Program {
   void move_before(InstId i, InstId before);
   void set_operand(InstId i, uint32_t idx, ValueId v);
   /// Replaces an instruction's attribute set (patterns do this through ProgramRewriter's in-place update).
-  void set_attrs(InstId i, AttrSetId a) { insts_[i].attrs = a; }
+  void set_attrs(InstId i, AttrSetId a) {
+    ++edits_;
+    insts_[i].attrs = a;
+  }
   /// Every use of `from` (operands and body results) now reads `to`.
   void replace_all_uses(ValueId from, ValueId to);
 
@@ -214,6 +217,14 @@ class Program {
   }
   /// Number of live instructions over all bodies (returns included).
   size_t num_live_insts() const;
+  /// How many edits the program has had: each call of add_body, add_param, create_inst, set_return,
+  /// erase_inst, move_before, set_operand, set_attrs, replace_all_uses and set_name adds at least one
+  /// (interning a type, literal or attribute set does not: it changes no instruction). A
+  /// ProgramRewriter compares it with the edits it made itself, so an edit made around it (a plugin's
+  /// pattern that casts away the const of `rw.program()`) reaches its listeners as
+  /// `notify_unseen_edit` (rewriter/listener.h). Writes through the non-const `body()` reference are not
+  /// counted.
+  uint64_t edit_count() const { return edits_; }
 
  private:
   FastMath fastmath_reaching(BodyId b, bool any) const;
@@ -242,6 +253,7 @@ class Program {
   PodArray<ValueInfo> values_;
   PodArray<Use> uses_;
   std::string names_;  ///< NUL-terminated value names
+  uint64_t edits_ = 0;  ///< edit_count()
 };
 
 /// Asks the kernel to back the whole 2 MB pages inside [p, p + bytes) with transparent huge pages

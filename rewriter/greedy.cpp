@@ -189,10 +189,12 @@ class GreedyDriver {
     size_t first_new = p_.num_inst_slots();
     const uint64_t bracket2 = log ? rw_.notify_pattern_begin(RewriteSource::of(pat), i) : 0;
     bool ok = false;
+    bool threw = true;
     // A pattern that throws (a plugin's, say) stops the run with an error naming it, never a crash; the
     // program may be partly rewritten, and the error says so.
     try {
       ok = pat.match_and_rewrite(i, rw_);
+      threw = false;
     } catch (const std::exception& e) {
       rw_.report_error("pattern '" + std::string(pat.debug_name()) + "' threw an exception on instruction " +
                        std::to_string(i) + ": " + e.what() + " (the program may be partly rewritten)");
@@ -200,7 +202,11 @@ class GreedyDriver {
       rw_.report_error("pattern '" + std::string(pat.debug_name()) + "' threw an exception on instruction " +
                        std::to_string(i) + " that is not a std::exception (the program may be partly rewritten)");
     }
-    if (rw_.has_error()) return false;  // the run stops here (the loop reads the error)
+    rw_.check_unseen_edits();  // an edit the pattern made through the Program itself (one compare)
+    if (rw_.has_error()) {  // the run stops here (the loop reads the error)
+      if (!threw) rw_.add_error_context("pattern '" + std::string(pat.debug_name()) + "' on instruction " + std::to_string(i) + ": ");
+      return false;
+    }
     if (log) rw_.notify_pattern_end(RewriteSource::of(pat), i, ok, bracket2);
     if (!ok) {
       if (cacheable) cache_.at(i).failed |= 1u << j;

@@ -55,6 +55,9 @@ class RewriteListener {
   virtual void notify_erased(InstId i) {}
   /// A pattern explained why it did not match `root`.
   virtual void notify_match_failure(InstId root, std::string_view reason) {}
+  /// The Program was edited around the rewriter (ProgramRewriter::check_unseen_edits): what changed is
+  /// not known, only that something did. Heard inside a bracket when found there.
+  virtual void notify_unseen_edit() {}
 
   // ---- brackets (called by drivers) ----
   /// A driver starts processing `i` (one worklist pop).

@@ -62,6 +62,7 @@ bool PassManager::run_group(PassGroup& g, ProgramRewriter& rw, PipelineResult& r
         for (PassInstrumentation* i : instrumentations_) i->before_pass(pass, rw.program());
         auto t0 = std::chrono::steady_clock::now();
         PassResult pr = pass.run(rw);
+        rw.check_unseen_edits();  // a pass (a plugin's) that edited the Program around the rewriter
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (pr.error.empty() && rw.has_error()) pr.error = rw.error();
         for (PassInstrumentation* i : instrumentations_) i->after_pass(pass, rw.program(), pr, secs);

@@ -8,7 +8,14 @@
 
 namespace ptir {
 
-ProgramRewriter::ProgramRewriter(Program& p) : p_(p) { grow(); }
+ProgramRewriter::ProgramRewriter(Program& p) : p_(p), seen_edits_(p.edit_count()) { grow(); }
+
+void ProgramRewriter::unseen_edit() {
+  seen_edits_ = p_.edit_count();
+  report_error("the program was edited around the ProgramRewriter (through the Program itself, e.g. a plugin that "
+               "cast away the const of rw.program()): no listener, certificate or expensive check saw the edit");
+  for (RewriteListener* l : listeners_) l->notify_unseen_edit();
+}
 
 void ProgramRewriter::grow() {
   size_t n = p_.num_inst_slots();
@@ -50,8 +57,10 @@ bool ProgramRewriter::is_before(InstId a, InstId b) {
 
 void ProgramRewriter::set_name(ValueId v, std::string_view name) {
   // Checked in every build (a plugin's pattern calls it): an unknown id wrote past the value table.
+  check_unseen_edits();
   if (v >= p_.num_values()) return report_error("set_name: no such value (nothing renamed)");
   p_.set_name(v, name);
+  saw_own_edits();
 }
 
 void ProgramRewriter::freed(ValueId v) {
@@ -76,6 +85,7 @@ std::string ProgramRewriter::creation_error(OpCode op, std::span<const ValueId> 
 
 InstId ProgramRewriter::insert_before(InstId at, OpCode op, std::span<const ValueId> operands,
                                       std::span<const TypeId> result_types, AttrSetId attrs) {
+  check_unseen_edits();
   if (at >= p_.num_inst_slots() || p_.inst(at).erased) {
     report_error("insert_before: no such instruction to insert before (nothing inserted)");
     return kNone;
@@ -89,6 +99,7 @@ InstId ProgramRewriter::insert_before(InstId at, OpCode op, std::span<const Valu
 }
 
 InstId ProgramRewriter::created(BodyId b, InstId i, std::span<const ValueId> operands) {
+  saw_own_edits();
   grow();
   invalidate_order(b);
   ++mutations_;
@@ -106,7 +117,9 @@ BodyId ProgramRewriter::add_function(std::string name, std::span<const TypeId> r
     report_error("add_function inside a pattern's rewrite (nothing added)");
     return kNone;
   }
+  check_unseen_edits();
   const BodyId b = p_.add_body(std::move(name), /*is_region=*/false);
+  saw_own_edits();
   p_.body(b).result_types.assign(result_types.begin(), result_types.end());
   p_.body(b).fastmath = fastmath;
   grow();
@@ -135,11 +148,15 @@ ValueId ProgramRewriter::add_param(BodyId b, TypeId type, std::string_view name)
       });
     if (taken) name = {};
   }
-  return p_.add_param(b, type, name);
+  check_unseen_edits();
+  const ValueId v = p_.add_param(b, type, name);
+  saw_own_edits();
+  return v;
 }
 
 InstId ProgramRewriter::append_inst(BodyId b, OpCode op, std::span<const ValueId> operands,
                                     std::span<const TypeId> result_types, AttrSetId attrs) {
+  check_unseen_edits();
   if (b >= p_.num_bodies()) {
     report_error("append_inst: no such body (nothing inserted)");
     return kNone;
@@ -166,6 +183,7 @@ ValueId ProgramRewriter::insert_before(InstId at, OpCode op, std::initializer_li
 void ProgramRewriter::replace_all_uses(ValueId from, ValueId to) {
   // Checked in every build (a plugin's pattern calls it): ids that exist and one type on both sides.
   if (from >= p_.num_values() || to >= p_.num_values()) return report_error("replace_all_uses: no such value (nothing replaced)");
+  check_unseen_edits();
   if (from == to || !p_.has_uses(from)) return;
   if (p_.type_id(from) != p_.type_id(to)) return report_error("replace_all_uses: the types differ (nothing replaced)");
   // Listeners only observe (they never edit), so one scratch vector serves every call.
@@ -176,6 +194,7 @@ void ProgramRewriter::replace_all_uses(ValueId from, ValueId to) {
   for (InstId u : scratch_)
     for (RewriteListener* l : listeners_) l->notify_before_modify(u);
   p_.replace_all_uses(from, to);
+  saw_own_edits();
   ++mutations_;
   freed(from);
   bump_producer(to);
@@ -203,23 +222,64 @@ void ProgramRewriter::erase_inst(InstId i) {
   // results are still read would leave dangling uses.
   if (i >= p_.num_inst_slots() || p_.inst(i).erased) return report_error("erase_inst: no such instruction (nothing erased)");
   if (!results_unused(i)) return report_error("erase_inst: the instruction's results are still used (nothing erased)");
+  check_unseen_edits();
   for (RewriteListener* l : listeners_) l->notify_erased(i);
   // Operand producers lose a use: they may now be dead or single-use.
   uint32_t n = p_.num_operands(i);
   for (uint32_t k = 0; k < n; ++k) freed(p_.operand(i, k));
   invalidate_order(p_.inst(i).body);
   p_.erase_inst(i);
+  saw_own_edits();
   ++mutations_;
   bump(i);
 }
 
+namespace {
+/// "" when `t` can enter the program: a type within ir/tensor.h's limits and exactly the bytes its form
+/// needs. Checked in every build (a plugin's pattern calls the creation helpers): a default Tensor or
+/// one with too few bytes crashed the interning hash, and the printer read past its data.
+std::string malformed_literal(const Tensor& t) {
+  if (static_cast<int>(t.type.dtype) < 0 || static_cast<int>(t.type.dtype) >= kNumDTypes) return "a literal of no dtype";
+  if (!within_type_limits(t.type)) return "a literal whose type is beyond PTIR's limits";
+  if (!t.well_formed()) return "a malformed literal (its data is not the size its type and form need)";
+  return {};
+}
+}  // namespace
+
+AttrSetId ProgramRewriter::intern_attrs(const AttrSet& s) {
+  for (const Attr& a : s.attrs)
+    if (a.value.kind == AttrKind::Literal)
+      if (std::string e = malformed_literal(a.value.lit); !e.empty()) {
+        report_error("intern_attrs: attribute '" + a.name + "' holds " + e + " (refused)");
+        return 0;
+      }
+  return p_.intern_attrs(s);
+}
+
+ValueId ProgramRewriter::literal_value(const Tensor& t) {
+  if (std::string e = malformed_literal(t); !e.empty()) {
+    report_error("literal_value: " + e + " (refused)");
+    return kNone;
+  }
+  return p_.literal_value(p_.intern_literal(t));
+}
+
 ValueId ProgramRewriter::materialize_constant(InstId at, const Tensor& lit) {
+  // Checked in every build, as insert_before (a plugin's pattern calls it).
+  if (at >= p_.num_inst_slots() || p_.inst(at).erased) {
+    report_error("materialize_constant: no such instruction to insert before (nothing inserted)");
+    return kNone;
+  }
+  if (std::string e = malformed_literal(lit); !e.empty()) {
+    report_error("materialize_constant: " + e + " (nothing inserted)");
+    return kNone;
+  }
   AttrSet s;
   s.attrs.push_back(Attr{"value", AttrValue{AttrKind::Literal, {}, {}, lit}});
   AttrSetId a = p_.intern_attrs(s);
   TypeId t = p_.intern_type(lit.type);
   InstId i = insert_before(at, OpCode::Constant, {}, std::span<const TypeId>(&t, 1), a);
-  return p_.result(i, 0);
+  return i == kNone ? kNone : p_.result(i, 0);
 }
 
 void ProgramRewriter::start_update(InstId i) {
@@ -248,16 +308,21 @@ void ProgramRewriter::set_operand(InstId i, uint32_t k, ValueId v) {
     return report_error("set_operand: operand " + std::to_string(k) + " of an instruction with " +
                         std::to_string(p_.num_operands(i)) + " (the edit was not made)");
   if (v >= p_.num_values()) return report_error("set_operand: no such value (the edit was not made)");
+  check_unseen_edits();
   p_.set_operand(i, k, v);
+  saw_own_edits();
 }
 
 void ProgramRewriter::set_attrs(InstId i, AttrSetId a) {
   if (!in_update(i)) return report_error("set_attrs outside start_update/finalize_update (the edit was not made)");
   if (a >= p_.num_attr_sets()) return report_error("set_attrs: no such attribute set (the edit was not made)");
+  check_unseen_edits();
   p_.set_attrs(i, a);
+  saw_own_edits();
 }
 
 void ProgramRewriter::finalize_update(InstId i) {
+  check_unseen_edits();
   auto it = std::find_if(pending_.rbegin(), pending_.rend(), [&](const PendingUpdate& u) { return u.inst == i; });
   if (it == pending_.rend()) return report_error("finalize_update without start_update");
   PendingUpdate u = std::move(*it);
@@ -280,8 +345,10 @@ void ProgramRewriter::finalize_update(InstId i) {
 void ProgramRewriter::cancel_update(InstId i) {
   auto it = std::find_if(pending_.rbegin(), pending_.rend(), [&](const PendingUpdate& u) { return u.inst == i; });
   if (it == pending_.rend()) return report_error("cancel_update without start_update");
+  check_unseen_edits();
   for (uint32_t k = 0; k < it->operands.size(); ++k) p_.set_operand(i, k, it->operands[k]);
   p_.set_attrs(i, it->attrs);
+  saw_own_edits();
   pending_.erase(std::next(it).base());
 }
 
@@ -319,6 +386,7 @@ uint64_t ProgramRewriter::notify_pattern_begin(const RewriteSource& who, InstId 
                  "' was opened while a pattern ran (a pattern may not open brackets; nothing was forwarded)");
     return 0;
   }
+  check_unseen_edits();
   if (bracket_key_ == 0)
     bracket_key_ = (reinterpret_cast<uintptr_t>(this) * 0x9E3779B97F4A7C15ULL) ^
                    static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^ 1;
@@ -342,6 +410,7 @@ void ProgramRewriter::notify_pattern_end(const RewriteSource& who, InstId root, 
   // no listener. The driver stops on the error.
   if (pending_.size() != brackets_.back().pending)
     report_error("'" + std::string(who.name) + "' left an update open (start_update without finalize_update)");
+  check_unseen_edits();  // heard inside the bracket: the listeners count it against this rewrite
   brackets_.pop_back();
   ++notifying_;
   for (RewriteListener* l : listeners_) l->notify_pattern_end(who, root, success);

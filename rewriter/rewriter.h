@@ -128,9 +128,12 @@ class ProgramRewriter {
 
   // ---- creation helpers (no IR change) ----
   TypeId intern_type(const TensorType& t) { return p_.intern_type(t); }
-  AttrSetId intern_attrs(const AttrSet& s) { return p_.intern_attrs(s); }
+  /// An attribute set holding a malformed literal (data not the size its type and form need, or a type
+  /// beyond ir/tensor.h's limits) is refused: an error, the empty set 0 returned.
+  AttrSetId intern_attrs(const AttrSet& s);
   /// The shared value of an inline literal operand (interned by bits).
-  ValueId literal_value(const Tensor& t) { return p_.literal_value(p_.intern_literal(t)); }
+  /// A malformed tensor (as for intern_attrs) is refused: an error, kNone returned.
+  ValueId literal_value(const Tensor& t);
 
   // ---- edits ----
   /// Creates an instruction before `at` (in at's body) and returns it. An erased or unknown `at`, or
@@ -223,6 +226,15 @@ class ProgramRewriter {
   ChangeLog& change_log() { return log_; }
   /// Number of mutations made so far (inserts, operand/attribute changes, erasures).
   uint64_t num_mutations() const { return mutations_; }
+  /// Whether the Program was edited around this rewriter since its own last edit (Program::edit_count
+  /// moved: a plugin's pattern or pass cast away the const of `program()` and edited the Program
+  /// itself). Such an edit reaches no listener: the certificate, the expensive checks and the driver's
+  /// worklist never saw it. It is reported as an error (the driver stops) and to the listeners as
+  /// `notify_unseen_edit`. Checked at every edit the rewriter makes, at every driver bracket and after
+  /// every pass (PassManager); a driver may call it at any time.
+  void check_unseen_edits() {
+    if (p_.edit_count() != seen_edits_) unseen_edit();
+  }
   /// Identity of this rewriter for caches that outlive it (compare weak pointers, never addresses).
   std::weak_ptr<const void> identity() const { return token_; }
 
@@ -232,6 +244,10 @@ class ProgramRewriter {
     if (error_.empty()) error_ = std::move(message);
   }
   bool has_error() const { return !error_.empty(); }
+  /// Puts `context` in front of the recorded error (a driver naming the pattern that was running).
+  void add_error_context(std::string_view context) {
+    if (!error_.empty()) error_.insert(0, context);
+  }
   const std::string& error() const { return error_; }
   /// verify_inst of an instruction a pattern built, memoized by signature for this rewriter's program
   /// (VerifyMemo): "" when well formed.
@@ -262,11 +278,15 @@ class ProgramRewriter {
   InstId created(BodyId b, InstId i, std::span<const ValueId> operands);
   void emit_match_failure(std::string_view reason);
   void invalidate_order(BodyId b);
+  void unseen_edit();
+  /// After an edit of its own: the Program's edit count the rewriter accounts for.
+  void saw_own_edits() { seen_edits_ = p_.edit_count(); }
 
   Program& p_;
   PodArray<uint32_t> versions_;  ///< grown with realloc, as the Program's arrays (ir/pod_array.h)
   uint32_t clock_ = 0;
   uint64_t mutations_ = 0;
+  uint64_t seen_edits_ = 0;  ///< Program::edit_count after the rewriter's own last edit
   bool track_ = false;
   ChangeLog log_;
   std::vector<RewriteListener*> listeners_;

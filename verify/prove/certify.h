@@ -60,6 +60,10 @@ class RewriteRecorder final : public RewriteListener {
     if (reassoc_) ++under_reassoc[k];
     if (contract_) ++under_contract[k];
   }
+  void notify_unseen_edit() override {
+    change();
+    ++unseen_edits;
+  }
   void notify_inserted(InstId) override { change(); }
   void notify_modified(InstId) override { change(); }
   void notify_replaced(InstId, std::span<const ValueId>) override { change(); }
@@ -90,6 +94,8 @@ class RewriteRecorder final : public RewriteListener {
   int64_t dce_loops = 0;
   /// provenance -> applications that reported failure but changed the IR (never certified)
   std::map<RewriteKey, int64_t> failed_but_changed;
+  /// edits made around the rewriter, through the Program itself (never certified)
+  int64_t unseen_edits = 0;
 
  private:
   void change() {
