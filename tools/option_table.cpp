@@ -285,7 +285,8 @@ std::vector<OptionSpec> make_options() {
                "in the interpreter; a disagreement "
                "fails the run. C++ patterns are BOUNDED ONLY. Scope: the rule's assumptions plus any of "
                "nnan/ninf/nsz; not functions with reassoc the rule does not assume; each rule's proof has a "
-               "budget of 120 s (then UNKNOWN)"},
+               "budget of 120 s of Z3 work (resource units, docs/verification.md; then UNKNOWN), with a wall-clock "
+               "net at 10 times that"},
       {.name = "all-shapes-query-timeout-ms", .kind = K::UInt, .meta = "T", .scope = kProve,
        .help = "Z3 budget of each all-shape query", .dflt = "10000", .min = 1, .max = 3600000,
        .needs = "all-shapes"},

@@ -1,6 +1,7 @@
 // The fragment of the all-shape prover, decided on a rule's text (docs/verification.md "The fragment"):
 // which ops, constraints and helpers the encoding has. A rule outside it is BOUNDED ONLY with the
 // reason, never forced; the premises that depend on instances are checked again per configuration.
+#include <functional>
 #include <set>
 #include <string>
 
@@ -134,8 +135,101 @@ std::string check_node(const Node& n, const rules::Rule& r, const RuleFacts& f, 
 
 using namespace detail;
 
+namespace {
+
+bool is_reduction(OpCode op) { return op == OpCode::ReduceSum || op == OpCode::ReduceMax || op == OpCode::ReduceMin; }
+
+/// Whether an integer expression or condition reads an attribute capture of `names` (at($a, i), or
+/// `$a` as a number).
+bool reads_capture(const rules::IntExpr* e, const std::set<std::string>& names);
+bool reads_capture(const rules::IntCond* c, const std::set<std::string>& names) {
+  if (!c) return false;
+  if (reads_capture(c->lhs.get(), names) || reads_capture(c->rhs.get(), names)) return true;
+  for (const auto& k : c->kids)
+    if (reads_capture(k.get(), names)) return true;
+  return false;
+}
+bool reads_capture(const rules::IntExpr* e, const std::set<std::string>& names) {
+  if (!e) return false;
+  using K = rules::IntExpr::Kind;
+  if ((e->kind == K::At || e->kind == K::Cap) && names.count(e->name)) return true;
+  for (const auto& k : e->kids)
+    if (reads_capture(k.get(), names)) return true;
+  return reads_capture(e->cond.get(), names);
+}
+
+/// A source reduction's captured `axes = $a` is enumerated as an increasing set (encode_source.cpp),
+/// while the matcher binds `$a` to the list as written, in any order (docs/semantics.md: a reduction's
+/// axes may be listed in any order). That is exact where only the set is read: a reduction's own axes
+/// (source or result), `axes_all_size`, `some_axis_size`. Any other use reads the order (a dot_general
+/// list, a perm, a computed list, `at($a, i)`, a helper), and the configurations with another order
+/// were never encoded. A red team's rule with `$a` also a dot's batch list passed the symbolic proof
+/// (its dot pairs other axes when `$a` is `[1, 0]`); only its bounded PARTIAL kept it from PROVED FOR
+/// ALL SHAPES. "" when no such use.
+std::string order_read_reduction_axes(const rules::Rule& r) {
+  std::set<std::string> axes;
+  std::function<void(const Node&)> collect = [&](const Node& n) {
+    if (n.kind == Node::Kind::Op && is_reduction(n.op))
+      for (const rules::AttrExpr& a : n.attrs)
+        if (a.name == "axes" && a.kind == rules::AttrExpr::Kind::Capture) axes.insert(a.capture);
+    for (const auto& o : n.operands) collect(*o);
+  };
+  collect(*r.source);
+  if (axes.empty()) return "";
+  std::string why;
+  const auto use = [&](const std::string& cap, const std::string& where) {
+    if (why.empty() && axes.count(cap))
+      why = "$" + cap + " is a reduction's axes, which the engine enumerates as an increasing set, and is also read in " +
+            "order (" + where + "): bounded only";
+  };
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (n.kind == Node::Kind::Op)
+      for (const rules::AttrExpr& a : n.attrs) {
+        const bool set_use = is_reduction(n.op) && a.name == "axes" && a.kind == rules::AttrExpr::Kind::Capture;
+        const std::string where = std::string(mnemonic(n.op)) + " " + a.name;
+        switch (a.kind) {
+          case rules::AttrExpr::Kind::Capture:
+            if (!set_use) use(a.capture, where);
+            break;
+          case rules::AttrExpr::Kind::Call:
+            for (const std::string& c : a.args) use(c, where);
+            break;
+          case rules::AttrExpr::Kind::WithAt:
+            use(a.capture, where);
+            [[fallthrough]];
+          case rules::AttrExpr::Kind::List:
+            for (const std::string& c : axes)
+              if (why.empty() && (reads_capture(a.count.get(), {c}) || reads_capture(a.elem.get(), {c}))) use(c, where);
+            break;
+          default: break;
+        }
+      }
+    if (n.type.kind == rules::TypeRef::Kind::Dims)
+      for (const std::string& c : axes)
+        if (why.empty() && (reads_capture(n.type.count.get(), {c}) || reads_capture(n.type.elem.get(), {c})))
+          use(c, "a result type's dims");
+    for (const auto& o : n.operands) walk(*o);
+  };
+  walk(*r.source);
+  walk(*r.result);
+  for (const rules::Constraint& c : r.where) {
+    if (c.cond) {
+      for (const std::string& a : axes)
+        if (why.empty() && reads_capture(c.cond.get(), {a})) use(a, "the constraint " + c.text);
+      continue;
+    }
+    if (c.pred == "axes_all_size" || c.pred == "some_axis_size") continue;
+    for (const rules::Constraint::Arg& a : c.args)
+      if (a.kind == rules::Constraint::Arg::Kind::Capture) use(a.name, "the constraint " + c.pred);
+  }
+  return why;
+}
+
+}  // namespace
+
 std::string outside_fragment(const rules::Rule& r) {
   const RuleFacts f = facts_of(r);
+  if (auto w = order_read_reduction_axes(r); !w.empty()) return w;
   if (auto w = check_node(*r.source, r, f, false); !w.empty()) return w;
   if (auto w = check_node(*r.result, r, f, true); !w.empty()) return w;
   // One fold per side: the source's contraction coordinates are axes of the rank argument, and a

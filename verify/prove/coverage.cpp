@@ -111,6 +111,44 @@ std::string n_perm(const Skeleton& k, int i, int m) {
   return "perm " + k.label[i] + " = " + w[m];
 }
 std::string n_axes_order(const Skeleton& k, int i) { return "axes " + k.label[i] + " = not increasing"; }
+std::string n_axes_shuffled(const Skeleton& k, int i) {
+  return "axes " + k.label[i] + " = three or more, neither increasing nor decreasing";
+}
+/// NodeSteer::wide classes (instance.h): values beyond the generator's narrow ranges.
+const char* const kWindowAttrNames[6] = {"window", "strides", "window_dilation", "base_dilation", "pad_low", "pad_high"};
+/// a = 0..5 as kWindowAttrNames (pads: 4, 5 some <= -2), 6 and 7 pad_low and pad_high some >= 3.
+std::string n_wide_window(const Skeleton& k, int i, int a, bool patches) {
+  static const char* what[8] = {"some >= 4", "some >= 4 with two windows or more on its axis",
+                                "some >= 3 with a window >= 2 on its axis", "some >= 3 on an operand axis >= 2",
+                                "some <= -2", "some <= -2", "some >= 3", "some >= 3"};
+  return std::string(a == 2 && patches ? "dilation" : kWindowAttrNames[a < 6 ? a : a - 2]) + " " + k.label[i] + " = " +
+         what[a];
+}
+std::string n_wide_interior(const Skeleton& k, int i) {
+  return "interior " + k.label[i] + " = some >= 3 on an operand axis >= 2";
+}
+std::string n_wide_scatter(const Skeleton& k, int i, int m) {
+  return "dims " + k.label[i] + " = " + (m == 0 ? "an index vector of 3 axes of size >= 2" : "a scatter dim >= 3");
+}
+/// Whether window attribute `a` (kWindowAttrNames) of a reduce_window / extract_patches instance is wide
+/// on some axis where it can matter (a missing list is its default, never wide): a stride with two
+/// windows or more, a window dilation with a window of 2 or more, a base dilation of an operand axis of 2
+/// or more. `x`: the operand's dims, `out`: the window positions (the result's, without extract_patches'
+/// last axis).
+bool window_attr_wide(const AttrSet& s, int a, bool patches, const std::vector<int64_t>& x, const std::vector<int64_t>& out) {
+  const std::string name = a == 2 && patches ? "dilation" : kWindowAttrNames[a < 6 ? a : a - 2];
+  const std::vector<int64_t>& v = s.ints(name);
+  const std::vector<int64_t>& w = s.ints("window");
+  for (size_t j = 0; j < v.size(); ++j) {
+    if (a == 0 && v[j] >= 4) return true;
+    if (a == 1 && v[j] >= 4 && j < out.size() && out[j] >= 2) return true;
+    if (a == 2 && v[j] >= 3 && j < w.size() && w[j] >= 2) return true;
+    if (a == 3 && v[j] >= 3 && j < x.size() && x[j] >= 2) return true;
+    if ((a == 4 || a == 5) && v[j] <= -2) return true;
+    if (a >= 6 && v[j] >= 3) return true;
+  }
+  return false;
+}
 std::string n_axes_count(const Skeleton& k, int i, bool many) {
   return "axes " + k.label[i] + (many ? " = three or more" : " = none");
 }
@@ -1052,6 +1090,16 @@ class Planner {
           CoverageClass c = node_class(n_scatter(k_, i), i, &NodeSteer::opt_attrs, 1);
           needs_rank(c, i, 1);
           add(p, std::move(c));
+          // An index vector of 3 entries, and a scatter dim of 3 or more (rules wrong only there were
+          // PROVED when both were at most 2).
+          CoverageClass v3 = node_class(n_wide_scatter(k_, i, 0), i, &NodeSteer::wide, 0);
+          v3.aim = 8;
+          needs_rank(v3, i, 3);
+          add(p, std::move(v3));
+          CoverageClass b3 = node_class(n_wide_scatter(k_, i, 1), i, &NodeSteer::wide, 1);
+          b3.aim = 4;
+          needs_rank(b3, i, 1);
+          add(p, std::move(b3));
           break;
         }
         case OpCode::Transpose: {
@@ -1138,6 +1186,12 @@ class Planner {
           CoverageClass many = node_class(n_axes_count(k_, i, true), i, &NodeSteer::axes_order, 3);
           if (kept) needs_rank(many, i, 3);
           add(p, std::move(many));
+          // Three or more in an order neither increasing nor decreasing (axes[0, 2, 1]): a rule wrong only
+          // there was PROVED when the generator drew sorted and reversed lists only.
+          CoverageClass shuffled = node_class(n_axes_shuffled(k_, i), i, &NodeSteer::axes_order, 4);
+          shuffled.aim = 4;
+          if (kept) needs_rank(shuffled, i, 3);
+          add(p, std::move(shuffled));
           break;
         }
         case OpCode::DotGeneral: {
@@ -1177,6 +1231,39 @@ class Planner {
                   !x.as_name.empty() && k.args[0].name == x.as_name)
                 unreach(c, constraint_text(k) + " excludes it");
             needs_rank(c, i, 1);
+            // An interior of 3 or more between operand elements (a rule clamping the interior at 2 was
+            // PROVED): steered with the result dim kept by cropping, so literal low/high leave no room.
+            CoverageClass w = node_class(n_wide_interior(k_, i), i, &NodeSteer::wide, 0);
+            w.aim = 4;
+            if (!c.reachable) unreach(w, c.why);
+            if (literal_attr(x, "low") || literal_attr(x, "high"))
+              unreach(w, "low/high are written as literals (the generator crops with drawn ones)");
+            needs_rank(w, i, 1);
+            add(p, std::move(c));
+            add(p, std::move(w));
+          }
+          break;
+        }
+        case OpCode::ReduceWindow:
+        case OpCode::ExtractPatches: {
+          // Each window attribute beyond the narrow ranges the generator draws otherwise (windows 1-3,
+          // strides 1-3, dilations 1-2, pads -1..2): a rule clamping one at the narrow range's edge was
+          // PROVED. Not for an attribute the rule writes as a literal or excludes.
+          // (extract_patches: not its window, whose product is the result's last axis: a window of 4 is
+          // a result dim above the bounds' --max-dim, outside the scope a PROVED names.)
+          const bool patches = x.op == OpCode::ExtractPatches;
+          for (int a = 0; a < 8; ++a) {
+            if (patches && (a == 3 || a == 0)) continue;
+            const std::string name = a == 2 && patches ? "dilation" : kWindowAttrNames[a < 6 ? a : a - 2];
+            if (literal_attr(x, name)) continue;
+            CoverageClass c = node_class(n_wide_window(k_, i, a, patches), i, &NodeSteer::wide, a);
+            if (a == 1) c.steer.sizes = 2;  // two windows or more: a result axis >= 2
+            c.aim = 4;
+            for (const Constraint& k : where_)
+              if (k.pred == "has_attr" && k.negated && k.args.size() == 2 && k.args[1].name == name &&
+                  !x.as_name.empty() && k.args[0].name == x.as_name)
+                unreach(c, constraint_text(k) + " excludes it");
+            needs_rank(c, i, patches ? 2 : 1);
             add(p, std::move(c));
           }
           break;
@@ -1409,6 +1496,36 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
           optattr_fired(p, d, spec))
         put(n_optattr(k, i, spec.name));
     if (x.op == OpCode::ScatterAdd && !scatter_leading(a)) put(n_scatter(k, i));
+    if (x.op == OpCode::ScatterAdd) {
+      const auto& sd = a.ints("scatter_dims_to_operand_dims");
+      const TensorType& xt = p.type_of(p.operand(d, 0));
+      if (sd.size() >= 3 && std::all_of(sd.begin(), sd.end(), [&](int64_t v) { return v >= 0 && v < xt.rank() && xt.dims[v] >= 2; }))
+        put(n_wide_scatter(k, i, 0));
+      const TensorType& it = p.type_of(p.operand(d, 1));
+      const int64_t ivd = a.int_or("index_vector_dim", it.rank());
+      for (int j = 0; j < it.rank(); ++j)
+        if (j != ivd && it.dims[j] >= 3) {
+          put(n_wide_scatter(k, i, 1));
+          break;
+        }
+    }
+    if (x.op == OpCode::ReduceWindow || x.op == OpCode::ExtractPatches) {
+      const bool patches = x.op == OpCode::ExtractPatches;
+      const std::vector<int64_t>& xd = p.type_of(p.operand(d, 0)).dims;
+      std::vector<int64_t> out = p.type_of(p.result(d, 0)).dims;
+      if (patches && !out.empty()) out.pop_back();
+      for (int w = 0; w < 8; ++w)
+        if (!(patches && (w == 3 || w == 0)) && window_attr_wide(a, w, patches, xd, out)) put(n_wide_window(k, i, w, patches));
+    }
+    if (x.op == OpCode::Pad) {
+      const auto& in = a.ints("interior");
+      const TensorType& xt = p.type_of(p.operand(d, 0));
+      for (size_t j = 0; j < in.size() && static_cast<int>(j) < xt.rank(); ++j)
+        if (in[j] >= 3 && xt.dims[j] >= 2) {
+          put(n_wide_interior(k, i));
+          break;
+        }
+    }
     if (x.op == OpCode::Quantize || x.op == OpCode::Dequantize || x.op == OpCode::Requantize)
       if (p.type_of(p.operand(d, 0)).dims != p.type_of(p.result(d, 0)).dims || p.type_of(p.operand(d, 1)).rank() != 0 ||
           p.type_of(p.operand(d, 2)).rank() != 0)
@@ -1422,6 +1539,8 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
       put(n_keep(k, i, !kd ? 0 : !kd->ints.empty() && kd->ints[0] ? 2 : 1));
       const auto& ax = a.ints("axes");
       if (!std::is_sorted(ax.begin(), ax.end())) put(n_axes_order(k, i));
+      if (ax.size() >= 3 && !std::is_sorted(ax.begin(), ax.end()) && !std::is_sorted(ax.begin(), ax.end(), std::greater<>()))
+        put(n_axes_shuffled(k, i));
       if (ax.empty()) put(n_axes_count(k, i, false));
       if (ax.size() >= 3) put(n_axes_count(k, i, true));
     }

@@ -31,6 +31,11 @@ struct CoverageClass {
   /// Why the bounds may keep the class from firing (e.g. "num_elements_is(%x, 4) needs a dim above
   /// --max-dim 3 at rank 1"): shown when it never fires. Reachability does not use it.
   std::string hint;
+  /// How many instances the prover aims at the class before it stops steering there (a class counts
+  /// as fired, in the verdict and the report, from its first instance). Corner classes of values beyond
+  /// the generator's narrow ranges ask for several: one instance of a wide base dilation can sit where
+  /// the dilation is not seen (one window covering everything), and a rule wrong there was PROVED.
+  int aim = 1;
 };
 
 struct Skeleton;  // the analysed DAG (coverage.cpp)

@@ -457,7 +457,8 @@ class Generator {
   /// An axis giving result dim `o`: the rule's fixed values where it writes them (`fixed[k]` for
   /// window, strides, window dilation, base dilation, pad_low, pad_high; -1 free), the rest drawn,
   /// defaults unless `odd`; the operand dim is searched for with the forward formula.
-  WinAxis window_axis(int64_t o, bool patches, bool odd, const std::array<std::optional<int64_t>, 6>& fixed) {
+  WinAxis window_axis(int64_t o, bool patches, bool odd, const std::array<std::optional<int64_t>, 6>& fixed,
+                      int force_wide = -1) {
     // The rule's own values: sizes, strides and dilations must be >= 1 (else the op does not verify and
     // a stride 0 would divide by zero below), and large ones are not searched.
     for (int k = 0; k < 4; ++k)
@@ -466,20 +467,28 @@ class Generator {
       if (fixed[k] && (*fixed[k] < -kMaxLiteralAmount || *fixed[k] > kMaxLiteralAmount)) throw GenFail{"window pad out of the searched range"};
     for (int t = 0; t < 40; ++t) {
       WinAxis a;
-      a.w = pick(r_, 1, 2 + (odd ? 1 : 0));
+      // A fifth of the odd draws go wider (windows 4-5, strides 4-5, dilations 3-4, pads -4..4): a rule
+      // that clamps one of them at the narrow range's edge was PROVED (a red team, 2026-12-07).
+      // `force_wide` (steered, NodeSteer::wide) makes that attribute wide on this axis.
+      // (force_wide 4 / 5: pad_low / pad_high <= -2; 6 / 7: >= 3.)
+      const auto wide = [&](int k) { return k == force_wide || (k >= 4 && k + 2 == force_wide) || (odd && coin(r_, 0.2)); };
+      const auto wide_pad = [&](int k) {
+        return force_wide == k ? pick(r_, -4, -2) : force_wide == k + 2 ? pick(r_, 3, 4) : coin(r_) ? pick(r_, -4, -2) : pick(r_, 3, 4);
+      };
+      a.w = wide(0) ? pick(r_, 4, 5) : force_wide == 2 ? pick(r_, 2, 3) : pick(r_, 1, 2 + (odd ? 1 : 0));
       if (odd) {
-        if (coin(r_)) a.s = pick(r_, 2, 3);
-        if (coin(r_)) a.wd = 2;
-        if (!patches && coin(r_)) a.bd = 2;
-        if (coin(r_)) a.pl = pick(r_, -1, 2);
-        if (coin(r_)) a.ph = pick(r_, -1, 2);
+        if (force_wide == 1 || coin(r_)) a.s = wide(1) ? pick(r_, 4, 5) : pick(r_, 2, 3);
+        if (force_wide == 2 || coin(r_)) a.wd = wide(2) ? pick(r_, 3, 4) : 2;
+        if (!patches && (force_wide == 3 || coin(r_))) a.bd = wide(3) ? pick(r_, 3, 4) : 2;
+        if (force_wide == 4 || force_wide == 6 || coin(r_)) a.pl = wide(4) ? wide_pad(4) : pick(r_, -1, 2);
+        if (force_wide == 5 || force_wide == 7 || coin(r_)) a.ph = wide(5) ? wide_pad(5) : pick(r_, -1, 2);
       }
       int64_t* fields[] = {&a.w, &a.s, &a.wd, &a.bd, &a.pl, &a.ph};
       for (int k = 0; k < 6; ++k)
         if (fixed[k]) *fields[k] = *fixed[k];
       std::vector<int64_t> ds;
       const int64_t bound = o * a.s * a.bd + (a.w - 1) * a.wd + 4 + std::abs(a.pl) + std::abs(a.ph);
-      for (int64_t d = 0; d <= std::min<int64_t>(bound, 1024); ++d) {
+      for (int64_t d = force_wide == 3 ? 2 : 0; d <= std::min<int64_t>(bound, 1024); ++d) {  // base dilation: d >= 2
         a.d = d;
         if (window_out(a, patches) == o) ds.push_back(d);
       }
@@ -504,11 +513,23 @@ class Generator {
       if (fixed[k] && fixed[k]->ints.size() != out.size()) throw GenFail{std::string(names[k]) + " rank"};
     }
     std::vector<WinAxis> axes;
+    // Steered wide (NodeSteer::wide): attribute k wide on one axis, the odd draws on the others.
+    const int wk = steer_of(n, &NodeSteer::wide);
+    int wide_axis = -1;
+    if (wk >= 0 && wk < 8 && !out.empty()) {
+      // A stride matters with two windows or more: an axis whose result dim is >= 2.
+      std::vector<int> can;
+      for (size_t j = 0; j < out.size(); ++j)
+        if (wk != 1 || out[j] >= 2) can.push_back(static_cast<int>(j));
+      if (can.empty()) throw GenFail{"no result axis of 2 or more for a wide stride"};
+      wide_axis = can[pick(r_, 0, static_cast<int>(can.size()) - 1)];
+    }
+    if (wide_axis >= 0) odd = true;
     for (size_t j = 0; j < out.size(); ++j) {
       std::array<std::optional<int64_t>, 6> f;
       for (int k = 0; k < 6; ++k)
         if (fixed[k]) f[k] = fixed[k]->ints[j];
-      axes.push_back(window_axis(out[j], patches, odd, f));
+      axes.push_back(window_axis(out[j], patches, odd, f, static_cast<int>(j) == wide_axis ? wk : -1));
     }
     std::vector<int64_t> dims;
     for (const WinAxis& a : axes) dims.push_back(a.d);
@@ -662,12 +683,24 @@ class Generator {
         TensorType o = want;
         std::vector<int64_t> lo, hi, in_;
         const int sn = steer_of(n, &NodeSteer::pad_neg), si = steer_of(n, &NodeSteer::interior);
-        const int64_t interior = si == 0 ? 0 : si == 1 ? pick(r_, 1, 2) : coin(r_, 0.7) ? 0 : pick(r_, 1, 2);
+        // Interiors 1-2, and 3-4 a fifth of the time (a rule clamping the interior at 2 was PROVED).
+        const auto draw_interior = [&] { return coin(r_, 0.2) ? pick(r_, 3, 4) : pick(r_, 1, 2); };
+        const int64_t interior = si == 0 ? 0 : si == 1 ? draw_interior() : coin(r_, 0.7) ? 0 : draw_interior();
         const int neg_axis = sn == 1 && want.rank() > 0 ? pick(r_, 0, want.rank() - 1) : -1;
+        // Steered wide (NodeSteer::wide 0): one axis with an interior of 3-4 between 2-3 operand
+        // elements, its result dim kept by cropping low/high.
+        const int wide_axis = steer_of(n, &NodeSteer::wide) == 0 && want.rank() > 0 ? pick(r_, 0, want.rank() - 1) : -1;
         std::vector<int64_t> ins;  // interior per axis: mostly `interior`, now and then another (0-2)
         for (int64_t& d : o.dims) {
           const int axis = static_cast<int>(&d - o.dims.data());
-          const int64_t interior_here = si != 0 && coin(r_, 0.3) ? pick(r_, 0, 2) : interior;
+          if (axis == wide_axis) {
+            const int64_t i = pick(r_, 3, 4), x = pick(r_, 2, 3), total = d - (x + (x - 1) * i);
+            const int64_t l = pick(r_, static_cast<int>(std::min<int64_t>(total, 0)), static_cast<int>(std::max<int64_t>(total, 0)));
+            lo.push_back(l), hi.push_back(total - l), ins.push_back(i);
+            d = x;
+            continue;
+          }
+          const int64_t interior_here = si != 0 && coin(r_, 0.3) ? (coin(r_, 0.3) ? 0 : draw_interior()) : interior;
           int64_t l = 0, h = 0, x = -1;
           const bool unit = o_.steer && o_.steer->sizes == 1;
           for (int t = 0; t < 24 && x < 0; ++t) {
@@ -883,7 +916,9 @@ class Generator {
         if (want.rank() == 0) throw GenFail{"scatter_add needs rank >= 1"};
         const int R = want.rank();
         const DType idt = index_dtype(n, OpCode::ScatterAdd);
-        if (!odd_attrs(n)) {
+        const int sw = steer_of(n, &NodeSteer::wide);  // 0: an index vector of 3, 1: a scatter dim >= 3
+        if (sw == 0 && R < 3) throw GenFail{"an index vector of 3 needs rank >= 3"};
+        if (sw != 0 && sw != 1 && !odd_attrs(n)) {
           const int64_t nidx = pick(r_, 0, 3);
           TensorType idx{idt, {nidx, 1}}, upd = want;
           std::vector<int64_t> uwd;
@@ -901,14 +936,31 @@ class Generator {
         }
         std::vector<int64_t> iwd, xwin;
         for (int a = 0; a < R; ++a) (coin(r_, 0.4) ? iwd : xwin).push_back(a);
-        // The index vector's length: 1-2, or now and then 0 (every start 0; the index operand may then
-        // hold no element at all).
-        const int L = coin(r_, 0.15) ? 0 : pick(r_, 1, std::min(R, 2));
+        // The index vector's length: 1-3, or now and then 0 (every start 0; the index operand may then
+        // hold no element at all). Scatter dims of 0-2, now and then 3-4 (a rule that swapped the
+        // third index entry, and one that dropped updates past the second, were PROVED when the
+        // vector was at most 2 long and the scatter dims at most 2: a red team, 2026-12-07).
+        const int L = sw == 0 ? 3 : coin(r_, 0.15) ? 0 : pick(r_, 1, std::min(R, 3));
         std::vector<int64_t> sd = random_perm(R);
+        if (sw == 0) {  // three axes of size >= 2 (an entry naming a size-1 axis can only index 0)
+          std::vector<int64_t> big;
+          for (int64_t a : sd)
+            if (want.dims[a] >= 2) big.push_back(a);
+          if (big.size() < 3) throw GenFail{"an index vector of 3 needs three axes of size >= 2"};
+          sd = big;
+        }
         sd.resize(L);
-        const int nb = pick(r_, 0, 2);
+        if (sw == 0) {  // the indexed axes inserted (window 1), so each start is read, not clamped away
+          for (int64_t a : sd)
+            if (std::find(iwd.begin(), iwd.end(), a) == iwd.end()) {
+              iwd.insert(std::upper_bound(iwd.begin(), iwd.end(), a), a);
+              xwin.erase(std::find(xwin.begin(), xwin.end(), a));
+            }
+        }
+        const int nb = sw == 1 ? pick(r_, 1, 2) : pick(r_, 0, 2);
         std::vector<int64_t> batch;
-        for (int b = 0; b < nb; ++b) batch.push_back(pick(r_, 0, 2));
+        for (int b = 0; b < nb; ++b) batch.push_back(coin(r_, 0.2) ? pick(r_, 3, 4) : pick(r_, 0, 2));
+        if (sw == 1) batch[pick(r_, 0, nb - 1)] = pick(r_, 3, 4);
         TensorType idx{idt, batch};
         int64_t ivd = nb;  // implicit: the index vector has length 1
         if (L != 1 || coin(r_, 0.7)) {
@@ -946,8 +998,9 @@ class Generator {
         break;
       }
       case OpCode::ReduceWindow: {
-        // Windows of 1-3, and (odd_attrs) strides 2-3, dilations 2, pads -1..2 on some axes: the
-        // operand dim is searched for with the result-dim formula of docs/semantics.md.
+        // Windows of 1-3, and (odd_attrs) strides 2-3, dilations 2, pads -1..2 on some axes, a fifth of
+        // those wider (window_axis): the operand dim is searched for with the result-dim formula of
+        // docs/semantics.md.
         TensorType x = want;
         const AttrValue* fk = fixed_attr(n, "kind");
         const char* const kKinds[] = {"sum", "max", "min"};
@@ -1065,7 +1118,7 @@ class Generator {
     // Steered by axes_order: 1 not increasing (two or more), 2 none, 3 three or more; unsteered the
     // count is mostly 1-2, now and then 0 or 3.
     const int order = steer_of(n, &NodeSteer::axes_order);
-    const int want_axes = order == 1 ? 2 : order == 3 ? 3 : 0;  // at least this many (keepdims: where the rank allows)
+    const int want_axes = order == 1 ? 2 : order >= 3 ? 3 : 0;  // at least this many (keepdims: where the rank allows)
     if (keep) {
       o = want;
       if (order != 2)
@@ -1074,7 +1127,7 @@ class Generator {
                            want.rank() - i <= want_axes - static_cast<int>(axes.size())))
             axes.push_back(i), want.dims[i] = 1, o.dims[i] = draw_dim(0, o_.max_dim);
     } else {
-      const int extra = order == 1 ? 2 : order == 2 ? 0 : order == 3 ? 3
+      const int extra = order == 1 ? 2 : order == 2 ? 0 : order >= 3 ? 3
                         : coin(r_, 0.1) ? 0 : coin(r_, 0.15) ? 3 : pick(r_, 1, 2);
       o.dims = want.dims;
       for (int e = 0; e < extra; ++e) {
@@ -1087,6 +1140,15 @@ class Generator {
       std::sort(axes.begin(), axes.end());
     }
     if (axes.size() >= 2 && (order == 1 || (order == kAny && coin(r_, 0.25)))) std::reverse(axes.begin(), axes.end());
+    // Any other order too (axes[0, 2, 1]): a rule wrong only for an order neither increasing nor
+    // decreasing was PROVED when orders were only sorted or reversed (a red team, 2026-12-07).
+    else if (axes.size() >= 3 && ((order == kAny && coin(r_, 0.2)) || order == 4)) {
+      for (int t = 0; t < 8 && (std::is_sorted(axes.begin(), axes.end()) ||
+                                std::is_sorted(axes.begin(), axes.end(), std::greater<>())); ++t)
+        std::shuffle(axes.begin(), axes.end(), r_);
+      if (std::is_sorted(axes.begin(), axes.end()) || std::is_sorted(axes.begin(), axes.end(), std::greater<>()))
+        std::swap(axes[0], axes[1]);  // [a1, a0, a2, ...]: neither
+    }
     if (const AttrValue* fa = fixed_attr(n, "axes")) axes = fa->ints;
     put(attrs, "axes", AttrKind::Ints, axes);
     if (mode != 0) put(attrs, "keepdims", AttrKind::Bool, {keep ? 1 : 0});

@@ -50,8 +50,15 @@ struct NodeSteer {
   int bcast_expand = kAny;  ///< broadcast_to: 0 no size-1 axis expanded, 1 some size-1 axis expanded
   int dir = kAny;       ///< compare: index into lt, le, eq, ge, gt, ne
   int dot = kAny;       ///< dot_general: a DotLayout
-  /// reduce_*: 0 the axes list increasing, 1 not (legal: docs/semantics.md), 2 no axes, 3 three or more
+  /// reduce_*: 0 the axes list increasing, 1 not (legal: docs/semantics.md), 2 no axes, 3 three or more,
+  /// 4 three or more in an order neither increasing nor decreasing
   int axes_order = kAny;
+  /// Values beyond the generator's narrow ranges (a rule that clamps one at the narrow range's edge is
+  /// wrong only there). reduce_window / extract_patches: k = 0..7, an attribute wide on some axis: 0
+  /// window >= 4, 1 strides >= 4, 2 window dilation >= 3, 3 base dilation >= 3, 4 / 5 pad_low / pad_high
+  /// <= -2, 6 / 7 pad_low / pad_high >= 3; pad: 0 some interior >= 3 on an operand axis >= 2;
+  /// scatter_add: 0 an index vector of 3 entries, 1 a scatter dim of size >= 3.
+  int wide = kAny;
   /// Optional attributes (AttrSpec::dflt) and scatter_add's configuration: 0 every optional attribute at
   /// its default (most left out) and scatter_add's leading configuration, 1 other values wherever the
   /// op has them (pad value; reduce_window and extract_patches strides, pads, dilations, value; argmax

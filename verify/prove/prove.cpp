@@ -730,14 +730,20 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
   std::map<std::string, int> fired_classes;
   std::vector<std::vector<int>> directed(T);
   for (int t = 0; t < T; ++t) directed[t].assign(plans[t].classes.size(), 0);
-  // The next class to aim at in template t: a reachable class that has not fired, tried least often.
+  // Whether class c fired as often as the prover aims at it (CoverageClass::aim; once for most).
+  auto aimed_enough = [&](const CoverageClass& c) {
+    const auto it = fired_classes.find(c.name);
+    return it != fired_classes.end() && it->second >= c.aim;
+  };
+  // The next class to aim at in template t: a reachable class that has not fired (as often as it is
+  // aimed at), tried least often.
   auto target = [&](int t, int i) -> int {
     int best = -1;
     const int n = static_cast<int>(plans[t].classes.size());
     for (int k = 0; k < n; ++k) {
       const int c = (k + i) % n;
       const CoverageClass& cc = plans[t].classes[c];
-      if (!cc.reachable || fired_classes.count(cc.name)) continue;
+      if (!cc.reachable || aimed_enough(cc)) continue;
       if (best < 0 || directed[t][c] < directed[t][best]) best = c;
     }
     return best;
@@ -835,7 +841,7 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
       // Generation is cheap and an instance of another class is never run: up to 16 generation
       // attempts per directed try (a class needing a deep operand rank, e.g. a 5-cycle in a dot
       // operand, is rare among the shapes that fit).
-      for (int k = 0, ran = 0; k < o.class_tries * generations_per_try && ran < o.class_tries && c.reachable && !fired_classes.count(c.name) && !refuted; ++k) {
+      for (int k = 0, ran = 0; k < o.class_tries * generations_per_try && ran < o.class_tries * c.aim && c.reachable && !aimed_enough(c) && !refuted; ++k) {
         if (stats.generated >= kGenerationBudget) {
           budget_hit = true;
           break;
