@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "rewriter/describe.h"
@@ -24,6 +25,7 @@ struct Recorder : RewriteListener {
   void notify_replaced(InstId i, std::span<const ValueId>) override { events.push_back("replace " + std::to_string(i)); }
   void notify_erased(InstId i) override { events.push_back("erase " + std::to_string(i)); }
   void notify_match_failure(InstId, std::string_view r) override { events.push_back("fail " + std::string(r)); }
+  void notify_unseen_edit() override { events.push_back("unseen"); }
 };
 
 constexpr const char* kChain = R"(
@@ -318,6 +320,45 @@ TEST(Describe, PrintsOneInstructionAndFingerprintsChange) {
   ProgramRewriter rw(*p);
   rw.replace_op(inst_named(*p, "b"), rw.value_of(inst_named(*p, "a")));
   EXPECT_NE(program_fingerprint(*p), f0);
+}
+
+}  // namespace
+}  // namespace ptir
+
+namespace ptir {
+namespace {
+
+// An edit of the Program made around its ProgramRewriter (a plugin that casts away the const of
+// rw.program()) reaches no listener. The Program's edit count gives it away: the next edit, bracket or
+// check of the rewriter reports it as an error and to the listeners, once; the rewriter's own edits
+// never do (a plugin's such edit was CERTIFIED by ptir opt --certify).
+TEST(ProgramRewriter, EditsAroundTheRewriterAreReported) {
+  auto p = parse(kChain);
+  ProgramRewriter rw(*p);
+  Recorder rec;
+  rw.add_listener(&rec);
+  const InstId a = inst_named(*p, "a"), b = inst_named(*p, "b");
+  // The rewriter's own edits, of every kind: nothing unseen.
+  rw.update_in_place(b, [&] { rw.set_operand(b, 0, rw.operand(a, 0)); });
+  rw.set_name(rw.value_of(a), "renamed");
+  rw.replace_all_uses(rw.value_of(a), rw.operand(a, 0));
+  rw.erase_inst(a);
+  rw.check_unseen_edits();
+  EXPECT_EQ(rw.error(), "");
+  EXPECT_EQ(std::count(rec.events.begin(), rec.events.end(), "unseen"), 0);
+  // One edit through the Program itself: reported at the next check, once.
+  const InstId c = inst_named(*p, "c");
+  const_cast<Program&>(rw.program()).set_operand(c, 0, rw.operand(b, 0));
+  rw.check_unseen_edits();
+  rw.check_unseen_edits();
+  EXPECT_NE(rw.error().find("the program was edited around the ProgramRewriter"), std::string::npos) << rw.error();
+  EXPECT_EQ(std::count(rec.events.begin(), rec.events.end(), "unseen"), 1);
+  // Or at the rewriter's next edit.
+  auto q = parse(kChain);
+  ProgramRewriter rw2(*q);
+  const_cast<Program&>(rw2.program()).set_name(rw2.value_of(inst_named(*q, "a")), "sneaky");
+  rw2.set_name(rw2.value_of(inst_named(*q, "b")), "fine");
+  EXPECT_NE(rw2.error().find("edited around the ProgramRewriter"), std::string::npos) << rw2.error();
 }
 
 }  // namespace
