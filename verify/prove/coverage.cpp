@@ -124,6 +124,36 @@ std::string n_wide_window(const Skeleton& k, int i, int a, bool patches) {
   return std::string(a == 2 && patches ? "dilation" : kWindowAttrNames[a < 6 ? a : a - 2]) + " " + k.label[i] + " = " +
          what[a];
 }
+std::string n_concat_two_big(const Skeleton& k, int i) {
+  return "operands " + k.label[i] + " = two of 2 or more along the axis";
+}
+std::string n_hidden(const Skeleton& k, int i) {
+  return "hidden axes " + k.label[i] + " = some >= 4";
+}
+/// Whether an instance of `op` has an operand axis its result does not show of 4 or more
+/// (NodeSteer::hidden).
+bool hidden_axis_big(const Program& p, InstId d, OpCode op) {
+  const TensorType& x = p.type_of(p.operand(d, 0));
+  const AttrSet& a = p.attrs_of(d);
+  const auto big = [&](int64_t ax) { return ax >= 0 && ax < x.rank() && x.dims[ax] >= 4; };
+  switch (op) {
+    case OpCode::Take:
+    case OpCode::SegmentReduce: return big(0);
+    case OpCode::Gather: return big(a.int_or("axis", 0));
+    case OpCode::Argmax: return big(a.int_or("axis", 0));
+    case OpCode::ReduceSum:
+    case OpCode::ReduceMax:
+    case OpCode::ReduceMin:
+      for (int64_t ax : a.ints("axes"))
+        if (big(ax)) return true;
+      return false;
+    case OpCode::DotGeneral:
+      for (int64_t ax : a.ints("contract_lhs"))
+        if (big(ax)) return true;
+      return false;
+    default: return false;
+  }
+}
 std::string n_wide_interior(const Skeleton& k, int i) {
   return "interior " + k.label[i] + " = some >= 3 on an operand axis >= 2";
 }
@@ -1073,7 +1103,33 @@ class Planner {
         if (spec.name == "value") unreach(c, fill_never_read(i));
         add(p, std::move(c));
       }
+      // An operand axis the result does not show, of 4 or more (beyond the default --max-dim): a rule
+      // reading only the first 3 elements of an argmax's, a take's or a reduction's axis was PROVED.
+      if (x.op == OpCode::Argmax || x.op == OpCode::Take || x.op == OpCode::Gather || x.op == OpCode::SegmentReduce ||
+          x.op == OpCode::ReduceSum || x.op == OpCode::ReduceMax || x.op == OpCode::ReduceMin ||
+          x.op == OpCode::DotGeneral) {
+        CoverageClass c = node_class(n_hidden(k_, i), i, &NodeSteer::hidden, 1);
+        c.aim = 4;
+        if (x.op == OpCode::Gather || x.op == OpCode::SegmentReduce) needs_rank(c, i, 1);
+        if (const rules::AttrExpr* ax = source_attr(x, x.op == OpCode::DotGeneral ? "contract_lhs" : "axes");
+            ax && ax->kind == rules::AttrExpr::Kind::Ints && ax->ints.empty())
+          unreach(c, "the rule writes an empty list: no such axis");
+        add(p, std::move(c));
+      }
       switch (x.op) {
+        case OpCode::Concat: {
+          // Two operands of 2 or more along the axis (steered with one root axis of 4..2 x max-dim, the
+          // axis taken there): a rule reading concat(x, x) as np.repeat(x, 2), or concat(x, y) as their
+          // interleave, was PROVED when operands of one type were always 1 + 1 along it.
+          if (x.operands.size() < 2) break;
+          CoverageClass c = node_class(n_concat_two_big(k_, i), i, &NodeSteer::wide, 0);
+          c.steer.sizes = 3;
+          c.aim = 4;
+          unreach(c, keeps_shape(i));
+          needs_rank(c, i, 1);
+          add(p, std::move(c));
+          break;
+        }
         case OpCode::Quantize:
         case OpCode::Dequantize:
         case OpCode::Requantize:
@@ -1496,6 +1552,16 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
           optattr_fired(p, d, spec))
         put(n_optattr(k, i, spec.name));
     if (x.op == OpCode::ScatterAdd && !scatter_leading(a)) put(n_scatter(k, i));
+    if (hidden_axis_big(p, d, x.op)) put(n_hidden(k, i));
+    if (x.op == OpCode::Concat) {
+      const int64_t axis = a.int_or("axis", -1);
+      int big = 0;
+      for (uint32_t o = 0; o < p.num_operands(d); ++o) {
+        const TensorType& t = p.type_of(p.operand(d, o));
+        if (axis >= 0 && axis < t.rank() && t.dims[axis] >= 2) ++big;
+      }
+      if (big >= 2) put(n_concat_two_big(k, i));
+    }
     if (x.op == OpCode::ScatterAdd) {
       const auto& sd = a.ints("scatter_dims_to_operand_dims");
       const TensorType& xt = p.type_of(p.operand(d, 0));

@@ -179,6 +179,14 @@ class Generator {
     return pick(r_, lo, hi);
   }
 
+  /// The extent of an operand axis the result does not show (NodeSteer::hidden): drawn as a dim, but
+  /// steered (or now and then) beyond the bound, max(4, max-dim + 1) or one more.
+  int64_t hidden_dim(const Node& n, int lo) {
+    const int64_t big = std::max(4, o_.max_dim + 1);
+    if (steer_of(n, &NodeSteer::hidden) == 1 || coin(r_, 0.15)) return pick(r_, static_cast<int>(big), static_cast<int>(big) + 1);
+    return draw_dim(lo, std::max(lo, o_.max_dim));
+  }
+
   /// Generates `n` with result type `want`; `fixed` means the type is forced (not just a suggestion).
   int gen(const Node& n, TensorType want, bool fixed) {
     // An op bound with `as %r` whose %r occurred earlier was built there: this is that value.
@@ -745,13 +753,22 @@ class Generator {
         if (unit && !f)
           for (int a = 0; a < want.rank(); ++a)
             if (want.dims[a] == concat_leaves(n) && want.dims[a] > 1) axis = a;
+        // Steered (NodeSteer::wide 0): the first two operands of 2 or more along the axis (the largest
+        // root axis, 4 or more under the class's steer: a rule reading concat(x, x) as np.repeat was
+        // PROVED when two operands of 2 were never built).
+        const bool two_big = steer_of(n, &NodeSteer::wide) == 0 && k >= 2;
+        if (two_big && !f)
+          axis = static_cast<int>(std::max_element(want.dims.begin(), want.dims.end()) - want.dims.begin());
         if (axis < 0 || axis >= want.rank()) throw GenFail{"concat axis"};
+        if (two_big && want.dims[axis] < 4) throw GenFail{"two concat operands of 2 need an axis of 4"};
         put(g.attrs, "axis", AttrKind::Int, {axis});
         int64_t left = want.dims[axis];
         for (size_t i = 0; i < k; ++i) {
           TensorType o = want;
           const int64_t share = concat_leaves(*n.operands[i]);  // each leaf of size 1
-          o.dims[axis] = i + 1 == k ? left : unit ? std::min<int64_t>(share, left) : pick(r_, 0, static_cast<int>(left));
+          o.dims[axis] = i + 1 == k ? left
+                         : two_big && i < 2 ? pick(r_, 2, static_cast<int>(left) - (i == 0 ? 2 : 0))
+                         : unit ? std::min<int64_t>(share, left) : pick(r_, 0, static_cast<int>(left));
           left -= o.dims[axis];
           in.push_back(o);
         }
@@ -851,11 +868,11 @@ class Generator {
           if (axis < 0 || axis >= want.rank()) throw GenFail{"argmax axis"};
           want.dims[axis] = 1;
           o.dims = want.dims;
-          o.dims[axis] = draw_dim(1, std::max(1, o_.max_dim));
+          o.dims[axis] = hidden_dim(n, 1);
         } else {
           if (axis < 0 || axis > want.rank()) throw GenFail{"argmax axis"};
           o.dims = want.dims;
-          o.dims.insert(o.dims.begin() + axis, draw_dim(1, std::max(1, o_.max_dim)));
+          o.dims.insert(o.dims.begin() + axis, hidden_dim(n, 1));
         }
         put(g.attrs, "axis", AttrKind::Int, {axis});
         if (mode != 0) put(g.attrs, "keepdims", AttrKind::Bool, {keep ? 1 : 0});
@@ -869,7 +886,7 @@ class Generator {
         TensorType x = want, idx{index_dtype(n, OpCode::Take), {}};
         x.dims.assign(want.dims.begin() + lead, want.dims.end());
         // x's axis 0 may be empty (every index is then out of range: UB wherever the result is read).
-        x.dims.insert(x.dims.begin(), draw_dim(0, std::max(1, o_.max_dim)));
+        x.dims.insert(x.dims.begin(), hidden_dim(n, 0));
         idx.dims.assign(want.dims.begin(), want.dims.begin() + lead);
         in = {x, idx};
         break;
@@ -884,7 +901,7 @@ class Generator {
         // The other axes of x: the index's, or 1 larger; 2..4 larger a third of the time (only 0..1 was
         // drawn, and a rule reading x one element further along such an axis was PROVED).
         for (int d = 0; d < want.rank(); ++d)
-          x.dims[d] = d == axis ? draw_dim(0, std::max(1, o_.max_dim))
+          x.dims[d] = d == axis ? hidden_dim(n, 0)
                                 : want.dims[d] + (coin(r_, 0.67) ? pick(r_, 0, 1) : pick(r_, 2, 4));
         idx.dtype = index_dtype(n, OpCode::Gather);
         put(g.attrs, "axis", AttrKind::Int, {axis});
@@ -990,7 +1007,7 @@ class Generator {
         // result [num_segments, x.dims[1:]]; segment ids: a 1-D integer tensor of x's dim 0.
         if (want.rank() == 0) throw GenFail{"segment_reduce needs rank >= 1"};
         TensorType x = want;
-        x.dims[0] = draw_dim(0, o_.max_dim);
+        x.dims[0] = hidden_dim(n, 0);
         const AttrValue* fk = fixed_attr(n, "kind");
         put(g.attrs, "kind", AttrKind::Word, {}, fk ? fk->text : coin(r_) ? "sum" : "max");
         put(g.attrs, "num_segments", AttrKind::Int, {want.dims[0]});
@@ -1125,14 +1142,14 @@ class Generator {
         for (int i = 0; i < want.rank(); ++i)
           if (coin(r_) || (axes.size() < static_cast<size_t>(want_axes) &&
                            want.rank() - i <= want_axes - static_cast<int>(axes.size())))
-            axes.push_back(i), want.dims[i] = 1, o.dims[i] = draw_dim(0, o_.max_dim);
+            axes.push_back(i), want.dims[i] = 1, o.dims[i] = hidden_dim(n, 0);
     } else {
       const int extra = order == 1 ? 2 : order == 2 ? 0 : order >= 3 ? 3
                         : coin(r_, 0.1) ? 0 : coin(r_, 0.15) ? 3 : pick(r_, 1, 2);
       o.dims = want.dims;
       for (int e = 0; e < extra; ++e) {
         const int at = pick(r_, 0, static_cast<int>(o.dims.size()));
-        o.dims.insert(o.dims.begin() + at, draw_dim(0, o_.max_dim));
+        o.dims.insert(o.dims.begin() + at, hidden_dim(n, 0));
         for (int64_t& a : axes)
           if (a >= at) ++a;
         axes.push_back(at);
@@ -1245,7 +1262,7 @@ class Generator {
         b = 0, c = 2, lf = side == 0 ? r : 0, rf = r - lf;
     }
     std::vector<int64_t> cd;
-    for (int i = 0; i < c; ++i) cd.push_back(draw_dim(0, o_.max_dim));
+    for (int i = 0; i < c; ++i) cd.push_back(hidden_dim(n, 0));
     // Positions of one operand's batch and contracting axes (leading, or placed at random); its free
     // axes fill the other positions in increasing order.
     auto layout = [&](int nfree, bool rhs, bool placed, std::vector<int64_t>& bpos, std::vector<int64_t>& cpos) {

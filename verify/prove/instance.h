@@ -57,8 +57,13 @@ struct NodeSteer {
   /// wrong only there). reduce_window / extract_patches: k = 0..7, an attribute wide on some axis: 0
   /// window >= 4, 1 strides >= 4, 2 window dilation >= 3, 3 base dilation >= 3, 4 / 5 pad_low / pad_high
   /// <= -2, 6 / 7 pad_low / pad_high >= 3; pad: 0 some interior >= 3 on an operand axis >= 2;
-  /// scatter_add: 0 an index vector of 3 entries, 1 a scatter dim of size >= 3.
+  /// scatter_add: 0 an index vector of 3 entries, 1 a scatter dim of size >= 3; concat: 0 two operands
+  /// of size >= 2 along the axis.
   int wide = kAny;
+  /// Operand axes the result does not show (argmax's and reductions' reduced axes, take's and gather's
+  /// indexed axis, segment_reduce's rows, dot_general's contracting dims): 1 one of them >= 4 (above
+  /// the default --max-dim; a rule reading only the first 3 was PROVED).
+  int hidden = kAny;
   /// Optional attributes (AttrSpec::dflt) and scatter_add's configuration: 0 every optional attribute at
   /// its default (most left out) and scatter_add's leading configuration, 1 other values wherever the
   /// op has them (pad value; reduce_window and extract_patches strides, pads, dilations, value; argmax
