@@ -1111,9 +1111,23 @@ class Planner {
         CoverageClass c = node_class(n_hidden(k_, i), i, &NodeSteer::hidden, 1);
         c.aim = 4;
         if (x.op == OpCode::Gather || x.op == OpCode::SegmentReduce) needs_rank(c, i, 1);
-        if (const rules::AttrExpr* ax = source_attr(x, x.op == OpCode::DotGeneral ? "contract_lhs" : "axes");
-            ax && ax->kind == rules::AttrExpr::Kind::Ints && ax->ints.empty())
+        const rules::AttrExpr* ax = source_attr(x, x.op == OpCode::DotGeneral ? "contract_lhs" : "axes");
+        if (ax && ax->kind == rules::AttrExpr::Kind::Ints && ax->ints.empty())
           unreach(c, "the rule writes an empty list: no such axis");
+        const Node& opnd = *x.operands[0];
+        const std::string opnd_name = opnd.kind == Node::Kind::Value ? opnd.name : opnd.as_name;
+        for (const Constraint& k : where_) {
+          if (k.negated || k.args.size() < 2) continue;
+          // axes_all_size(_, $a, N < 4) on the node's list: those axes have N elements.
+          if (k.pred == "axes_all_size" && k.args.size() == 3 && ax && ax->kind == rules::AttrExpr::Kind::Capture &&
+              k.args[1].name == ax->capture && k.args[2].kind == Constraint::Arg::Kind::Int && k.args[2].i < 4)
+            unreach(c, constraint_text(k) + " fixes those axes' size");
+          // num_elements_is(x, N < 4) on the operand: no axis of 4 with an element (an empty operand's
+          // values are never read, and an empty result counts for no value class).
+          if (k.pred == "num_elements_is" && k.args[1].kind == Constraint::Arg::Kind::Int && k.args[1].i < 4 &&
+              !opnd_name.empty() && k.args[0].name == opnd_name)
+            unreach(c, constraint_text(k) + " leaves no axis of 4 with an element");
+        }
         add(p, std::move(c));
       }
       switch (x.op) {
