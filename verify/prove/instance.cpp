@@ -182,7 +182,7 @@ class Generator {
 
   /// The extent of an operand axis the result does not show (NodeSteer::hidden): drawn as a dim, but
   /// steered beyond the bound, max(4, max-dim + 1) or one more (only steered: larger operands on every
-  /// instance made the library's proof three times slower).
+  /// instance made the library's proof 1.6 times slower).
   int64_t hidden_dim(const Node& n, int lo) {
     // One such axis per node (a reduction over three axes of 4 each made the library's proof slower).
     if (steer_of(n, &NodeSteer::hidden) == 1 && !hidden_done_.count(&n)) {
@@ -480,7 +480,7 @@ class Generator {
       if (fixed[k] && (*fixed[k] < -kMaxLiteralAmount || *fixed[k] > kMaxLiteralAmount)) throw GenFail{"window pad out of the searched range"};
     for (int t = 0; t < 40; ++t) {
       WinAxis a;
-      // A fifth of the odd draws go wider (windows 4-5, strides 4-5, dilations 3-4, pads -4..4): a rule
+      // A fifth of the odd draws go wider (windows 4-5, strides 4-5, dilations 3-4, pads -4..-2 or 3-4): a rule
       // that clamps one of them at the narrow range's edge was PROVED (a red team, 2026-12-07).
       // `force_wide` (steered, NodeSteer::wide) makes that attribute wide on this axis.
       // (force_wide 4 / 5: pad_low / pad_high <= -2; 6 / 7: >= 3.)
