@@ -1306,8 +1306,25 @@ class Planner {
             CoverageClass w = node_class(n_wide_interior(k_, i), i, &NodeSteer::wide, 0);
             w.aim = 4;
             if (!c.reachable) unreach(w, c.why);
-            if (literal_attr(x, "low") || literal_attr(x, "high"))
-              unreach(w, "low/high are written as literals (the generator crops with drawn ones)");
+            // An interior >= 3 between two elements grows the axis by 3 or more: with the shape kept by a
+            // constraint, only negative low/high can crop it back.
+            const auto nonneg_literal = [&](const char* name) {
+              const rules::AttrExpr* e = source_attr(x, name);
+              return e && e->kind == rules::AttrExpr::Kind::Ints &&
+                     std::all_of(e->ints.begin(), e->ints.end(), [](int64_t v) { return v >= 0; });
+            };
+            if (nonneg_literal("low") && nonneg_literal("high")) {
+              const std::string keep = keeps_shape(i);
+              if (!keep.empty()) unreach(w, keep + ", and its literal low/high are >= 0: nothing crops the axis back");
+              // Under elementwise ops only, the pad has the root's dims (<= --max-dim): an axis of two
+              // elements with an interior of 3 is 5 long, and nothing crops it.
+              bool root_dims = true;
+              for (int j = k_.parent[i]; j >= 0 && root_dims; j = k_.parent[j])
+                root_dims = k_.nodes[j]->kind == Node::Kind::Op && has_trait(k_.nodes[j]->op, Elementwise);
+              if (root_dims && max_dim_ < 5)
+                unreach(w, "the pad has the root's dims and literal low/high >= 0: an axis of 2 with an interior of 3 "
+                           "is 5 long, above --max-dim " + std::to_string(max_dim_));
+            }
             needs_rank(w, i, 1);
             add(p, std::move(c));
             add(p, std::move(w));

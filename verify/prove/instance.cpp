@@ -708,7 +708,17 @@ class Generator {
           const int axis = static_cast<int>(&d - o.dims.data());
           if (axis == wide_axis) {
             const int64_t i = pick(r_, 3, 4), x = pick(r_, 2, 3), total = d - (x + (x - 1) * i);
-            const int64_t l = pick(r_, static_cast<int>(std::min<int64_t>(total, 0)), static_cast<int>(std::max<int64_t>(total, 0)));
+            // The rule's literal low or high where it writes one (the other crops the rest).
+            const AttrValue* fl = fixed_attr(n, "low");
+            const AttrValue* fh = fixed_attr(n, "high");
+            const auto at = [&](const AttrValue* v) -> std::optional<int64_t> {
+              if (!v || static_cast<size_t>(axis) >= v->ints.size()) return std::nullopt;
+              return v->ints[axis];
+            };
+            int64_t l = pick(r_, static_cast<int>(std::min<int64_t>(total, 0)), static_cast<int>(std::max<int64_t>(total, 0)));
+            if (at(fl)) l = *at(fl);
+            else if (at(fh)) l = total - *at(fh);
+            if (at(fl) && at(fh) && *at(fl) + *at(fh) != total) throw GenFail{"the literal pads leave no room for a wide interior"};
             lo.push_back(l), hi.push_back(total - l), ins.push_back(i);
             d = x;
             continue;
