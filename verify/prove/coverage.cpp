@@ -1036,6 +1036,15 @@ class Planner {
     return {};
   }
 
+  /// "... excludes it" when a `not has_attr(%r, NAME)` constraint names node x's `as` value and
+  /// attribute `name`, else "" (unreach() ignores "").
+  std::string excluded_attr(const Node& x, std::string_view name) const {
+    for (const Constraint& k : where_)
+      if (k.pred == "has_attr" && k.negated && k.args.size() == 2 && k.args[1].name == name && !x.as_name.empty() &&
+          k.args[0].name == x.as_name)
+        return constraint_text(k) + " excludes it";
+    return "";
+  }
   std::string keeps_shape(int i) const {
     const Node& x = *k_.nodes[i];
     const Node& o = *x.operands[0];
@@ -1095,10 +1104,7 @@ class Planner {
         if (spec.required || spec.dflt == AttrDefault::None || spec.dflt == AttrDefault::Own) continue;
         if (literal_attr(x, std::string(spec.name))) continue;
         CoverageClass c = node_class(n_optattr(k_, i, spec.name), i, &NodeSteer::opt_attrs, 1);
-        for (const Constraint& k : where_)
-          if (k.pred == "has_attr" && k.negated && k.args.size() == 2 && k.args[1].name == spec.name &&
-              !x.as_name.empty() && k.args[0].name == x.as_name)
-            unreach(c, constraint_text(k) + " excludes it");
+        unreach(c, excluded_attr(x, spec.name));
         if (const int r = optattr_rank(x.op, spec); r > 0) needs_rank(c, i, r);
         if (spec.name == "value") unreach(c, fill_never_read(i));
         add(p, std::move(c));
@@ -1296,10 +1302,7 @@ class Planner {
           if (!literal_attr(x, "interior")) {
             add(p, node_class(n_interior(k_, i, false), i, &NodeSteer::interior, 0));
             CoverageClass c = node_class(n_interior(k_, i, true), i, &NodeSteer::interior, 1);
-            for (const Constraint& k : where_)
-              if (k.pred == "has_attr" && k.negated && k.args.size() == 2 && k.args[1].name == "interior" &&
-                  !x.as_name.empty() && k.args[0].name == x.as_name)
-                unreach(c, constraint_text(k) + " excludes it");
+            unreach(c, excluded_attr(x, "interior"));
             needs_rank(c, i, 1);
             // An interior of 3 or more between operand elements (a rule clamping the interior at 2 was
             // PROVED): steered with the result dim kept by cropping, so literal low/high leave no room.
@@ -1346,10 +1349,7 @@ class Planner {
             CoverageClass c = node_class(n_wide_window(k_, i, a, patches), i, &NodeSteer::wide, a);
             if (a == 1) c.steer.sizes = 2;  // two windows or more: a result axis >= 2
             c.aim = 4;
-            for (const Constraint& k : where_)
-              if (k.pred == "has_attr" && k.negated && k.args.size() == 2 && k.args[1].name == name &&
-                  !x.as_name.empty() && k.args[0].name == x.as_name)
-                unreach(c, constraint_text(k) + " excludes it");
+            unreach(c, excluded_attr(x, name));
             needs_rank(c, i, patches ? 2 : 1);
             add(p, std::move(c));
           }
