@@ -109,6 +109,23 @@ std::vector<Case> reduce_cases() {
     c.push_back({o + "_accum_f16", fn("%x: tensor<$T, 4>", o + " %x axes[0] accum[f16]", "tensor<$T>"), kFloats});
     c.push_back({o + "_accum_si64", fn("%x: tensor<$T, 4>", o + " %x axes[0] accum[si64]", "tensor<$T>"), kInts});
   }
+  // Chains of maximum/minimum: the encoder builds them in the lattice normal form (verify/encode/scalar.cpp),
+  // regrouped, deduplicated and folded in the element dtype where the accumulation widens exactly.
+  c.push_back({"max_min_chain",
+               "func @f(%x: tensor<$T, 5>, %y: tensor<$T, 5>) -> tensor<$T, 5> {\n"
+               "  %a = maximum %x, %y -> tensor<$T, 5>\n  %b = maximum %a, %y -> tensor<$T, 5>\n"
+               "  %c = maximum %x, %b -> tensor<$T, 5>\n  %d = minimum %c, %x -> tensor<$T, 5>\n"
+               "  %e = minimum %d, %a -> tensor<$T, 5>\n  %r = maximum %e, %c -> tensor<$T, 5>\n  return %r\n}\n",
+               kAll});
+  for (const char* op : {"reduce_max", "reduce_min"}) {
+    const std::string o = op, m = o == "reduce_max" ? "maximum" : "minimum";
+    c.push_back({o + "_chain",
+                 "func @f(%x: tensor<$T, 3x2x3>, %y: tensor<$T, 2>) -> tensor<$T, 2> {\n  %i = " + o +
+                     " %x axes[0] -> tensor<$T, 2x3>\n  %j = " + o + " %i axes[1] -> tensor<$T, 2>\n  %k = " + m +
+                     " %j, %y -> tensor<$T, 2>\n  %l = broadcast_to %k -> tensor<$T, 3x2>\n  %r = " + o +
+                     " %l axes[0] -> tensor<$T, 2>\n  return %r\n}\n",
+                 kNumbers});
+  }
   c.push_back({"argmax", fn("%x: tensor<$T, 2x4>", "argmax %x axis[1]", "tensor<$U, 2>"), kNumbers,
                {"si32", "ui8", "si64"}});
   c.push_back({"argmax_keep", fn("%x: tensor<$T, 3x2>", "argmax %x axis[0] keepdims[true]", "tensor<si32, 1x2>"),

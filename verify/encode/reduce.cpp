@@ -3,6 +3,7 @@
 // reduced positions in increasing row-major order, done in the accumulation dtype. Which positions an output
 // folds, in which order, is the op's index map (ir/index_map.cpp; walk_fold/walk_scatter in index_exec.cpp).
 #include "verify/encode/index_exec.h"
+#include "rewriter/rules/natives.h"
 
 namespace ptir::verify::enc {
 namespace {
@@ -44,13 +45,48 @@ Results reduce(OpEnv& env, sem::Fold kind) {
   const SymTensor& x = env.args[0];
   if (x.type.dtype != env.dtype()) env.fail("operand and result dtypes differ");
   check_reduction(env, x.type, env.attrs.ints("axes"), env.attrs.bool_or("keepdims", false));
-  const sem::Folder f{kind, sem::accum_of(env.attrs, x.type.dtype)};
+  const DType acc = sem::accum_of(env.attrs, x.type.dtype);
+  // Maximum and minimum in an accumulation dtype that holds every element value exactly
+  // (rules::widens_exactly: values, infinities, NaN and zero signs kept, so the order too) pick the same
+  // element as in the element dtype, and storing it back is exact: they fold in the element dtype, so an
+  // f16 max chain is the same term with or without the default f32 accumulation.
+  const bool in_elem = kind != sem::Fold::Sum && rules::widens_exactly(x.type.dtype, acc);
+  const sem::Folder f{kind, in_elem ? x.type.dtype : acc};
   SymTensor out = env.make();
-  std::optional<Acc> acc;
+  if (kind == sem::Fold::Sum) {
+    std::optional<Acc> acc;
+    walk_fold(
+        env, map_of(env), [&](int64_t) { acc.emplace(f); },
+        [&](const ITerm& real, const std::vector<Expr>& e) { acc->add(real, f.load(e[0], x.type.dtype)); },
+        [&](int64_t) { out.elems.push_back(f.store(acc->acc, env.dtype())); });
+    return {out};
+  }
+  // Maximum and minimum do not depend on the order of the fold: where every folded position is real, the
+  // output is built at once in the lattice normal form (sem::Folder::fold_all).
+  std::vector<std::pair<ITerm, Expr>> seen;
+  bool all_real = true;
   walk_fold(
-      env, map_of(env), [&](int64_t) { acc.emplace(f); },
-      [&](const ITerm& real, const std::vector<Expr>& e) { acc->add(real, f.load(e[0], x.type.dtype)); },
-      [&](int64_t) { out.elems.push_back(f.store(acc->acc, env.dtype())); });
+      env, map_of(env),
+      [&](int64_t) {
+        seen.clear();
+        all_real = true;
+      },
+      [&](const ITerm& real, const std::vector<Expr>& e) {
+        all_real = all_real && real.is_true();
+        seen.emplace_back(real, f.load(e[0], x.type.dtype));
+      },
+      [&](int64_t) {
+        if (all_real) {
+          std::vector<Expr> vs;
+          vs.reserve(seen.size());
+          for (const auto& p : seen) vs.push_back(p.second);
+          out.elems.push_back(f.store(f.fold_all(vs), env.dtype()));
+          return;
+        }
+        Acc acc(f);
+        for (const auto& [real, v] : seen) acc.add(real, v);
+        out.elems.push_back(f.store(acc.acc, env.dtype()));
+      });
   return {out};
 }
 

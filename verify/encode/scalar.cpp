@@ -3,7 +3,10 @@
 
 #include "rewriter/rules/natives.h"
 
+#include <algorithm>
+#include <span>
 #include <stdexcept>
+#include <vector>
 
 namespace ptir::verify::sem {
 namespace {
@@ -111,7 +114,9 @@ Expr abs(const Expr& a, DType t) {
   return a;
 }
 
-Expr maximum(const Expr& a0, const Expr& b0, DType t) {
+namespace {
+
+Expr maximum2(const Expr& a0, const Expr& b0, DType t) {
   const bool swap = b0.id() < a0.id();  // commutative: order the operands
   const Expr& a = swap ? b0 : a0;
   const Expr& b = swap ? a0 : b0;
@@ -122,7 +127,7 @@ Expr maximum(const Expr& a0, const Expr& b0, DType t) {
   return Expr::ite(a.isNaN() || b.isNaN(), Expr::nan(a.format()), r);
 }
 
-Expr minimum(const Expr& a0, const Expr& b0, DType t) {
+Expr minimum2(const Expr& a0, const Expr& b0, DType t) {
   const bool swap = b0.id() < a0.id();
   const Expr& a = swap ? b0 : a0;
   const Expr& b = swap ? a0 : b0;
@@ -130,6 +135,68 @@ Expr minimum(const Expr& a0, const Expr& b0, DType t) {
   if (!is_float(t)) return Expr::ite(int_lt(b, a, t), b, a);
   Expr r = Expr::ite(a.flt(b), a, Expr::ite(b.flt(a), b, Expr::ite(a.isNeg(), a, b)));
   return Expr::ite(a.isNaN() || b.isNaN(), Expr::nan(a.format()), r);
+}
+
+// The lattice normal form (docs/verification.md "Speed without giving up exactness"): maximum and
+// minimum in one dtype are each associative, commutative and idempotent on every input (a total order
+// with -0 < +0 and NaN absorbing; integers and i1 by value), so a term that is the maximum of a set of
+// leaves may be built from those leaves in any grouping and order, each once. Every maximum (minimum)
+// term records its leaves; a maximum of such terms is built from the union of their leaves, distinct
+// and in term-id order. Two programs that take the maximum of the same values in different groupings
+// (a chain of reductions and the merged one; max(max(x, y), y) and max(x, y)) then give the same term,
+// and Z3 sees the equality without bit-blasting a reordering. Checked against the interpreter and
+// against the encoding without it (tests/verify/lattice_normal_form_test.cpp, encode_agreement_test.cpp).
+thread_local bool tl_lattice_normal_form = true;
+
+uint32_t lattice_tag(Fold k, DType t) { return 0x10000u | (static_cast<uint32_t>(k) << 8) | static_cast<uint32_t>(t); }
+
+/// Leaves a two-operand maximum/minimum flattens at most: chains built one element at a time (windows,
+/// scatters, segments) cost time quadratic in their leaves; an n-ary fold (Folder::fold_all) takes up to
+/// kMaxFoldLeaves at once. Past the cap a term is built in the given order and records nothing.
+constexpr size_t kMaxPairLeaves = 64;
+constexpr size_t kMaxFoldLeaves = 4096;
+
+Expr lattice(Fold k, std::span<const Expr> xs, DType t, size_t cap) {
+  auto two = [&](const Expr& a, const Expr& b) { return k == Fold::Max ? maximum2(a, b, t) : minimum2(a, b, t); };
+  auto in_order = [&] {
+    Expr r = xs[0];
+    for (size_t i = 1; i < xs.size(); ++i) r = two(r, xs[i]);
+    return r;
+  };
+  if (!tl_lattice_normal_form) return in_order();
+  const uint32_t tag = lattice_tag(k, t);
+  std::vector<Expr> leaves;
+  for (const Expr& x : xs) {
+    std::vector<Expr> l = x.leaves(tag);
+    if (l.empty()) {
+      leaves.push_back(x);
+    } else {
+      leaves.insert(leaves.end(), std::make_move_iterator(l.begin()), std::make_move_iterator(l.end()));
+    }
+    if (leaves.size() > cap) return in_order();
+  }
+  std::sort(leaves.begin(), leaves.end(), [](const Expr& a, const Expr& b) { return a.id() < b.id(); });
+  leaves.erase(std::unique(leaves.begin(), leaves.end(), [](const Expr& a, const Expr& b) { return a.same(b); }),
+               leaves.end());
+  Expr r = leaves[0];
+  for (size_t i = 1; i < leaves.size(); ++i) r = two(r, leaves[i]);
+  if (leaves.size() >= 2) r.setLeaves(leaves, tag);
+  return r;
+}
+
+}  // namespace
+
+LatticeNormalFormOff::LatticeNormalFormOff() : saved_(tl_lattice_normal_form) { tl_lattice_normal_form = false; }
+LatticeNormalFormOff::~LatticeNormalFormOff() { tl_lattice_normal_form = saved_; }
+
+Expr maximum(const Expr& a, const Expr& b, DType t) {
+  const Expr xs[] = {a, b};
+  return lattice(Fold::Max, xs, t, kMaxPairLeaves);
+}
+
+Expr minimum(const Expr& a, const Expr& b, DType t) {
+  const Expr xs[] = {a, b};
+  return lattice(Fold::Min, xs, t, kMaxPairLeaves);
 }
 
 Expr compare(std::string_view dir, const Expr& a, const Expr& b, DType t) {
@@ -209,6 +276,16 @@ Expr Folder::combine(const Expr& a, const Expr& b) const {
     case Fold::Min: return minimum(a, b, acc);
   }
   throw std::logic_error("bad fold");
+}
+
+Expr Folder::fold_all(std::span<const Expr> xs) const {
+  if (xs.empty()) return identity();
+  if (kind == Fold::Sum) {
+    Expr r = xs[0];
+    for (size_t i = 1; i < xs.size(); ++i) r = add(r, xs[i], acc);
+    return r;
+  }
+  return lattice(kind, xs, acc, kMaxFoldLeaves);
 }
 
 Expr Folder::identity() const {

@@ -4,6 +4,7 @@
 // Bool for i1. These mirror ir/interp/numeric.h and ir/interp/cast.cpp; the agreement test checks it.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "ir/attrs.h"
@@ -62,6 +63,19 @@ class ExactWideningIdentityOff {
   bool saved_;
 };
 
+/// Turns the lattice normal form of maximum() and minimum() off on this thread while it lives (the test
+/// that checks the normal form against the encoding without it; verify/encode/scalar.cpp).
+class LatticeNormalFormOff {
+ public:
+  LatticeNormalFormOff();
+  ~LatticeNormalFormOff();
+  LatticeNormalFormOff(const LatticeNormalFormOff&) = delete;
+  LatticeNormalFormOff& operator=(const LatticeNormalFormOff&) = delete;
+
+ private:
+  bool saved_;
+};
+
 /// a > b in the total order NaN > +inf > ... > +0 > -0 > ... > -inf (all NaNs equal) of argmax and
 /// top_k; integers by value.
 Expr order_gt(const Expr& a, const Expr& b, DType t);
@@ -82,6 +96,9 @@ struct Folder {
   DType acc;
   Expr load(const Expr& x, DType src) const { return cast(x, src, acc); }
   Expr combine(const Expr& a, const Expr& b) const;
+  /// The left fold of `xs` (already in D) from its first element; identity() when empty. Max and Min
+  /// build the lattice normal form over all of xs at once (verify/encode/scalar.cpp).
+  Expr fold_all(std::span<const Expr> xs) const;
   /// What an empty fold gives: +0 / -inf / +inf (integers 0 / MIN / MAX of D).
   Expr identity() const;
   Expr store(const Expr& v, DType dst) const { return cast(v, acc, dst); }

@@ -633,6 +633,34 @@ std::optional<std::pair<Expr, uint32_t>> Expr::origin() const {
   return std::make_pair(wrap(it->second.first), it->second.second);
 }
 
+void Expr::setLeaves(std::span<const Expr> leaves, uint32_t tag) const {
+  Context* cx = current_context();
+  Z3_context c = RC();
+  if (!cx || !c || !a_) return;
+  if (cx->fold_leaves_total + leaves.size() > (size_t{1} << 22) || cx->fold_leaves.count(a_)) return;
+  std::vector<Z3_ast> v;
+  v.reserve(leaves.size());
+  for (const Expr& l : leaves) {
+    if (!l.a_) return;
+    v.push_back(l.a_);
+  }
+  Z3_inc_ref(c, a_);
+  for (Z3_ast l : v) Z3_inc_ref(c, l);
+  cx->fold_leaves_total += v.size();
+  cx->fold_leaves.emplace(a_, std::make_pair(tag, std::move(v)));
+}
+
+std::vector<Expr> Expr::leaves(uint32_t tag) const {
+  std::vector<Expr> out;
+  Context* cx = current_context();
+  if (!cx || !RC() || !a_) return out;
+  auto it = cx->fold_leaves.find(a_);
+  if (it == cx->fold_leaves.end() || it->second.first != tag) return out;
+  out.reserve(it->second.second.size());
+  for (Z3_ast l : it->second.second) out.push_back(wrap(l));
+  return out;
+}
+
 Expr Expr::canonical() const {
   FreshConstants fresh;
   for_each_app(a_, /*first_arg_first=*/true, [&](Z3_ast t, Z3_app app, unsigned n) {

@@ -77,6 +77,9 @@ class Context {
   std::unordered_map<Z3_ast, Z3_ast> simplify_memo;
   /// Expr::setOrigin's table: term -> (source term, tag), both referenced (released with the context).
   std::unordered_map<Z3_ast, std::pair<Z3_ast, uint32_t>> origins;
+  /// Expr::setLeaves's table: term -> (tag, leaves), all referenced (released with the context).
+  std::unordered_map<Z3_ast, std::pair<uint32_t, std::vector<Z3_ast>>> fold_leaves;
+  size_t fold_leaves_total = 0;  ///< leaves recorded in fold_leaves
 };
 
 /// While one is alive on a thread, the Z3 contexts that thread makes are reused: a Context destroyed
@@ -258,6 +261,13 @@ class Expr {
   void setOrigin(const Expr& src, uint32_t tag) const;
   /// What setOrigin recorded for this term in the current context, if anything.
   std::optional<std::pair<Expr, uint32_t>> origin() const;
+  /// Records, for the current context, that this term is a fold with tag `tag` (the caller defines the
+  /// tag; verify/encode/scalar.cpp: "this term is the maximum (minimum) of these leaves in dtype D") of
+  /// `leaves`. All terms stay referenced until the context goes. The first record of a term is kept;
+  /// past 2^22 recorded leaves in all none is added (the table only speeds terms up).
+  void setLeaves(std::span<const Expr> leaves, uint32_t tag) const;
+  /// The leaves setLeaves recorded for this term with `tag` in the current context (empty: none).
+  std::vector<Expr> leaves(uint32_t tag) const;
   /// The term with its free constants renamed to canonical ones in order of first occurrence (depth
   /// first). Terms equal up to a renaming of free constants usually map to the same term, so a query
   /// answer (sat or unsat) carries over; different results only cost a missed reuse.

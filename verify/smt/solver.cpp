@@ -309,6 +309,12 @@ bool Context::give_to_pool() {
     Z3_dec_ref(ctx_, v.first);
   }
   origins.clear();
+  for (const auto& [k, v] : fold_leaves) {
+    Z3_dec_ref(ctx_, k);
+    for (Z3_ast l : v.second) Z3_dec_ref(ctx_, l);
+  }
+  fold_leaves.clear();
+  fold_leaves_total = 0;
   if (pool().give({ctx_, h, rlimit_seen_})) {
     std::lock_guard<std::mutex> g(host_m_);
     host_.reset();
