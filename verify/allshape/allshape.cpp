@@ -90,7 +90,8 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
   // reshape, a dot_general side -- is a letter of the words too, and a one-frame constraint whose
   // arguments reach the root through different letters relates axes of two frames:
   // `axes_all_size($T, $a, 1)` with $T a reduction's result and $a its axes, an adversarial review).
-  // A capture read through different opaque letters is P2's, checked at every evaluated read.
+  // A capture read through different opaque letters is P2's, checked at every evaluated read; a
+  // captured type has no reads, so the nodes it ties are compared as words in every rule (words.cpp).
   if (std::string w = perm_words_premise(r, facts, has_transpose); !w.empty())
     return done(Verdict::BoundedOnly, "premise of the rank argument fails: " + w);
 

@@ -4,7 +4,9 @@
 // free reduction). Equal maps on the evaluated ranks are not enough: p·p = 1 for every permutation of
 // two axes, not of three.
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,7 +122,10 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
   };
   if (!n.type_capture.empty()) out["$" + n.type_capture].push_back(up({}));
   if (n.type.kind == rules::TypeRef::Kind::TypeCapture) out["$" + n.type.name].push_back(up({}));
-  if (n.type.kind == rules::TypeRef::Kind::OfCapture) out["%" + n.type.name].push_back(up({}));
+  if (n.type.kind == rules::TypeRef::Kind::OfCapture) {
+    out["%" + n.type.name].push_back(up({}));
+    out["type(%" + n.type.name + ")"].push_back(up({}));  // marks %x as a captured type (perm_words_premise)
+  }
   // A value bound with `as %r` is read here, and again wherever `%r` is used: one more capture.
   if (!n.as_name.empty()) out["%" + n.as_name].push_back(up({}));
   if (n.kind == Node::Kind::Value) {
@@ -275,6 +280,43 @@ std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f, bool ev
         return first + " and " + key + " are related by " + c.pred + " but reach the root through the permutation words " +
                show(w0) + " and " + show(w1) + ", which differ as words: the constraint may relate other axes at some "
                "rank (bounded only)";
+    }
+  }
+  // A captured type (`: $T` twice, or `: type(%x)`) ties the dims of two nodes position by position: one
+  // frame of axes, like same_type. No read of a type is evaluated, so P2 never sees it, and the rank
+  // argument drops the same axes from both only when they reach the root through one word: `%x : $T`
+  // under a dot_general and the dot's own `: $T` tie an lhs axis to the output axis at the same
+  // position, a pairing the dropping of axes does not keep (its proof enumerated only dots without a
+  // contracting dim at B = 1; an adversarial review, 2026-12-07). The letters equal types make
+  // identities (broadcast_to, reshape, reductions) drop out as for same_type. With a transpose the
+  // loop below compares every capture's words, these too.
+  if (!every_capture) {
+    std::set<std::string> typed;
+    std::function<void(const Node&)> walk = [&](const Node& n) {
+      if (!n.type_capture.empty()) typed.insert("$" + n.type_capture);
+      if (n.type.kind == rules::TypeRef::Kind::TypeCapture) typed.insert("$" + n.type.name);
+      if (n.type.kind == rules::TypeRef::Kind::OfCapture) typed.insert("%" + n.type.name);
+      for (const auto& o : n.operands) walk(*o);
+    };
+    walk(*r.source);
+    walk(*r.result);
+    const auto identity_when_equal = [](const Tok& t) {
+      return t.name == "#broadcast" || t.name == "#reshape" || t.name == "#reduce";
+    };
+    for (const std::string& cap : typed) {
+      auto it = words.find(cap);
+      if (it == words.end() || it->second.size() < 2) continue;
+      if (cap[0] == '%' && f.scalar_caps.count(cap.substr(1))) continue;
+      std::vector<Tok> w0 = reduce(it->second[0]);
+      std::erase_if(w0, identity_when_equal);
+      for (size_t k = 1; k < it->second.size(); ++k) {
+        std::vector<Tok> wk = reduce(it->second[k]);
+        std::erase_if(wk, identity_when_equal);
+        if (wk != w0)
+          return "the captured type " + (cap[0] == '%' ? "type(" + cap + ")" : cap) +
+                 " ties nodes that reach the root through the words " + show(w0) + " and " + show(wk) +
+                 ": it pairs axes of two frames, which dropping axes does not keep (bounded only)";
+      }
     }
   }
   if (!every_capture) return "";
