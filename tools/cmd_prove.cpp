@@ -22,6 +22,7 @@
 #include "rewriter/rules/rules.h"
 #include "tools/commands.h"
 #include "tools/common.h"
+#include "verify/prove/instance.h"
 #include "tools/plugin.h"
 #include "tools/progress.h"
 #include "tools/targets.h"
@@ -738,10 +739,12 @@ int cmd_prove(const Args& a) {
   std::printf("coverage: %d of %d reachable classes fired; %d of %zu patterns fired every reachable class "
               "(--coverage lists them per pattern)\n",
               classes_fired, classes, complete, reports.size());
-  std::printf("scope: root ranks at most %d and dims at most %d (operands may be larger where a shape rule needs); the "
+  std::printf("scope: root ranks at most %d and dims at most %d (operands may be larger where a shape rule needs; "
+              "the room beside a slice or dynamic_slice window and an operand axis the result does not show -- "
+              "reduced, indexed, scattered, contracted -- at most %d); the "
               "ranks, dtypes and classes that fired are per pattern; seed %llu, Z3 budget %u ms per instance, %d "
               "directed tries per class left after %d instances, %d interpreter runs before TESTED%s\n",
-              o.max_rank, o.max_dim, static_cast<unsigned long long>(o.seed), o.timeout_ms, o.class_tries, o.instances,
+              o.max_rank, o.max_dim, prove::wide_extent(o.max_dim), static_cast<unsigned long long>(o.seed), o.timeout_ms, o.class_tries, o.instances,
               o.campaign_runs, shard_n > 1 ? (", shard " + std::to_string(shard_k) + "/" + std::to_string(shard_n)).c_str() : "");
   if (all_shapes) {
     int ac[4] = {0, 0, 0, 0}, disagreements = 0;

@@ -151,6 +151,11 @@ bool hidden_axis_big(const Program& p, InstId d, OpCode op) {
       for (int64_t ax : a.ints("contract_lhs"))
         if (big(ax)) return true;
       return false;
+    case OpCode::ScatterReduce: {  // the indices' (and updates') scatter axis
+      const TensorType& idx = p.type_of(p.operand(d, 1));
+      const int64_t ax = a.int_or("axis", 0);
+      return ax >= 0 && ax < idx.rank() && idx.dims[ax] >= 4;
+    }
     default: return false;
   }
 }
@@ -1113,14 +1118,14 @@ class Planner {
       // reading only the first 3 elements of an argmax's, a take's or a reduction's axis was PROVED.
       if (x.op == OpCode::Argmax || x.op == OpCode::Take || x.op == OpCode::Gather || x.op == OpCode::SegmentReduce ||
           x.op == OpCode::ReduceSum || x.op == OpCode::ReduceMax || x.op == OpCode::ReduceMin ||
-          x.op == OpCode::DotGeneral) {
+          x.op == OpCode::DotGeneral || x.op == OpCode::ScatterReduce) {
         CoverageClass c = node_class(n_hidden(k_, i), i, &NodeSteer::hidden, 1);
         c.aim = 4;
         if (x.op == OpCode::Gather || x.op == OpCode::SegmentReduce) needs_rank(c, i, 1);
         const rules::AttrExpr* ax = source_attr(x, x.op == OpCode::DotGeneral ? "contract_lhs" : "axes");
         if (ax && ax->kind == rules::AttrExpr::Kind::Ints && ax->ints.empty())
           unreach(c, "the rule writes an empty list: no such axis");
-        const Node& opnd = *x.operands[0];
+        const Node& opnd = *x.operands[x.op == OpCode::ScatterReduce && x.operands.size() > 1 ? 1 : 0];
         const std::string opnd_name = opnd.kind == Node::Kind::Value ? opnd.name : opnd.as_name;
         for (const Constraint& k : where_) {
           if (k.negated || k.args.size() < 2) continue;

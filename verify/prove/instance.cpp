@@ -166,7 +166,9 @@ class Generator {
   /// Room beside a window (a slice's or dynamic_slice's operand beyond the window along an axis): 0..2,
   /// a third of the time 3..max(4, max_dim + 1). (With 0..2 only, a start was never above 2, and rules
   /// capping a start at 2 were PROVED: an adversarial review.)
-  int64_t wide_room() { return coin(r_, 0.67) ? pick(r_, 0, 2) : pick(r_, 3, std::max(4, o_.max_dim + 1)); }
+  /// The room beside a slice's or dynamic_slice's window: 0..2, a third of the time 3..kWideExtent
+  /// (starts of 3 to 4 only let a rule clamping them at 4 pass: an audit, 2026-12-07).
+  int64_t wide_room() { return coin(r_, 0.67) ? pick(r_, 0, 2) : pick(r_, 3, wide_extent(o_.max_dim)); }
 
   /// A rule's literal axis as an int: -1 (an axis no rank has, so the caller's range check fails the
   /// generation) beyond the largest rank. (A literal of 2^32 was cast to the axis 0.)
@@ -181,13 +183,14 @@ class Generator {
   }
 
   /// The extent of an operand axis the result does not show (NodeSteer::hidden): drawn as a dim, but
-  /// steered beyond the bound, max(4, max-dim + 1) or one more (only steered: larger operands on every
-  /// instance made the library's proof 1.6 times slower).
+  /// steered beyond the bound, max(4, max-dim + 1)..kWideExtent (only steered: larger operands on every
+  /// instance made the library's proof 1.6 times slower; a single size let a rule capped just above it
+  /// pass).
   int64_t hidden_dim(const Node& n, int lo) {
     // One such axis per node (a reduction over three axes of 4 each made the library's proof slower).
     if (steer_of(n, &NodeSteer::hidden) == 1 && !hidden_done_.count(&n)) {
       hidden_done_.insert(&n);
-      return std::max(4, o_.max_dim + 1);
+      return pick(r_, std::max(4, o_.max_dim + 1), wide_extent(o_.max_dim));
     }
     return draw_dim(lo, std::max(lo, o_.max_dim));
   }
@@ -929,7 +932,10 @@ class Generator {
         const int axis = f && !f->ints.empty() ? lit_axis(f->ints[0]) : pick(r_, 0, want.rank() - 1);
         if (axis < 0 || axis >= want.rank()) throw GenFail{"scatter_reduce axis"};
         TensorType idx = want, src = want;
-        for (int d = 0; d < want.rank(); ++d) idx.dims[d] = d == axis ? pick(r_, 0, 3) : pick(r_, 0, static_cast<int>(want.dims[d]));
+        // The scatter axis of idx and src is not shown by the result: a hidden axis (a rule reading only
+        // the first 3 entries along it was PROVED when it was at most 3).
+        for (int d = 0; d < want.rank(); ++d)
+          idx.dims[d] = d == axis ? hidden_dim(n, 0) : pick(r_, 0, static_cast<int>(want.dims[d]));
         idx.dtype = index_dtype(n, OpCode::ScatterReduce);
         src.dims = idx.dims;
         const AttrValue* fr = fixed_attr(n, "reduce");
