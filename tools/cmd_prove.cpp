@@ -740,7 +740,7 @@ int cmd_prove(const Args& a) {
               "(--coverage lists them per pattern)\n",
               classes_fired, classes, complete, reports.size());
   std::printf("scope: root ranks at most %d and dims at most %d (operands may be larger where a shape rule needs; "
-              "the room beside a slice or dynamic_slice window and an operand axis the result does not show -- "
+              "the room beside a slice, dynamic_slice or gather window and an operand axis the result does not show -- "
               "reduced, indexed, scattered, contracted -- at most %d); the "
               "ranks, dtypes and classes that fired are per pattern; seed %llu, Z3 budget %u ms per instance, %d "
               "directed tries per class left after %d instances, %d interpreter runs before TESTED%s\n",

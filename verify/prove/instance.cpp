@@ -686,7 +686,7 @@ class Generator {
           // The room after the window: 0..1 mostly, 2..4 a third of the time (only 0..1 was drawn, and a
           // rule placing the window one element early whenever two were left was PROVED).
           for (int i = 0; i < want.rank(); ++i)
-            o.dims[i] = want.dims[i] + starts[i] + (coin(r_, 0.67) ? pick(r_, 0, 1) : pick(r_, 2, 4));
+            o.dims[i] = want.dims[i] + starts[i] + (coin(r_, 0.67) ? pick(r_, 0, 1) : pick(r_, 2, wide_extent(o_.max_dim)));
         }
         if (src.kind == Node::Kind::Value) last_slice_[src.name] = {starts, want.dims};
         put(g.attrs, "starts", AttrKind::Ints, starts);
@@ -916,11 +916,11 @@ class Generator {
         if (axis < 0 || axis >= want.rank()) throw GenFail{"gather axis"};
         TensorType x = want, idx = want;
         // x's gathered axis may be empty (every index out of range: UB wherever the result is read).
-        // The other axes of x: the index's, or 1 larger; 2..4 larger a third of the time (only 0..1 was
+        // The other axes of x: the index's, or 1 larger; 2..wide_extent larger a third of the time (only 0..1 was
         // drawn, and a rule reading x one element further along such an axis was PROVED).
         for (int d = 0; d < want.rank(); ++d)
           x.dims[d] = d == axis ? hidden_dim(n, 0)
-                                : want.dims[d] + (coin(r_, 0.67) ? pick(r_, 0, 1) : pick(r_, 2, 4));
+                                : want.dims[d] + (coin(r_, 0.67) ? pick(r_, 0, 1) : pick(r_, 2, wide_extent(o_.max_dim)));
         idx.dtype = index_dtype(n, OpCode::Gather);
         put(g.attrs, "axis", AttrKind::Int, {axis});
         in = {x, idx};

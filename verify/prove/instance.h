@@ -105,7 +105,7 @@ struct Steer {
 };
 
 /// The largest extent the generator gives an operand axis the result does not tie to its own dims: the
-/// room beside a slice's or dynamic_slice's window, and a steered hidden axis (a reduced, indexed,
+/// room beside a slice's, dynamic_slice's or gather's window, and a steered hidden axis (a reduced, indexed,
 /// scattered or contracted axis). `ptir prove`'s scope line states it.
 inline int wide_extent(int max_dim) { return max_dim + 3 > 6 ? max_dim + 3 : 6; }
 
