@@ -99,10 +99,15 @@ Result prove_all_shapes(const rules::Rule& r, const ReplayFn& replay, const Cana
     std::optional<smt::Context> ctx;
     ctx.emplace();
     // 1. The rank bound (bound.cpp).
-    const std::optional<int> counted = rank_bound(r, facts, axes, budget);
+    std::string p2;
+    const std::optional<int> counted = rank_bound(r, facts, axes, budget, &p2);
     if (!counted)
       return done(Verdict::Unknown, "the proof's budget of " + std::to_string(o.total_ms / 1000) +
                                         " s ran out while counting the rank bound");
+    // P2 at every configuration the count evaluated (ranks 1 to 3), not only at ranks 0..B: a red team's
+    // rule read %x through reduce_max(keepdims false) under broadcast_to and directly, maps that differ
+    // only from rank 2 on, and with B = 1 was PROVED FOR ALL SHAPES (wrong at 2x1).
+    if (!p2.empty()) return done(Verdict::BoundedOnly, "premise of the rank argument fails: " + p2);
     const int bound = *counted;
     res.rank_bound = bound;
     if (bound > o.max_rank_bound)

@@ -62,7 +62,8 @@ RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f) {
   return a;
 }
 
-std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a, smt::UnitBudget& budget) {
+std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a, smt::UnitBudget& budget,
+                              std::string* premise) {
   // Every configuration evaluated at ranks 1 to 3, not 1 alone: a configuration infeasible at rank 1
   // still has reads.
   int bound = 1, ill_witness = 0;
@@ -75,6 +76,8 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
       e.max_contract_ = 3 - rk;  // output and contraction axes together up to 3, like the ranks
       try {
         e.run();
+        if (premise && premise->empty() && !e.premise.empty())
+          *premise = e.premise[0] + " (at rank " + std::to_string(rk) + ")";
         bound = std::max(bound, bound_of(e));
         // An ill-formed target is "some axis is bad": its witness axis is one more condition, unless
         // the source's assumptions already exclude it (e.g. operands the source made equal).

@@ -232,7 +232,11 @@ RuleAxes rule_axes(const rules::Rule& r, const RuleFacts& f);
 /// ill-formed where the source's assumptions allow it, then the axes of `a`. Z3 units the ill-formedness
 /// checks spend are charged to `budget`; nullopt when the budget is exhausted before the count ends.
 /// Throws Outside like the encoder.
-std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a, smt::UnitBudget& budget);
+/// `premise`: set to the first P2 failure (Enc::premise) of a configuration at ranks 1 to 3, which the
+/// count evaluates anyway: reads whose axis maps differ only from rank 2 on (a reduction without keepdims
+/// under a broadcast_to shifts its operand's axes) are invisible at ranks 0..B when B is 1.
+std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const RuleAxes& a, smt::UnitBudget& budget,
+                              std::string* premise = nullptr);
 
 // ---- concretization (concretize.cpp) ----
 

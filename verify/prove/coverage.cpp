@@ -285,6 +285,9 @@ std::string n_repeats(const Skeleton& k, int i, int m) {
 std::string n_brank(const Skeleton& k, int i, bool adds) {
   return "axes " + k.label[i] + " = " + (adds ? "leading axes added" : "same rank");
 }
+std::string n_bmove(const Skeleton& k, int i) {
+  return "axes " + k.label[i] + " = leading axes added, an axis >= 2 moved";
+}
 std::string n_bexp(const Skeleton& k, int i, bool exp) {
   return "size-1 axes " + k.label[i] + " = " + (exp ? "some expanded" : "none expanded");
 }
@@ -1401,6 +1404,29 @@ class Planner {
           unreach(adds, keep);
           needs_rank(adds, i, std::max(1, fr + 1));
           add(p, std::move(adds));
+          // Leading axes added with an operand axis of 2 or more, which lands on another axis number of
+          // the result than its own (steered on a square root, where it type-checks against reads of the
+          // same value in place): a rule treating broadcast_to(reduce(x)) and broadcast_to(x) as reading
+          // x alike was PROVED (a red team, 2026-12-07: wrong at x of 2x1 reduced over axis 1).
+          CoverageClass mv = node_class(n_bmove(k_, i), i, &NodeSteer::bcast_rank, 2);
+          mv.steer.square = 2;
+          mv.steer.sizes = 2;
+          mv.aim = 8;
+          // Reductions below it take exactly one axis: with none (what a broadcast of the same value
+          // elsewhere leaves room for most often) no axis shifts.
+          for (size_t j = 0; j < k_.nodes.size(); ++j) {
+            bool below = false;
+            for (int a = k_.parent[j]; a >= 0 && !below; a = k_.parent[a]) below = a == i;
+            const Node& nj = *k_.nodes[j];
+            if (below && nj.kind == Node::Kind::Op &&
+                (nj.op == OpCode::ReduceSum || nj.op == OpCode::ReduceMax || nj.op == OpCode::ReduceMin))
+              mv.steer.nodes[j].axes_order = 5;
+          }
+          unreach(mv, keep);
+          if (fr == 0) unreach(mv, "rank_is(...) makes the operand a scalar: it has no axis to move");
+          unreach(mv, int_kept);
+          needs_rank(mv, i, std::max(2, fr + 1));
+          add(p, std::move(mv));
           add(p, node_class(n_bexp(k_, i, false), i, &NodeSteer::bcast_expand, 0));
           CoverageClass exp = node_class(n_bexp(k_, i, true), i, &NodeSteer::bcast_expand, 1);
           exp.steer.sizes = 2;
@@ -1702,6 +1728,12 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
         const TensorType& t = p.type_of(p.result(d, 0));
         const int lead = t.rank() - o.rank();
         put_shape(n_brank(k, i, lead > 0));
+        if (lead > 0)
+          for (int j = 0; j < o.rank(); ++j)
+            if (o.dims[j] >= 2) {
+              put_shape(n_bmove(k, i));
+              break;
+            }
         bool exp = false;
         for (int j = 0; j < o.rank() && lead >= 0; ++j) exp = exp || (o.dims[j] == 1 && t.dims[lead + j] != 1);
         put_shape(n_bexp(k, i, exp));

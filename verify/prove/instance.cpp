@@ -338,6 +338,33 @@ class Generator {
     return (coin(r_) ? b + 1 : b - 1) & bits_mask(d);
   }
 
+  /// MIN, MIN + 1, MIN + 2, MAX - 2, MAX - 1, MAX of integer dtype `t` and, for every narrower integer
+  /// dtype, its MIN and MAX and one either side, where `t` holds them (as int64: ui64's MAX is -1).
+  static std::vector<int64_t> near_extremes(DType t) {
+    const bool sgn = is_signed_int(t);
+    const int w = dtype_bits(t);
+    // t's range as int128-free bounds: [lo, hi] in int64 for signed and ui8..ui32; ui64 by bits.
+    auto holds = [&](__int128 v) {
+      if (sgn) return v >= static_cast<__int128>(int_min(t)) && v <= static_cast<__int128>(int_max_bits(t));
+      return v >= 0 && v <= static_cast<__int128>(int_max_bits(t));
+    };
+    std::vector<int64_t> out;
+    auto put = [&](__int128 v) {
+      if (holds(v)) out.push_back(static_cast<int64_t>(static_cast<uint64_t>(v)));
+    };
+    const __int128 lo = sgn ? static_cast<__int128>(int_min(t)) : 0, hi = static_cast<__int128>(int_max_bits(t));
+    for (int k = 0; k <= 2; ++k) put(lo + k), put(hi - k);
+    for (DType d : {DType::SI8, DType::UI8, DType::SI16, DType::UI16, DType::SI32, DType::UI32}) {
+      if (dtype_bits(d) >= w && !(dtype_bits(d) == w && is_signed_int(d) != sgn)) continue;
+      const __int128 dlo = is_signed_int(d) ? static_cast<__int128>(int_min(d)) : 0;
+      const __int128 dhi = static_cast<__int128>(int_max_bits(d));
+      for (int k = -1; k <= 1; ++k) put(dlo + k), put(dhi + k);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
   Tensor random_literal(const TensorType& t) {
     const int mode = pick(r_, 0, 2);
     if (mode == 0 && is_float(t.dtype)) {
@@ -354,6 +381,21 @@ class Generator {
       const double v = std::ldexp(coin(r_) ? 1.0 : -1.0, e);
       Tensor s(t);
       for (int64_t i = 0; i < s.size(); ++i) s.set_bits(i, double_to_float(t.dtype, v));
+      return s;
+    }
+    if (mode == 0 && is_integer(t.dtype) && t.dtype != DType::I1) {
+      // Near an extreme: MIN, MAX and one or two inside them, and the bounds of every narrower integer
+      // dtype, one either side (random_tensor's edges are MIN, MAX and small values only, so a rule
+      // wrong at MAX - 1, or at 255 compared in si32, was PROVED: an audit, 2026-12-07). A splat half of
+      // the time, else each element drawn from the set.
+      const std::vector<int64_t> vals = near_extremes(t.dtype);
+      Tensor s(t);
+      const bool splat = coin(r_);
+      const int64_t v0 = vals[static_cast<size_t>(pick(r_, 0, static_cast<int>(vals.size()) - 1))];
+      for (int64_t i = 0; i < s.size(); ++i) {
+        const int64_t v = splat ? v0 : vals[static_cast<size_t>(pick(r_, 0, static_cast<int>(vals.size()) - 1))];
+        s.set_bits(i, static_cast<uint64_t>(v) & bits_mask(t.dtype));
+      }
       return s;
     }
     Tensor s = random_tensor(t, r_(), 0.5);
@@ -620,9 +662,13 @@ class Generator {
       case OpCode::BroadcastTo: {
         TensorType o = want;
         const int sr = steer_of(n, &NodeSteer::bcast_rank), se = steer_of(n, &NodeSteer::bcast_expand);
-        const int drop = sr == 0 || want.rank() == 0 ? 0 : sr == 1 ? pick(r_, 1, want.rank()) : pick(r_, 0, want.rank());
+        if (sr == 2 && want.rank() < 2) throw GenFail{"moving an operand axis needs a result of rank >= 2"};
+        const int drop = sr == 0 || want.rank() == 0 ? 0
+                         : sr == 1                  ? pick(r_, 1, want.rank())
+                         : sr == 2                  ? pick(r_, 1, want.rank() - 1)
+                                                    : pick(r_, 0, want.rank());
         o.dims.erase(o.dims.begin(), o.dims.begin() + drop);
-        if (se != 0)
+        if (se != 0 && sr != 2)
           for (int64_t& d : o.dims)
             if (coin(r_, 0.4)) d = 1;
         if (se == 1) {  // expand at least one axis whose result size is not 1
@@ -1153,10 +1199,11 @@ class Generator {
     std::vector<int64_t> axes;
     // The axes list: increasing, or (a quarter of the time, or steered) in another order, which the
     // semantics allows and a rule reading `$a` in order (at($a, 0), permute_axes) may mishandle.
-    // Steered by axes_order: 1 not increasing (two or more), 2 none, 3 three or more; unsteered the
+    // Steered by axes_order: 1 not increasing (two or more), 2 none, 3 three or more, 5 exactly one
+    // (keepdims: at least one); unsteered the
     // count is mostly 1-2, now and then 0 or 3.
     const int order = steer_of(n, &NodeSteer::axes_order);
-    const int want_axes = order == 1 ? 2 : order >= 3 ? 3 : 0;  // at least this many (keepdims: where the rank allows)
+    const int want_axes = order == 1 ? 2 : order == 5 ? 1 : order >= 3 ? 3 : 0;  // at least this many (keepdims: where the rank allows)
     if (keep) {
       o = want;
       if (order != 2)
@@ -1165,7 +1212,7 @@ class Generator {
                            want.rank() - i <= want_axes - static_cast<int>(axes.size())))
             axes.push_back(i), want.dims[i] = 1, o.dims[i] = hidden_dim(n, 0);
     } else {
-      const int extra = order == 1 ? 2 : order == 2 ? 0 : order >= 3 ? 3
+      const int extra = order == 1 ? 2 : order == 2 ? 0 : order == 5 ? 1 : order >= 3 ? 3
                         : coin(r_, 0.1) ? 0 : coin(r_, 0.15) ? 3 : pick(r_, 1, 2);
       o.dims = want.dims;
       for (int e = 0; e < extra; ++e) {

@@ -46,12 +46,12 @@ struct NodeSteer {
   int interior = kAny;  ///< pad: 0 no interior padding, 1 some interior > 0
   int starts = kAny;    ///< slice: 0 all starts 0, 1 some start > 0
   int repeats = kAny;   ///< tile: 0 all repeats 1, 1 some repeat 0, 2 some repeat >= 2, 3 some repeat >= 2 of an operand axis >= 2, 4 some repeat >= 3 of one
-  int bcast_rank = kAny;    ///< broadcast_to: 0 operand of the result's rank, 1 leading axes added
+  int bcast_rank = kAny;    ///< broadcast_to: 0 operand of the result's rank, 1 leading axes added, 2 leading axes added and every operand axis kept at its result size (its axes >= 2 move)
   int bcast_expand = kAny;  ///< broadcast_to: 0 no size-1 axis expanded, 1 some size-1 axis expanded
   int dir = kAny;       ///< compare: index into lt, le, eq, ge, gt, ne
   int dot = kAny;       ///< dot_general: a DotLayout
   /// reduce_*: 0 the axes list increasing, 1 not (legal: docs/semantics.md), 2 no axes, 3 three or more,
-  /// 4 three or more in an order neither increasing nor decreasing
+  /// 4 three or more in an order neither increasing nor decreasing, 5 exactly one
   int axes_order = kAny;
   /// Values beyond the generator's narrow ranges (a rule that clamps one at the narrow range's edge is
   /// wrong only there). reduce_window / extract_patches: k = 0..7, an attribute wide on some axis: 0
