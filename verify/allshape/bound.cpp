@@ -74,6 +74,10 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
       ch.start();
       Enc e(r, f, rk, ch);
       e.max_contract_ = 3 - rk;  // output and contraction axes together up to 3, like the ranks
+      // Reductions without keepdims over up to two axes (one at rank 3), so that P2 (checked here too)
+      // sees reads through a multi-axis reduction (a review: the default of one left them unexamined
+      // whenever B was 1).
+      e.max_reduced_ = rk < 3 ? 2 : 1;
       try {
         e.run();
         if (premise && premise->empty() && !e.premise.empty())

@@ -1424,7 +1424,6 @@ class Planner {
           }
           unreach(mv, keep);
           if (fr == 0) unreach(mv, "rank_is(...) makes the operand a scalar: it has no axis to move");
-          unreach(mv, int_kept);
           needs_rank(mv, i, std::max(2, fr + 1));
           add(p, std::move(mv));
           add(p, node_class(n_bexp(k_, i, false), i, &NodeSteer::bcast_expand, 0));
