@@ -253,7 +253,9 @@ std::vector<OptionSpec> make_options() {
        .help = "drop the patterns carrying any of these labels", .repeatable = true},
       {.name = "max-rank", .kind = K::UInt, .meta = "R", .scope = kProve, .help = "largest root rank of an instance",
        .dflt = "3", .min = 0, .max = 6},
-      {.name = "max-dim", .kind = K::UInt, .meta = "D", .scope = kProve, .help = "largest dimension size of an instance",
+      {.name = "max-dim", .kind = K::UInt, .meta = "D", .scope = kProve, .help = "largest dimension size of an instance's root (operands may be larger where a shape rule needs: "
+               "the room beside a slice, dynamic_slice or gather window and an axis the result does not show "
+               "up to max(6, D + 3), windows and pads by their attributes; the summary's scope line says so)",
        .dflt = "3", .min = 0, .max = 8},
       {.name = "instances", .kind = K::UInt, .meta = "N", .scope = kProve,
        .help = "instances per pattern (about a quarter are near misses), each other one aimed at a coverage "
