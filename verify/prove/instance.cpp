@@ -77,6 +77,7 @@ class Generator {
 
   int root(const Node& n) {
     hidden_done_.clear();
+    round_hint_.clear();
     TensorType t;
     // The steered dtype, else the hint first: the root's dtype decides most of the DAG's.
     t.dtype = steered_dtype(n);
@@ -638,9 +639,33 @@ class Generator {
       }
       case OpCode::Cast: {
         TensorType o = want;
+        const Node& from = *n.operands[0];
+        const bool unsteered = steer_of(from, &NodeSteer::dtype) == kAny;
+        const bool chain = from.kind == Node::Kind::Op && from.op == OpCode::Cast;
+        // In a chain of casts, half of the time each cast rounds: an operand dtype the cast to `want`
+        // does not hold exactly (rules::widens_exactly), and the inner cast likewise. Dtype classes are per
+        // variable, and a rule folding cast(cast(x) : M) : T wrong only under double rounding (si32 -> f32
+        // -> bf16, si64 -> f64 -> f32) was PROVED on four seeds (an audit, 2026-12-07). A bias, not a class.
+        if (unsteered && (chain || round_hint_.count(&n)) && coin(r_, 0.5)) {
+          // The outer cast of a chain: from a float that holds every value of `want` and more (its
+          // rounding to `want` is the second one); the inner cast: from any dtype `want` does not hold.
+          std::vector<DType> rounds;
+          for (int k = 0; k < kNumDTypes; ++k) {
+            const auto d = static_cast<DType>(k);
+            if (d == want.dtype || d == DType::I1 || !is_float(want.dtype) || rules::widens_exactly(d, want.dtype)) continue;
+            if (chain && !(is_float(d) && rules::widens_exactly(want.dtype, d))) continue;
+            rounds.push_back(d);
+          }
+          if (!rounds.empty()) {
+            o.dtype = forced_dtype(n, rounds[static_cast<size_t>(pick(r_, 0, static_cast<int>(rounds.size()) - 1))]);
+            if (chain) round_hint_.insert(&from);
+            in = {o};
+            break;
+          }
+        }
         // A quarter of the unsteered casts are to their own dtype (a no-op cast is an edge case).
-        const bool same = steer_of(*n.operands[0], &NodeSteer::dtype) == kAny && coin(r_, 0.25);
-        o.dtype = forced_dtype(n, same ? want.dtype : steered_dtype(*n.operands[0]));
+        const bool same = unsteered && coin(r_, 0.25);
+        o.dtype = forced_dtype(n, same ? want.dtype : steered_dtype(from));
         in = {o};
         break;
       }
@@ -1392,6 +1417,7 @@ class Generator {
   std::vector<std::vector<int64_t>> perms_;        ///< transpose perms drawn so far (outermost first)
   /// The last window (starts, dims) drawn for a slice of each captured value.
   std::map<std::string, std::pair<std::vector<int64_t>, std::vector<int64_t>>> last_slice_;
+  std::set<const Node*> round_hint_;   ///< inner casts of a chain whose outer cast rounds: they round too
   std::set<const Node*> hidden_done_;  ///< nodes that got their one wide hidden axis (hidden_dim)
 };
 
