@@ -66,7 +66,7 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
                               std::string* premise) {
   // Every configuration evaluated at ranks 1 to 3, not 1 alone: a configuration infeasible at rank 1
   // still has reads.
-  int bound = 1, ill_witness = 0;
+  int bound = 1, ill_witness = 0, feasible = 0;
   for (int rk = 1; rk <= 3; ++rk) {
     Chooser ch;
     do {
@@ -80,6 +80,7 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
       e.max_reduced_ = rk < 3 ? 2 : 1;
       try {
         e.run();
+        ++feasible;
         if (premise && premise->empty() && !e.premise.empty())
           *premise = e.premise[0] + " (at rank " + std::to_string(rk) + ")";
         bound = std::max(bound, bound_of(e));
@@ -96,6 +97,13 @@ std::optional<int> rank_bound(const rules::Rule& r, const RuleFacts& f, const Ru
       }
     } while (ch.next());
   }
+  // Reads and conditions are counted on the configurations above: a rule none of whose configurations
+  // is feasible at ranks 1 to 3 (a literal concat axis of 3, rank_is(%x, 4) on a broadcast operand) would
+  // count none, and its B would be too small (a red team's rule, wrong only at rank 6, was PROVED FOR ALL
+  // SHAPES with B = 5). Such a rule is bounded only.
+  if (feasible == 0 && premise && premise->empty())
+    *premise = "the rank bound is counted on the configurations at ranks 1 to 3, and none is feasible for "
+               "this rule (it needs a larger rank), so its reads were not counted";
   // A transpose's permutations are all the identity below rank 2: check rank 2 so the premise
   // check (every read in place) sees a real permutation.
   bound += ill_witness;
