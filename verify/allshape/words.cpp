@@ -122,10 +122,7 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
   };
   if (!n.type_capture.empty()) out["$" + n.type_capture].push_back(up({}));
   if (n.type.kind == rules::TypeRef::Kind::TypeCapture) out["$" + n.type.name].push_back(up({}));
-  if (n.type.kind == rules::TypeRef::Kind::OfCapture) {
-    out["%" + n.type.name].push_back(up({}));
-    out["type(%" + n.type.name + ")"].push_back(up({}));  // marks %x as a captured type (perm_words_premise)
-  }
+  if (n.type.kind == rules::TypeRef::Kind::OfCapture) out["%" + n.type.name].push_back(up({}));
   // A value bound with `as %r` is read here, and again wherever `%r` is used: one more capture.
   if (!n.as_name.empty()) out["%" + n.as_name].push_back(up({}));
   if (n.kind == Node::Kind::Value) {

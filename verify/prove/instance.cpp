@@ -167,7 +167,7 @@ class Generator {
   /// Room beside a window (a slice's or dynamic_slice's operand beyond the window along an axis): 0..2,
   /// a third of the time 3..max(4, max_dim + 1). (With 0..2 only, a start was never above 2, and rules
   /// capping a start at 2 were PROVED: an adversarial review.)
-  /// The room beside a slice's or dynamic_slice's window: 0..2, a third of the time 3..kWideExtent
+  /// The room beside a slice's or dynamic_slice's window: 0..2, a third of the time 3..wide_extent
   /// (starts of 3 to 4 only let a rule clamping them at 4 pass: an audit, 2026-12-07).
   int64_t wide_room() { return coin(r_, 0.67) ? pick(r_, 0, 2) : pick(r_, 3, wide_extent(o_.max_dim)); }
 
@@ -184,7 +184,7 @@ class Generator {
   }
 
   /// The extent of an operand axis the result does not show (NodeSteer::hidden): drawn as a dim, but
-  /// steered beyond the bound, max(4, max-dim + 1)..kWideExtent (only steered: larger operands on every
+  /// steered beyond the bound, max(4, max-dim + 1)..wide_extent (only steered: larger operands on every
   /// instance made the library's proof 1.6 times slower; a single size let a rule capped just above it
   /// pass).
   int64_t hidden_dim(const Node& n, int lo) {
@@ -344,7 +344,7 @@ class Generator {
   static std::vector<int64_t> near_extremes(DType t) {
     const bool sgn = is_signed_int(t);
     const int w = dtype_bits(t);
-    // t's range as int128-free bounds: [lo, hi] in int64 for signed and ui8..ui32; ui64 by bits.
+    // t's range in __int128, so that ui64's MAX and the candidates one past a bound compare exactly.
     auto holds = [&](__int128 v) {
       if (sgn) return v >= static_cast<__int128>(int_min(t)) && v <= static_cast<__int128>(int_max_bits(t));
       return v >= 0 && v <= static_cast<__int128>(int_max_bits(t));
