@@ -291,6 +291,18 @@ std::string n_bmove(const Skeleton& k, int i) {
 std::string n_bexp(const Skeleton& k, int i, bool exp) {
   return "size-1 axes " + k.label[i] + " = " + (exp ? "some expanded" : "none expanded");
 }
+// How a cast from `a` to `b` loses information (docs/verification.md, "Coverage"): -1 it does not
+// (rules::widens_exactly), else one of kCastLoss. A chain of two casts has a joint class for every pair.
+const char* const kCastLoss[] = {"rounds", "truncates", "wraps", "tests"};
+int cast_loss(DType a, DType b) {
+  if (rules::widens_exactly(a, b)) return -1;
+  if (b == DType::I1) return 3;       // x != 0
+  if (is_float(b)) return 0;          // rounded to the nearest value of b (or overflowed)
+  return is_float(a) ? 1 : 2;         // float -> integer truncates; integer -> integer wraps
+}
+std::string n_cast_chain(const Skeleton& k, int i, int inner, int outer) {
+  return "casts " + k.label[i] + " = " + kCastLoss[inner] + " then " + kCastLoss[outer];
+}
 std::string n_sizes(int m) {
   static const char* w[] = {"some axis 0", "every axis 1", "some axis >= 2"};
   return std::string("input sizes = ") + w[m];
@@ -462,23 +474,27 @@ struct Search {
 
   /// An assignment with vars[v] = value satisfying every constraint among the variables connected to v
   /// (through constraints), or nothing. Unconnected variables keep -2 (free).
-  std::optional<std::vector<int>> solve(int v, int value) const {
+  /// With `extra`, that constraint must hold too (and its variables count as connected to v).
+  std::optional<std::vector<int>> solve(int v, int value, const Con* extra = nullptr) const {
+    std::vector<const Con*> all_cons;
+    for (const Con& c : cons) all_cons.push_back(&c);
+    if (extra) all_cons.push_back(extra);
     std::vector<int> comp = {v};
     std::vector<bool> in(vars.size(), false);
     in[v] = true;
     for (size_t q = 0; q < comp.size(); ++q)
-      for (const Con& c : cons)
-        if (std::find(c.vars.begin(), c.vars.end(), comp[q]) != c.vars.end())
-          for (int w : c.vars)
+      for (const Con* c : all_cons)
+        if (std::find(c->vars.begin(), c->vars.end(), comp[q]) != c->vars.end())
+          for (int w : c->vars)
             if (!in[w]) in[w] = true, comp.push_back(w);
     std::vector<int> a(vars.size(), -2);
     a[v] = value;
     if (std::find(vars[v].dom.begin(), vars[v].dom.end(), value) == vars[v].dom.end()) return std::nullopt;
     std::function<bool(size_t)> go = [&](size_t at) -> bool {
-      for (const Con& c : cons) {
+      for (const Con* c : all_cons) {
         bool all = true;
-        for (int w : c.vars) all = all && a[w] != -2;
-        if (all && !c.ok(a)) return false;
+        for (int w : c->vars) all = all && a[w] != -2;
+        if (all && !c->ok(a)) return false;
       }
       if (at == comp.size()) return true;
       const int w = comp[at];
@@ -563,6 +579,7 @@ class Planner {
         add(p, std::move(c));
       }
     }
+    cast_chain_classes(p);
     node_classes(p);
     sizes_classes(p);
     for (const auto& r : k_.shared) {
@@ -1090,6 +1107,40 @@ class Planner {
     }
     if (k_.rel[i] == Rel::Same || k_.rel[i] == Rel::AtMost) c.min_rank = std::max(c.min_rank, k);
   }
+  /// A chain of two casts, cast(cast(x) : M) : T: a class for each way both casts lose information
+  /// (cast_loss of x -> M, then of M -> T), reachable when some assignment of the dtypes satisfies the
+  /// type rules and constraints with it (that assignment steers the generator). Each variable's dtype
+  /// class fires on its own; a rule folding the chain that is wrong only under double rounding (si32 ->
+  /// f32 -> bf16) was PROVED on seeds where the two rounding casts never met (an audit, 2026-12-07).
+  void cast_chain_classes(CoveragePlan& p) {
+    for (size_t ii = 0; ii < k_.nodes.size(); ++ii) {
+      const int i = static_cast<int>(ii);
+      const Node& x = *k_.nodes[i];
+      if (x.kind != Node::Kind::Op || x.op != OpCode::Cast || x.operands.empty()) continue;
+      const Node& in = *x.operands[0];
+      if (in.kind != Node::Kind::Op || in.op != OpCode::Cast || in.operands.empty()) continue;
+      const int vt = k_.var[i], vm = k_.var[i + 1], vx = k_.var[i + 2];
+      for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) {
+          CoverageClass c;
+          c.name = n_cast_chain(k_, i, a, b);
+          c.aim = 2;
+          Search::Con both{{vx, vm, vt}, [vx, vm, vt, a, b](const std::vector<int>& asg) {
+                             return cast_loss(static_cast<DType>(asg[vx]), static_cast<DType>(asg[vm])) == a &&
+                                    cast_loss(static_cast<DType>(asg[vm]), static_cast<DType>(asg[vt])) == b;
+                           }};
+          std::optional<std::vector<int>> w;
+          for (int d : s_.vars[vx].dom)
+            if ((w = s_.solve(vx, d, &both))) break;
+          if (!w)
+            unreach(c, "no assignment of the dtypes satisfies the type rules and constraints with the inner cast " +
+                           std::string(kCastLoss[a]) + " and the outer one " + kCastLoss[b]);
+          else
+            steer_from(*w, c.steer);
+          add(p, std::move(c));
+        }
+    }
+  }
   CoverageClass node_class(std::string name, int i, int NodeSteer::*field, int value) const {
     CoverageClass c;
     c.name = std::move(name);
@@ -1608,6 +1659,16 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
     const InstId d = inst_of(i);
     if (x.kind != Node::Kind::Op || d == kNone || p.op(d) != x.op) continue;
     const AttrSet& a = p.attrs_of(d);
+    if (x.op == OpCode::Cast && !x.operands.empty() && x.operands[0]->kind == Node::Kind::Op &&
+        x.operands[0]->op == OpCode::Cast && p.num_operands(d) == 1) {
+      const InstId e = p.def_inst(p.operand(d, 0));
+      if (e != kNone && p.op(e) == OpCode::Cast && p.num_operands(e) == 1) {
+        const DType dx = p.type_of(p.operand(e, 0)).dtype, dm = p.type_of(p.operand(d, 0)).dtype,
+                    dt = p.type_of(p.result(d)).dtype;
+        const int la = cast_loss(dx, dm), lb = cast_loss(dm, dt);
+        if (la >= 0 && lb >= 0) put(n_cast_chain(k, i, la, lb));
+      }
+    }
     for (const AttrSpec& spec : op_attr_schema(x.op))
       if (!spec.required && spec.dflt != AttrDefault::None && spec.dflt != AttrDefault::Own &&
           optattr_fired(p, d, spec))

@@ -645,7 +645,8 @@ class Generator {
         // In a chain of casts, half of the time each cast rounds: an operand dtype the cast to `want`
         // does not hold exactly (rules::widens_exactly), and the inner cast likewise. Dtype classes are per
         // variable, and a rule folding cast(cast(x) : M) : T wrong only under double rounding (si32 -> f32
-        // -> bf16, si64 -> f64 -> f32) was PROVED on four seeds (an audit, 2026-12-07). A bias, not a class.
+        // -> bf16, si64 -> f64 -> f32) was PROVED on four seeds (an audit, 2026-12-07). A bias beside the
+        // joint classes "casts OP = L1 then L2" (coverage.cpp), which steer every dtype of the chain.
         if (unsteered && (chain || round_hint_.count(&n)) && coin(r_, 0.5)) {
           // The outer cast of a chain: from a float that holds every value of `want` and more (its
           // rounding to `want` is the second one); the inner cast: from any dtype `want` does not hold.
