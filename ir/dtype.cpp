@@ -10,6 +10,11 @@
 
 namespace ptir {
 namespace {
+/// A literal as a message shows it: at most 40 characters, then "... (N characters)".
+std::string shown_literal(std::string_view s) {
+  if (s.size() <= 40) return std::string(s);
+  return std::string(s.substr(0, 40)) + "... (" + std::to_string(s.size()) + " characters)";
+}
 constexpr const DTypeInfo (&kInfo)[kNumDTypes] = detail::kDTypeInfo;
 
 bool iequal(std::string_view a, std::string_view b) {
@@ -116,11 +121,11 @@ std::optional<uint64_t> parse_hex_bits(std::string_view s, DType t, std::string*
   uint64_t v = 0;
   auto r = std::from_chars(s.data() + 2, s.data() + s.size(), v, 16);
   if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.size() == 2) {
-    if (err) *err = "bad hex bit pattern '" + std::string(s) + "'";
+    if (err) *err = "bad hex bit pattern '" + shown_literal(s) + "'";
     return std::nullopt;
   }
   if (v & ~bits_mask(t)) {
-    if (err) *err = "bit pattern '" + std::string(s) + "' is wider than " + dtype_name(t);
+    if (err) *err = "bit pattern '" + shown_literal(s) + "' is wider than " + dtype_name(t);
     return std::nullopt;
   }
   return v;
@@ -161,7 +166,7 @@ std::optional<uint64_t> parse_float_elem(std::string_view s, DType t, std::strin
     break;
   }
   if (!digit) {
-    if (err) *err = "bad float literal '" + std::string(s) + "'";
+    if (err) *err = "bad float literal '" + shown_literal(s) + "'";
     return std::nullopt;
   }
   // Fast path: the nearest double by from_chars, with no rounding-mode switch (the exact path below
@@ -222,7 +227,7 @@ std::optional<uint64_t> parse_int_elem(std::string_view s, DType t, std::string*
   if (t == DType::I1) {
     if (s == "true" || s == "1") return 1;
     if (s == "false" || s == "0") return 0;
-    if (err) *err = "i1 element must be true or false, got '" + std::string(s) + "'";
+    if (err) *err = "i1 element must be true or false, got '" + shown_literal(s) + "'";
     return std::nullopt;
   }
   bool neg = !s.empty() && s[0] == '-';
@@ -230,7 +235,7 @@ std::optional<uint64_t> parse_int_elem(std::string_view s, DType t, std::string*
   uint64_t mag = 0;
   auto r = std::from_chars(digits.data(), digits.data() + digits.size(), mag, 10);
   if (digits.empty() || r.ec == std::errc::invalid_argument || r.ptr != digits.data() + digits.size()) {
-    if (err) *err = "bad integer literal '" + std::string(s) + "'";
+    if (err) *err = "bad integer literal '" + shown_literal(s) + "'";
     return std::nullopt;
   }
   bool range_ok = r.ec == std::errc();
@@ -243,7 +248,7 @@ std::optional<uint64_t> parse_int_elem(std::string_view s, DType t, std::string*
     }
   }
   if (!range_ok) {
-    if (err) *err = "integer literal " + std::string(s) + " is out of range for " + dtype_name(t);
+    if (err) *err = "integer literal " + shown_literal(s) + " is out of range for " + dtype_name(t);
     return std::nullopt;
   }
   uint64_t v = neg ? (uint64_t(0) - mag) : mag;

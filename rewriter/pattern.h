@@ -162,6 +162,11 @@ class PatternSet {
     return p;
   }
   void add(std::unique_ptr<Pattern> p) { patterns_.push_back(std::move(p)); }
+  /// Removes the patterns `drop` returns true for (before freezing: the prover keeps one pattern).
+  template <typename F>
+  void erase_if(F drop) {
+    std::erase_if(patterns_, [&](const std::unique_ptr<Pattern>& p) { return drop(*p); });
+  }
   size_t size() const { return patterns_.size(); }
   const std::vector<std::unique_ptr<Pattern>>& patterns() const { return patterns_; }
   /// Moves the patterns into an immutable, indexed set.

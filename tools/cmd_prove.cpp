@@ -8,6 +8,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <set>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -385,11 +387,17 @@ int cmd_prove(const Args& a) {
 
   // What to prove: the library, or only the rules of the given files.
   std::vector<std::shared_ptr<const rules::RuleFile>> files;
+  std::set<std::string> seen_paths;
   for (const std::string& path : a.all("rules")) {
+    // A file given twice (same path, or another spelling of one file) is proved once.
+    std::error_code ec;
+    const auto canonical = std::filesystem::weakly_canonical(path, ec);
+    if (!seen_paths.insert(ec ? path : canonical.string()).second) continue;
     // Read once: the rules proved and the text the verdict cache keys them by are the same bytes.
+    // (A directory opens as an empty stream: load_rule_file refuses it.)
     std::string text;
     bool readable = false;
-    {
+    if (!std::filesystem::is_directory(path, ec)) {
       std::ifstream in(path, std::ios::binary);
       if (in) {
         std::ostringstream ss;

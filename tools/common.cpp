@@ -38,6 +38,12 @@ bool expensive_checks_option(const Args& a) {
   return a.has("expensive-checks") || (kExpensiveChecksByDefault && !a.has("no-expensive-checks"));
 }
 
+namespace {
+std::string g_who = "ptir";
+}
+const char* who() { return g_who.c_str(); }
+void set_command(const char* name) { g_who = std::string("ptir ") + name; }
+
 std::optional<std::string> read_file(const std::string& path) {
   if (path == "-") {
     std::string text;
@@ -49,19 +55,19 @@ std::optional<std::string> read_file(const std::string& path) {
       } else if (n == 0) {
         return text;
       } else if (errno != EINTR) {
-        std::fprintf(stderr, "ptir: cannot read <stdin>: %s\n", std::strerror(errno));
+        std::fprintf(stderr, "%s: cannot read <stdin>: %s\n", who(), std::strerror(errno));
         return std::nullopt;
       }
     }
   }
   // A folder opens as a stream that reads nothing; say what it is rather than "empty file".
   if (struct stat st; ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    std::fprintf(stderr, "ptir: cannot read %s: %s\n", path.c_str(), std::strerror(EISDIR));
+    std::fprintf(stderr, "%s: cannot read %s: %s\n", who(), path.c_str(), std::strerror(EISDIR));
     return std::nullopt;
   }
   std::ifstream f(path, std::ios::binary);
   if (!f) {
-    std::fprintf(stderr, "ptir: cannot read %s: %s\n", path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "%s: cannot read %s: %s\n", who(), path.c_str(), std::strerror(errno));
     return std::nullopt;
   }
   // A regular file is read in one go into a buffer of its size (a stringstream would grow by doubling
@@ -79,7 +85,7 @@ std::optional<std::string> read_file(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   if (f.bad()) {
-    std::fprintf(stderr, "ptir: cannot read %s\n", path.c_str());
+    std::fprintf(stderr, "%s: cannot read %s\n", who(), path.c_str());
     return std::nullopt;
   }
   return ss.str();

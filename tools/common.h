@@ -21,8 +21,11 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;
 inline constexpr int kExitUsage = 2;
 
-/// Reads a whole file ("-" = stdin). On failure (a folder included) prints "ptir: cannot read FILE: reason"
-/// and returns nullopt.
+/// The running command for messages: "ptir opt" once main() found the command ("ptir" before).
+const char* who();
+void set_command(const char* name);
+/// Reads a whole file ("-" = stdin). On failure (a folder included) prints "ptir CMD: cannot read FILE:
+/// reason" and returns nullopt.
 std::optional<std::string> read_file(const std::string& path);
 /// Reads, parses and verifies a file; prints the one-line diagnostic on failure.
 struct Loaded {

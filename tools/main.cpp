@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
                  near.empty() ? "" : ", did you mean '", near.c_str(), near.empty() ? "" : "'?");
     return 2;
   }
+  set_command(c->name);
   const std::vector<std::string> rest(argv + 2, argv + argc);
   if (asks_for(rest, "version"))
     return print_checked(c->name, c->error_code, [] { std::fputs(version_text().c_str(), stdout); });

@@ -2,6 +2,7 @@
 // short of "it does not preserve meaning" is found here, with its file, line and column: unknown ops,
 // wrong arity, unknown or ill-kinded attributes, captures used but never bound or bound with two
 // meanings, unknown predicates and helpers or wrong arguments, result types that cannot be derived.
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -619,6 +620,9 @@ std::variant<RuleFile, RuleError> load_template_text(std::string_view dag, const
 }
 
 std::variant<RuleFile, RuleError> load_rule_file(const std::string& path) {
+  // A directory opens as an empty stream on Linux: it would load as a file with no rules.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return RuleError{path, {0, 0}, "cannot read the rule file (a directory)"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return RuleError{path, {0, 0}, "cannot read the rule file"};
   std::ostringstream ss;

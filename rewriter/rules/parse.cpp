@@ -1,11 +1,14 @@
 // The rule-file parser: text -> RuleFile (rewriter/rules/ast.h). Syntax in docs/rules.md. It checks
 // syntax only; rewriter/rules/check.cpp type-checks the result.
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <set>
 
+#include "rewriter/rules/natives.h"
 #include "rewriter/rules/rules.h"
 
 namespace ptir::rules {
@@ -134,12 +137,17 @@ class Parser {
   std::string found() {
     skip_ws();
     if (at_end()) return "end of file";
+    // A word (letters, digits, _ . % $ -, at most 16 shown) or one punctuation character.
+    auto wordish = [](unsigned char u) {
+      return std::isalnum(u) || u == '_' || u == '.' || u == '%' || u == '$' || u == '-';
+    };
     std::string t;
     for (size_t p = pos_; p < s_.size() && t.size() < 16; ++p) {
       const auto u = static_cast<unsigned char>(s_[p]);
       if (u <= ' ' || u >= 0x7F) break;
+      if (!t.empty() && !wordish(u)) break;
       t += s_[p];
-      if (!std::isalnum(u) && u != '_' && u != '.' && u != '%' && u != '$' && u != '-') break;
+      if (!wordish(u)) break;
     }
     if (t.empty()) return "byte " + hex(static_cast<unsigned char>(cur()));
     return "'" + t + "'";
@@ -259,10 +267,15 @@ class Parser {
   }
 
   void options(Rule& r) {
+    std::set<std::string> given;
     do {
       skip_ws();
       const Loc at = loc();
       const std::string o = ident("a rule option (assumes, benefit, label, bounded)");
+      // Each option once (the text format refuses a repeated fast-math flag too): a second benefit
+      // silently winning hides a typo.
+      if ((o == "assumes" || o == "benefit" || o == "label" || o == "bounded") && !given.insert(o).second)
+        throw Fail{at, "rule option '" + o + "' is given twice"};
       if (o == "assumes") {
         do {
           skip_ws();
@@ -271,6 +284,7 @@ class Parser {
           const uint8_t bit = f == "nnan" ? kNNaN : f == "ninf" ? kNInf : f == "nsz" ? kNSZ : f == "reassoc" ? kReassoc
                               : f == "contract" ? kContract : f == "afn" ? kAFn : 0;
           if (!bit) throw Fail{fa, "unknown fast-math flag '" + f + "' (nnan, ninf, nsz, reassoc, contract, afn)"};
+          if (r.assumes & bit) throw Fail{fa, "duplicate fast-math flag '" + f + "'"};
           r.assumes |= bit;
         } while (!peek(',') && !peek(']'));
       } else if (o == "benefit") {
@@ -278,8 +292,13 @@ class Parser {
         if (b < 0 || b > 65535) throw Fail{at, "benefit must be in 0..65535"};
         r.benefit = static_cast<int>(b);
       } else if (o == "label") {
-        do r.labels.push_back(ident("a label"));
-        while (!peek(',') && !peek(']'));
+        do {
+          skip_ws();
+          const Loc la = loc();
+          std::string l = ident("a label");
+          if (std::find(r.labels.begin(), r.labels.end(), l) != r.labels.end()) throw Fail{la, "duplicate label '" + l + "'"};
+          r.labels.push_back(std::move(l));
+        } while (!peek(',') && !peek(']'));
       } else if (o == "bounded") {
         r.bounded = true;
       } else {
@@ -520,7 +539,9 @@ class Parser {
     expect(')', "')' after the predicate's arguments");
     skip_ws();
     if ((cur() == '=' && s_.substr(pos_, 2) != "=>") || cur() == '<' || cur() == '>' || cur() == '!')
-      throw Fail{c.loc, "'" + c.pred + "' is a predicate, not an integer (integer expressions use dim, rank, at, min, max, if)"};
+      throw Fail{c.loc, std::string(find_predicate(c.pred) ? "'" + c.pred + "' is a predicate, not an integer"
+                                                           : "unknown integer function '" + c.pred + "'") +
+                            " (integer expressions use dim, rank, at, min, max, if)"};
     return c;
   }
 

@@ -18,7 +18,10 @@ int bound_of(const Enc& e) {
   // condition (pad, concat of several operands and dynamic_update_slice, which would, are not in it).
   // A target fold given a fresh value (encode_dot.cpp) differs from the source's fold in its product
   // operands, extents or dtypes: one witness axis keeps that difference (P8).
-  const int conditions = e.fold_mismatch > 0 ? 1 : 0;
+  // A reduction with keepdims = true has its reduced axes among the output axes (size 1): its fold's
+  // "empty" or "one element" condition needs one witness axis kept (a red team's reading of this
+  // function, 2026-12-07: only fold mismatches were counted, although the proof lists these conditions).
+  const int conditions = (e.fold_mismatch > 0 ? 1 : 0) + e.keep_reductions;
   return std::max(1, conditions + pairs);
 }
 

@@ -313,6 +313,7 @@ SVal Enc::src_op(const Node& n, int rank, const std::optional<TypeV>& ctx) {
                                     acc};
         std::vector<bool> red(xr, false);
         for (int64_t d : axes) red[d] = true;
+        if (keep && !axes.empty()) ++keep_reductions;
         out.dtype = dt;
         std::vector<Expr> empty, single;
         for (int d = 0; d < xr; ++d) {

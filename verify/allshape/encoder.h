@@ -58,6 +58,10 @@ class Enc : public NativeEnv {
   /// Target folds given a fresh value (no source fold with the same extents, dtypes and product
   /// operands): each needs one witness axis in the rank bound (bound.cpp).
   int fold_mismatch = 0;
+  /// Reductions with keepdims = true over some axis: their reduced axes are output axes (of size 1), so
+  /// dropping one can change the fold's "empty" / "one element" condition; each needs one witness axis
+  /// in the rank bound (bound.cpp). Without keepdims the reduced axes are on no output axis and stay.
+  int keep_reductions = 0;
   std::vector<smt::Expr> contract_extents;  ///< the source dot's contraction sizes (small models: >= 2 first)
 
   /// The function's flags as a model chose them (assumed ones are true).

@@ -98,6 +98,25 @@ struct Skeleton {
 
 namespace {
 
+/// Pairs (j, i) of casts where cast j's result reaches cast i's operand through ops that keep the
+/// dtype (j in the subtree of i's operand, its dtype variable that of i's operand): cast(cast(x)),
+/// cast(stop_gradient(cast(x))), cast(select(c, cast(x), y)), cast(add(cast(x), y)), ...
+std::vector<std::pair<int, int>> cast_pairs(const Skeleton& k) {
+  std::vector<std::pair<int, int>> out;
+  for (size_t ii = 0; ii < k.nodes.size(); ++ii) {
+    const Node& x = *k.nodes[ii];
+    if (x.kind != Node::Kind::Op || x.op != OpCode::Cast || x.operands.empty()) continue;
+    const int i = static_cast<int>(ii);
+    const int end = i + 1 + static_cast<int>(preorder(*x.operands[0]).size());
+    for (int j = i + 1; j < end && j < static_cast<int>(k.nodes.size()); ++j) {
+      const Node& y = *k.nodes[j];
+      if (y.kind == Node::Kind::Op && y.op == OpCode::Cast && !y.operands.empty() && k.var[j] == k.var[i + 1])
+        out.emplace_back(j, i);
+    }
+  }
+  return out;
+}
+
 // ---- class names (shared by the plan and the classifier) ----
 std::string n_rank(int r) { return "rank " + std::to_string(r); }
 std::string n_dtype(const Skeleton& k, int v, DType d) { return "dtype " + k.var_name[v] + " = " + dtype_name(d); }
@@ -300,8 +319,8 @@ int cast_loss(DType a, DType b) {
   if (is_float(b)) return 0;          // rounded to the nearest value of b (or overflowed)
   return is_float(a) ? 1 : 2;         // float -> integer truncates; integer -> integer wraps
 }
-std::string n_cast_chain(const Skeleton& k, int i, int inner, int outer) {
-  return "casts " + k.label[i] + " = " + kCastLoss[inner] + " then " + kCastLoss[outer];
+std::string n_cast_chain(const Skeleton& k, int j, int i, int inner, int outer) {
+  return "casts " + k.label[j] + " then " + k.label[i] + " = " + kCastLoss[inner] + " then " + kCastLoss[outer];
 }
 std::string n_sizes(int m) {
   static const char* w[] = {"some axis 0", "every axis 1", "some axis >= 2"};
@@ -1107,23 +1126,20 @@ class Planner {
     }
     if (k_.rel[i] == Rel::Same || k_.rel[i] == Rel::AtMost) c.min_rank = std::max(c.min_rank, k);
   }
-  /// A chain of two casts, cast(cast(x) : M) : T: a class for each way both casts lose information
-  /// (cast_loss of x -> M, then of M -> T), reachable when some assignment of the dtypes satisfies the
-  /// type rules and constraints with it (that assignment steers the generator). Each variable's dtype
-  /// class fires on its own; a rule folding the chain that is wrong only under double rounding (si32 ->
-  /// f32 -> bf16) was PROVED on seeds where the two rounding casts never met (an audit, 2026-12-07).
+  /// Two casts in a row, cast(... cast(x) : M ...) : T with only dtype-keeping ops between them
+  /// (cast_pairs): a class for each way both casts lose information (cast_loss of x -> M, then of M -> T),
+  /// reachable when some assignment of the dtypes satisfies the type rules and constraints with it (that
+  /// assignment steers the generator). Each variable's dtype class fires on its own; a rule folding the
+  /// chain that is wrong only under double rounding (si32 -> f32 -> bf16) was PROVED on seeds where the
+  /// two rounding casts never met, and so were the same with a stop_gradient or a select between the
+  /// casts (audits, 2026-12-07).
   void cast_chain_classes(CoveragePlan& p) {
-    for (size_t ii = 0; ii < k_.nodes.size(); ++ii) {
-      const int i = static_cast<int>(ii);
-      const Node& x = *k_.nodes[i];
-      if (x.kind != Node::Kind::Op || x.op != OpCode::Cast || x.operands.empty()) continue;
-      const Node& in = *x.operands[0];
-      if (in.kind != Node::Kind::Op || in.op != OpCode::Cast || in.operands.empty()) continue;
-      const int vt = k_.var[i], vm = k_.var[i + 1], vx = k_.var[i + 2];
+    for (const auto& [j, i] : cast_pairs(k_)) {
+      const int vt = k_.var[i], vm = k_.var[j], vx = k_.var[j + 1];
       for (int a = 0; a < 4; ++a)
         for (int b = 0; b < 4; ++b) {
           CoverageClass c;
-          c.name = n_cast_chain(k_, i, a, b);
+          c.name = n_cast_chain(k_, j, i, a, b);
           c.aim = 2;
           Search::Con both{{vx, vm, vt}, [vx, vm, vt, a, b](const std::vector<int>& asg) {
                              return cast_loss(static_cast<DType>(asg[vx]), static_cast<DType>(asg[vm])) == a &&
@@ -1659,16 +1675,18 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
     const InstId d = inst_of(i);
     if (x.kind != Node::Kind::Op || d == kNone || p.op(d) != x.op) continue;
     const AttrSet& a = p.attrs_of(d);
-    if (x.op == OpCode::Cast && !x.operands.empty() && x.operands[0]->kind == Node::Kind::Op &&
-        x.operands[0]->op == OpCode::Cast && p.num_operands(d) == 1) {
-      const InstId e = p.def_inst(p.operand(d, 0));
-      if (e != kNone && p.op(e) == OpCode::Cast && p.num_operands(e) == 1) {
-        const DType dx = p.type_of(p.operand(e, 0)).dtype, dm = p.type_of(p.operand(d, 0)).dtype,
-                    dt = p.type_of(p.result(d)).dtype;
-        const int la = cast_loss(dx, dm), lb = cast_loss(dm, dt);
-        if (la >= 0 && lb >= 0) put(n_cast_chain(k, i, la, lb));
+    if (x.op == OpCode::Cast)
+      for (const auto& [j, o] : cast_pairs(k)) {
+        if (o != i || value(j) == kNone || value(j + 1) == kNone) continue;
+        const InstId e = inst_of(j);
+        if (e == kNone || p.op(e) != OpCode::Cast || p.num_operands(d) != 1) continue;
+        // The dtypes at the two casts: x -> M at the inner one, M -> T at the outer one (M is both
+        // the inner cast's result and the outer one's operand: one dtype variable).
+        const DType dx = p.type_of(value(j + 1)).dtype, dm = p.type_of(value(j)).dtype,
+                    dm2 = p.type_of(p.operand(d, 0)).dtype, dt = p.type_of(value(i)).dtype;
+        const int la = cast_loss(dx, dm), lb = cast_loss(dm2, dt);
+        if (dm == dm2 && la >= 0 && lb >= 0) put(n_cast_chain(k, j, i, la, lb));
       }
-    }
     for (const AttrSpec& spec : op_attr_schema(x.op))
       if (!spec.required && spec.dflt != AttrDefault::None && spec.dflt != AttrDefault::Own &&
           optattr_fired(p, d, spec))

@@ -37,12 +37,13 @@ uint64_t hash_str(const std::string& s) {
 }
 
 /// The one-pattern frozen set for `name`.
-FrozenPatternSet single(const Populate& populate, const std::string& name) {
+/// The pattern named `name` from `origin` (two --rules files may reuse a name: the origin, FILE:LINE,
+/// tells them apart).
+FrozenPatternSet single(const Populate& populate, const std::string& name, const std::string& origin) {
   PatternSet set;
   populate(set);
-  PatternFilter f;
-  f.enabled_names = {name};
-  return std::move(set).freeze(f);
+  set.erase_if([&](const Pattern& p) { return p.debug_name() != name || p.origin() != origin; });
+  return std::move(set).freeze();
 }
 
 const rules::RulePattern* as_rule(const FrozenPatternSet& s) {
@@ -667,10 +668,10 @@ Report prove_exactly(const Subject& s, const Populate& populate, const ProveOpti
     rep.detail = s.error.empty() ? "no instance template: the prover cannot generate what it must handle" : s.error;
     return rep;
   }
-  FrozenPatternSet one = single(populate, s.name);
+  FrozenPatternSet one = single(populate, s.name, s.origin);
   if (one.size() != 1) {
     rep.status = Status::Error;
-    rep.detail = one.size() == 0 ? "no pattern of that name" : "several patterns share this name";
+    rep.detail = one.size() == 0 ? "no pattern of that name" : "several patterns share this name and origin";
     return rep;
   }
   const rules::RulePattern* rule = as_rule(one);
@@ -1038,10 +1039,10 @@ allshape::Result prove_pattern_all_shapes(const Subject& s, const Populate& popu
     res.why = "a C++ pattern: there is no rule text to prove for all shapes (bounded proof only)";
     return res;
   }
-  FrozenPatternSet one = single(populate, s.name);
+  FrozenPatternSet one = single(populate, s.name, s.origin);
   if (one.size() != 1) {
     res.verdict = allshape::Verdict::Unknown;
-    res.why = one.size() == 0 ? "no pattern of that name" : "several patterns share this name";
+    res.why = one.size() == 0 ? "no pattern of that name" : "several patterns share this name and origin";
     return res;
   }
   uint64_t n = 0;
