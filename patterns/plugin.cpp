@@ -31,6 +31,11 @@ void PluginRegistry::add_rule_text(std::string_view name, std::string_view text)
 
 void PluginRegistry::add_rule_file(std::string_view path) { rules_.push_back({std::string(path), {}, true}); }
 
+namespace {
+constexpr const char* kRuleFromFactory =
+    "register rules with add_rule_text or add_rule_file (ptir loads and proves those); a factory's pattern is C++";
+}  // namespace
+
 void Plugin::populate(PatternSet& set) const {
   for (const PluginRegistry::Factory& make : factories_) {
     std::unique_ptr<Pattern> p;
@@ -42,6 +47,13 @@ void Plugin::populate(PatternSet& set) const {
       throw std::runtime_error(path_ + ": a pattern factory threw an exception that is not a std::exception");
     }
     if (!p) throw std::runtime_error(path_ + ": a pattern factory returned null");
+    // A factory's object is the plugin's code: it is proved as C++ (bounded only), never as a rule. A
+    // rule pattern built by the factory would be proved and certified for all shapes as a rule while the
+    // factory may return another object on the next call (a red team's plugin got a wrong rewrite
+    // CERTIFIED that way, 2026-12-07). Rules go through add_rule_text / add_rule_file: ptir loads those.
+    if (dynamic_cast<const rules::RulePattern*>(p.get()))
+      throw std::runtime_error(path_ + ": a pattern factory returned a rule pattern ('" + std::string(p->debug_name()) +
+                               "'): " + kRuleFromFactory);
     p->set_origin("C++ plugin " + path_);
     set.add(std::move(p));
   }
@@ -143,6 +155,8 @@ class PluginLoader {
         return "a pattern factory threw an exception that is not a std::exception";
       }
       if (!p) return "a pattern factory returned null";
+      if (dynamic_cast<const rules::RulePattern*>(p.get()))
+        return "a pattern factory returned a rule pattern ('" + std::string(p->debug_name()) + "'): " + kRuleFromFactory;
       names.emplace_back(p->debug_name());
     }
     for (const auto& [name, dag] : plugin_->templates_) {
