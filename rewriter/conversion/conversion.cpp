@@ -1,6 +1,7 @@
 // The dialect-conversion driver (docs/rewriter.md, "Conversion").
 #include "rewriter/conversion/conversion.h"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 
@@ -145,6 +146,9 @@ std::optional<ConversionTarget> parse_target(std::string_view text, std::string_
       if (w.size() != 2) return fail("'illegal-op' takes one op, then an optional \"reason\"");
       std::optional<OpCode> op = op_by_name(w[1]);
       if (!op) return fail("unknown op '" + w[1] + "'");
+      // Every body ends in a return and no pattern can remove it: the driver never checks it, so a
+      // line naming it would be accepted and do nothing (a red team's target file).
+      if (*op == OpCode::Return) return fail("'illegal-op return': every body ends in a return, which no conversion can remove");
       t.illegal_ops[*op] = quoted;
     } else if (key == "convert") {
       // convert bf16 f32: compute bf16 arithmetic in f32
@@ -157,7 +161,13 @@ std::optional<ConversionTarget> parse_target(std::string_view text, std::string_
       convert_line[*a] = lineno;
       t.type_map[*a] = *b;
     } else if (key == "patterns") {
-      for (size_t k = 1; k < w.size(); ++k) t.patterns.push_back(w[k]), t.pattern_lines.push_back(lineno);
+      for (size_t k = 1; k < w.size(); ++k) {
+        // Listed twice, a pattern would be tried twice and its "did not apply" reason printed twice.
+        if (auto it = std::find(t.patterns.begin(), t.patterns.end(), w[k]); it != t.patterns.end())
+          return fail("pattern '" + w[k] + "' is listed twice (first on line " +
+                      std::to_string(t.pattern_lines[static_cast<size_t>(it - t.patterns.begin())]) + ")");
+        t.patterns.push_back(w[k]), t.pattern_lines.push_back(lineno);
+      }
     } else if (key == "accept-accum-change") {
       if (w.size() != 1) return fail("'accept-accum-change' takes nothing");
       t.accepts_accum_change = true;

@@ -108,8 +108,8 @@ TEST(AllShapeWords, AConstraintRelatingPerAxisFactsReadsThemInOneFrame) {
   const std::string why = premise("rule c [bounded] : reduce_sum(" + t6 + "%x" + p6 +
                                   " as %t) {axes = $a, keepdims = false} : $T as %r where axes_all_size(%x, $a, 1), "
                                   "not has_attr(%r, accum) => reshape(%t) : $T");
-  EXPECT_EQ(why.rfind("%x and $a are related by axes_all_size but reach the root through the permutation words p^6.#reduce "
-                      "and #reduce",
+  EXPECT_EQ(why.rfind("%x and $a are related by axes_all_size but reach the root through the permutation words "
+                      "p^6.#reduce($a;false) and #reduce($a;false)",
                       0),
             0u)
       << why;
@@ -132,6 +132,24 @@ TEST(AllShapeWords, CollectsTheWordsOfEveryCaptureOccurrence) {
   EXPECT_EQ(words["$s"], (std::vector<std::vector<Tok>>{{}}));
   EXPECT_EQ(words["$T"], (std::vector<std::vector<Tok>>{{}}));
   EXPECT_EQ(anon, 0);
+}
+
+TEST(AllShapeWords, SameShapeAcrossReductionsOverOtherAxesIsTwoFrames) {
+  // Two reductions over different captured axes move their operands' axes apart: same_shape between
+  // the operands relates axes of two frames (their letters used to be one "#reduce", and dropped).
+  const std::string why =
+      premise("rule r [bounded] : add(broadcast_to(reduce_max(%x) {axes = $a, keepdims = false} as %p) : $U, "
+              "broadcast_to(reduce_max(%y) {axes = $b, keepdims = false} as %q) : $U) where same_shape(%x, %y) "
+              "=> add(broadcast_to(%q) : $U, broadcast_to(%p) : $U)");
+  EXPECT_NE(why.find("%x and %y are related by same_shape"), std::string::npos) << why;
+  // Over the same captured axes they stay in one frame.
+  EXPECT_EQ(premise("rule s [bounded] : add(broadcast_to(reduce_max(%x) {axes = $a, keepdims = false} as %p) : $U, "
+                    "broadcast_to(reduce_max(%y) {axes = $a, keepdims = false} as %q) : $U) where same_shape(%x, %y) "
+                    "=> add(broadcast_to(%q) : $U, broadcast_to(%p) : $U)"),
+            "");
+  // A node tied to its own operand is the identity on axes: one frame.
+  EXPECT_EQ(frame_premise("rule b : broadcast_to(%x) : $T where same_type(%x, $T) => %x"), "");
+  EXPECT_EQ(frame_premise("rule t : reshape(%x) : $T where same_type(%x, $T) => %x"), "");
 }
 
 }  // namespace

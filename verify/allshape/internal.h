@@ -135,7 +135,10 @@ std::string int_exprs_gate(const rules::Rule& r);
 struct Tok {
   std::string name;
   bool inv = false;
-  bool operator==(const Tok&) const = default;
+  /// The broadcast_to, reshape or reduction node an opaque letter stands for (else null): only the
+  /// identity check of a one-frame constraint reads it (words.cpp); words compare by name and inv.
+  const rules::Node* node = nullptr;
+  bool operator==(const Tok& o) const { return name == o.name && inv == o.inv; }
 };
 /// The words (leaf to root) of every capture occurrence under `n`; `path` holds the words of the nodes
 /// above it. Keys: "%x" values and `type(%x)`, "$T" types, "$s" attributes; `anon` numbers the

@@ -25,6 +25,15 @@ using rules::Node;
 /// axes; both then travel up to the root like a value. Keys: "%x" values and `type(%x)`, "$T" types,
 /// "$s" attributes.
 namespace {
+/// A broadcast_to's or reshape's result type as the rule writes it, for its letter: `: $T`, `:
+/// type(%x)`, else a name of its own (another node's type is not known to be the same).
+std::string result_type_name(const Node& n, int& anon) {
+  if (!n.type_capture.empty()) return "(:$" + n.type_capture + ")";
+  if (n.type.kind == rules::TypeRef::Kind::TypeCapture) return "(:$" + n.type.name + ")";
+  if (n.type.kind == rules::TypeRef::Kind::OfCapture) return "(:type(%" + n.type.name + "))";
+  return "(:#" + std::to_string(anon++) + ")";
+}
+
 /// How a dot_general list is written, for its side's letter: a capture, none, a literal, a helper.
 std::string list_name(const rules::AttrExpr* a) {
   if (!a) return "none";
@@ -159,9 +168,15 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
       if (!found) here.push_back({"#perm" + std::to_string(anon++), false});
       break;
     }
-    case OpCode::BroadcastTo: here.push_back({"#broadcast", false}); break;
-    case OpCode::Reshape: here.push_back({"#reshape", false}); break;
-    case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin: here.push_back({"#reduce", false}); break;
+    // Opaque letters are named by what fixes their map on axes: broadcast_to and reshape by their
+    // result type (two of them from operands of one shape to one type move axes alike), a reduction by
+    // its axes and keepdims. Unnamed, a reduction over $a and one over $b were one letter, and
+    // same_shape(%x, %y) between their operands passed the one-frame check (a red team's reading).
+    case OpCode::BroadcastTo: here.push_back({"#broadcast" + result_type_name(n, anon), false, &n}); break;
+    case OpCode::Reshape: here.push_back({"#reshape" + result_type_name(n, anon), false, &n}); break;
+    case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
+      here.push_back({"#reduce(" + list_name(attr_of(n, "axes")) + ";" + list_name(attr_of(n, "keepdims")) + ")", false, &n});
+      break;
     default: break;
   }
   // Captured integer attributes other than a permutation: read in the node's operand axes, which the
@@ -190,6 +205,22 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
 /// constraints state and free reduction), so its axes map to the same output axes at EVERY rank; else
 /// why not. Checking the maps on evaluated ranks alone would miss words equal only in small symmetric
 /// groups (p·p = 1 holds for every permutation of two axes, not of three).
+namespace {
+/// Whether the node an opaque letter stands for has the type or value `key` ("$T" or "%b"): `: $T`,
+/// `as %b`, `: type(%b)`.
+bool node_is(const Node& n, const std::string& key) {
+  const std::string name = key.substr(1);
+  if (key[0] == '$') return n.type_capture == name || (n.type.kind == rules::TypeRef::Kind::TypeCapture && n.type.name == name);
+  return n.as_name == name || (n.type.kind == rules::TypeRef::Kind::OfCapture && n.type.name == name);
+}
+/// `wa` is the word of an operand of a broadcast_to, reshape or reduction node N, `wb` the word of N
+/// itself, and N is `key_b`: wa = [N's letter] ++ wb.
+bool identity_step(const std::vector<Tok>& wa, const std::vector<Tok>& wb, const std::string& key_b) {
+  if (wa.size() != wb.size() + 1 || !wa[0].node || wa[0].inv || !node_is(*wa[0].node, key_b)) return false;
+  return std::equal(wb.begin(), wb.end(), wa.begin() + 1);
+}
+}  // namespace
+
 std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f, bool every_capture) {
   std::map<std::string, std::vector<std::vector<Tok>>> words;
   std::vector<std::vector<Tok>> path;
@@ -261,18 +292,14 @@ std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f, bool ev
         continue;
       }
       std::vector<Tok> w0 = reduce(words[first][0]), w1 = reduce(it->second[0]);
-      // Two values of one type (same_type, same_shape) are in one frame whatever broadcast_to, reshape
-      // or reduction lies between them and the root: equal types leave each of those the identity on
-      // axes (a broadcast or reshape to its own shape, a reduction whose reduced axes are 1 or kept).
-      // Without a transpose (whose words can agree at small ranks only) those letters are dropped
-      // from both words before they are compared; a dot_general side is not (its axes move).
-      if (!every_capture && (c.pred == "same_type" || c.pred == "same_shape")) {
-        const auto identity_when_equal = [](const Tok& t) {
-          return t.name == "#broadcast" || t.name == "#reshape" || t.name == "#reduce";
-        };
-        std::erase_if(w0, identity_when_equal);
-        std::erase_if(w1, identity_when_equal);
-      }
+      // same_type / same_shape between a broadcast_to's, reshape's or reduction's operand and that
+      // node itself makes the node the identity on axes (a broadcast or reshape to its own shape, a
+      // reduction over no axis or over size-1 axes it keeps): the two are in one frame although the
+      // operand's word has the node's letter first. Only that direct relation: until 2026-12-07 these
+      // letters were dropped from any two words, and same_shape(%x, %y) between the operands of two
+      // reductions over different axes passed (a red team's reading; the reductions are not identities).
+      if ((c.pred == "same_type" || c.pred == "same_shape") && (identity_step(w0, w1, key) || identity_step(w1, w0, first)))
+        continue;
       if (w0 != w1)
         return first + " and " + key + " are related by " + c.pred + " but reach the root through the permutation words " +
                show(w0) + " and " + show(w1) + ", which differ as words: the constraint may relate other axes at some "
@@ -297,18 +324,16 @@ std::string perm_words_premise(const rules::Rule& r, const RuleFacts& f, bool ev
     };
     walk(*r.source);
     walk(*r.result);
-    const auto identity_when_equal = [](const Tok& t) {
-      return t.name == "#broadcast" || t.name == "#reshape" || t.name == "#reduce";
-    };
     for (const std::string& cap : typed) {
       auto it = words.find(cap);
       if (it == words.end() || it->second.size() < 2) continue;
       if (cap[0] == '%' && f.scalar_caps.count(cap.substr(1))) continue;
       std::vector<Tok> w0 = reduce(it->second[0]);
-      std::erase_if(w0, identity_when_equal);
       for (size_t k = 1; k < it->second.size(); ++k) {
         std::vector<Tok> wk = reduce(it->second[k]);
-        std::erase_if(wk, identity_when_equal);
+        // A node typed $T directly under a broadcast_to, reshape or reduction also typed $T: that node
+        // is the identity on axes (as for same_type above).
+        if (identity_step(wk, w0, cap) || identity_step(w0, wk, cap)) continue;
         if (wk != w0)
           return "the captured type " + (cap[0] == '%' ? "type(" + cap + ")" : cap) +
                  " ties nodes that reach the root through the words " + show(w0) + " and " + show(wk) +

@@ -337,6 +337,11 @@ std::string n_flags(int bit) {
   return "fast-math = +reassoc";
 }
 
+/// A flag with a float root: the joint class of a rule whose root may be a float or not (a flag fired on
+/// integer roots only, where a zero sign or a NaN cannot show, and a rule wrong under nsz at an f64
+/// root was PROVED on every seed: a red team, 2026-12-07).
+std::string n_flags_float_root(int bit) { return n_flags(bit) + ", float root"; }
+
 std::string constraint_text(const Constraint& c) {
   if (c.cond) return c.text;
   std::string s = (c.negated ? "not " : "") + c.pred + "(";
@@ -612,6 +617,27 @@ class Planner {
       c.name = n_flags(bit);
       c.flags = bit;
       add(p, std::move(c));
+    }
+    // Each extra flag again with a float root, where the root's dtype may be a float or not: the class
+    // above can fire on integer roots alone. Steered to the first float root dtype the constraints admit.
+    {
+      const int rv = k_.var[0];
+      const auto& dom = s_.vars[rv].dom;
+      const bool some_float = std::any_of(dom.begin(), dom.end(), [](int d) { return is_float(static_cast<DType>(d)); });
+      const bool some_other = std::any_of(dom.begin(), dom.end(), [](int d) { return !is_float(static_cast<DType>(d)); });
+      if (some_float && some_other)
+        for (int bit : {static_cast<int>(rules::kNNaN), static_cast<int>(rules::kNInf), static_cast<int>(rules::kNSZ)}) {
+          if (k_.assumes & bit) continue;
+          CoverageClass c;
+          c.name = n_flags_float_root(bit);
+          c.flags = bit;
+          std::optional<std::vector<int>> w;
+          for (int d : dom)
+            if (is_float(static_cast<DType>(d)) && (w = s_.solve(rv, d))) break;
+          if (!w) unreach(c, "no float dtype of the root satisfies the type rules and constraints");
+          else steer_from(*w, c.steer);
+          add(p, std::move(c));
+        }
     }
     if (!none.empty())
       for (auto& c : p.classes)
@@ -1867,9 +1893,13 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
   }
   const uint8_t extra = static_cast<uint8_t>(p.body(p.entry()).fastmath.bits & ~k.assumes);
   if (!extra) put(n_flags(0));
+  const bool float_root = value(0) != kNone && is_float(p.type_of(value(0)).dtype);
   for (int bit : {static_cast<int>(rules::kNNaN), static_cast<int>(rules::kNInf), static_cast<int>(rules::kNSZ),
                   static_cast<int>(rules::kReassoc)})
-    if (extra & bit) put(n_flags(bit));
+    if (extra & bit) {
+      put(n_flags(bit));
+      if (float_root) put(n_flags_float_root(bit));
+    }
   return out;
 }
 

@@ -449,8 +449,12 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
     if (stats) ++stats->generated;
     Instance inst = make_instance(swapped ? *swapped : *tmpl, io, rng);
     // f64 under nnan/ninf: the UB queries bit-blast f64 division and time out; those instances keep the
-    // rule's own flags (f16/bf16/f32 instances cover the extra flags).
-    if (inst.program && small && inst.dtype == "f64") inst.program->body(inst.program->entry()).fastmath.bits = s.assumes;
+    // rule's own flags (f16/bf16/f32 instances cover the extra flags) -- unless the instance is aimed at a
+    // fast-math class: a rule whose only float root is f64 never had an f64 instance with an extra flag,
+    // and one wrong under nsz there was PROVED on every seed (a red team, 2026-12-07). An instance keeping
+    // only the rule's flags does not count for a flag class (classify reads the function's flags).
+    if (inst.program && small && inst.dtype == "f64" && !(target && target->flags > 0))
+      inst.program->body(inst.program->entry()).fastmath.bits = s.assumes;
     if (!inst.program) {
       *why = inst.why_not;
       continue;
