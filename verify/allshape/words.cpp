@@ -175,7 +175,12 @@ void collect_words(const Node& n, std::vector<std::vector<Tok>>& path, std::map<
     case OpCode::BroadcastTo: here.push_back({"#broadcast" + result_type_name(n, anon), false, &n}); break;
     case OpCode::Reshape: here.push_back({"#reshape" + result_type_name(n, anon), false, &n}); break;
     case OpCode::ReduceSum: case OpCode::ReduceMax: case OpCode::ReduceMin:
-      here.push_back({"#reduce(" + list_name(attr_of(n, "axes")) + ";" + list_name(attr_of(n, "keepdims")) + ")", false, &n});
+      // Axes or keepdims not written: the source matches any, so the letter is its own (two such
+      // reductions named alike passed the one-frame check: a red team, 2026-12-07).
+      if (!attr_of(n, "axes") || !attr_of(n, "keepdims"))
+        here.push_back({"#reduce(#" + std::to_string(anon++) + ")", false, &n});
+      else
+        here.push_back({"#reduce(" + list_name(attr_of(n, "axes")) + ";" + list_name(attr_of(n, "keepdims")) + ")", false, &n});
       break;
     default: break;
   }

@@ -337,10 +337,11 @@ std::string n_flags(int bit) {
   return "fast-math = +reassoc";
 }
 
-/// A flag with a float root: the joint class of a rule whose root may be a float or not (a flag fired on
-/// integer roots only, where a zero sign or a NaN cannot show, and a rule wrong under nsz at an f64
-/// root was PROVED on every seed: a red team, 2026-12-07).
-std::string n_flags_float_root(int bit) { return n_flags(bit) + ", float root"; }
+/// A flag with dtype variable V a float: the joint class of a variable that may be a float or not (a
+/// flag fired on instances where V was an integer, where a zero sign or a NaN cannot show, and rules
+/// wrong under nsz at an f64 root, and at an f16 operand under an i1 compare, were PROVED on every
+/// seed: red teams, 2026-12-07).
+std::string n_flags_float(const Skeleton& k, int v, int bit) { return n_flags(bit) + ", " + k.var_name[v] + " float"; }
 
 std::string constraint_text(const Constraint& c) {
   if (c.cond) return c.text;
@@ -618,26 +619,31 @@ class Planner {
       c.flags = bit;
       add(p, std::move(c));
     }
-    // Each extra flag again with a float root, where the root's dtype may be a float or not: the class
-    // above can fire on integer roots alone. Steered to the first float root dtype the constraints admit.
-    {
-      const int rv = k_.var[0];
-      const auto& dom = s_.vars[rv].dom;
+    // Each extra flag again with each dtype variable a float, where that variable may be a float or not:
+    // the classes above can fire where it is an integer alone. Steered to the first float dtype of the
+    // variable the constraints admit.
+    for (int v : k_.dims_of_var) {
+      const auto& dom = s_.vars[v].dom;
       const bool some_float = std::any_of(dom.begin(), dom.end(), [](int d) { return is_float(static_cast<DType>(d)); });
       const bool some_other = std::any_of(dom.begin(), dom.end(), [](int d) { return !is_float(static_cast<DType>(d)); });
-      if (some_float && some_other)
-        for (int bit : {static_cast<int>(rules::kNNaN), static_cast<int>(rules::kNInf), static_cast<int>(rules::kNSZ)}) {
-          if (k_.assumes & bit) continue;
-          CoverageClass c;
-          c.name = n_flags_float_root(bit);
-          c.flags = bit;
-          std::optional<std::vector<int>> w;
-          for (int d : dom)
-            if (is_float(static_cast<DType>(d)) && (w = s_.solve(rv, d))) break;
-          if (!w) unreach(c, "no float dtype of the root satisfies the type rules and constraints");
-          else steer_from(*w, c.steer);
-          add(p, std::move(c));
-        }
+      if (!some_float || !some_other) continue;
+      for (int bit : {static_cast<int>(rules::kNNaN), static_cast<int>(rules::kNInf), static_cast<int>(rules::kNSZ)}) {
+        if (k_.assumes & bit) continue;
+        CoverageClass c;
+        c.name = n_flags_float(k_, v, bit);
+        c.flags = bit;
+        // A flag bug at a float value can need a third choice too (an ordered compare direction after
+        // a zero sign flips an infinity): aimed at 4 times, each with the other choices drawn afresh, at
+        // small ranks and dims (full dims made a correct reduce_window rule's UB query time out).
+        c.aim = 4;
+        c.small_flagged = true;
+        std::optional<std::vector<int>> w;
+        for (int d : dom)
+          if (is_float(static_cast<DType>(d)) && (w = s_.solve(v, d))) break;
+        if (!w) unreach(c, "no float dtype of " + k_.var_name[v] + " satisfies the type rules and constraints");
+        else steer_from(*w, c.steer);
+        add(p, std::move(c));
+      }
     }
     if (!none.empty())
       for (auto& c : p.classes)
@@ -1893,12 +1899,18 @@ std::set<std::string> classify(const CoveragePlan& plan, const Instance& inst) {
   }
   const uint8_t extra = static_cast<uint8_t>(p.body(p.entry()).fastmath.bits & ~k.assumes);
   if (!extra) put(n_flags(0));
-  const bool float_root = value(0) != kNone && is_float(p.type_of(value(0)).dtype);
+  std::vector<int> float_vars;  // dtype variables that are a float in this instance
+  for (int v : k.dims_of_var)
+    for (int i : k.var_members[v])
+      if (value(i) != kNone) {
+        if (is_float(p.type_of(value(i)).dtype)) float_vars.push_back(v);
+        break;
+      }
   for (int bit : {static_cast<int>(rules::kNNaN), static_cast<int>(rules::kNInf), static_cast<int>(rules::kNSZ),
                   static_cast<int>(rules::kReassoc)})
     if (extra & bit) {
       put(n_flags(bit));
-      if (float_root) put(n_flags_float_root(bit));
+      for (int v : float_vars) put(n_flags_float(k, v, bit));
     }
   return out;
 }

@@ -28,6 +28,9 @@ struct CoverageClass {
   int rank = -1;            ///< the root rank to generate (-1: any reachable rank >= min_rank)
   int min_rank = 0;
   int flags = -1;           ///< extra fast-math flags: -1 any, 0 none, else these bits set
+  /// Flagged instances aimed here stay small like unaimed flagged ones (rank <= 1 or the lowest reachable,
+  /// dims <= 2): the joint "+F, V float" classes, whose UB queries at full dims time out.
+  bool small_flagged = false;
   /// Why the bounds may keep the class from firing (e.g. "num_elements_is(%x, 4) needs a dim above
   /// --max-dim 3 at rank 1"): shown when it never fires. Reachability does not use it.
   std::string hint;

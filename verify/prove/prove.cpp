@@ -358,6 +358,9 @@ struct Matchers {
 uint8_t extra_flags(const Subject& s, const CoverageClass* target, int i, Perturb pert, std::mt19937_64& rng) {
   const uint8_t others = static_cast<uint8_t>(7 & ~s.assumes);
   if (target && target->flags == 0) return 0;
+  // A joint "+F, V float" class asks for F alone: nnan or ninf beside nsz makes 1/0 UB in the source, which
+  // hides a zero-sign bug behind it (a red team's nsz rule passed its aimed instances that way).
+  if (target && target->flags > 0 && target->small_flagged) return static_cast<uint8_t>(target->flags);
   if (target && target->flags > 0)
     return static_cast<uint8_t>(target->flags | (std::uniform_int_distribution<int>(0, 7)(rng) & others & 3));
   // A rule fires in every function whose flags include its assumptions: a third of the instances
@@ -405,7 +408,7 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
     // pattern may fire only at higher ranks or larger dims: concat(%x, %x, %x) needs an axis of 3).
     // (The sweep has no Z3 query: its flagged instances keep the full rank and dims, `small_flagged`.)
     const bool small = extra && small_flagged;
-    const bool capped = small && !(target && target->flags > 0);
+    const bool capped = small && !(target && target->flags > 0 && !target->small_flagged);
     InstanceOptions io{.rank = capped ? std::max(std::min(rank, 1), std::min(rank, lowest)) : rank,
                        .max_dim = capped ? std::min(dim, 2) : dim,
                        .perturb = pert,
