@@ -408,7 +408,9 @@ Attempt generate(const Subject& s, const Matchers& m, const ProveOptions& o, int
     // pattern may fire only at higher ranks or larger dims: concat(%x, %x, %x) needs an axis of 3).
     // (The sweep has no Z3 query: its flagged instances keep the full rank and dims, `small_flagged`.)
     const bool small = extra && small_flagged;
-    const bool capped = small && !(target && target->flags > 0 && !target->small_flagged);
+    // (A joint "+F, V float" class: small for the first half of the tries, then the full rank and dims,
+    // for a pattern that fires only on larger shapes.)
+    const bool capped = small && !(target && target->flags > 0 && !(target->small_flagged && k < tries / 2));
     InstanceOptions io{.rank = capped ? std::max(std::min(rank, 1), std::min(rank, lowest)) : rank,
                        .max_dim = capped ? std::min(dim, 2) : dim,
                        .perturb = pert,
