@@ -617,6 +617,7 @@ class Planner {
       CoverageClass c;
       c.name = n_flags(bit);
       c.flags = bit;
+      if (bit) c.aim = 2;  // once with the flag alone, once with random extra flags (prove.cpp extra_flags)
       add(p, std::move(c));
     }
     // Each extra flag again with each dtype variable a float, where that variable may be a float or not:

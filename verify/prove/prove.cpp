@@ -361,8 +361,10 @@ uint8_t extra_flags(const Subject& s, const CoverageClass* target, int i, Pertur
   // A joint "+F, V float" class asks for F alone: nnan or ninf beside nsz makes 1/0 UB in the source, which
   // hides a zero-sign bug behind it (a red team's nsz rule passed its aimed instances that way).
   if (target && target->flags > 0 && target->small_flagged) return static_cast<uint8_t>(target->flags);
+  // A plain flag class: every other aimed try with the flag alone (nnan or ninf beside nsz can make the
+  // source UB exactly where a zero-sign bug shows), the others with random extra nnan/ninf.
   if (target && target->flags > 0)
-    return static_cast<uint8_t>(target->flags | (std::uniform_int_distribution<int>(0, 7)(rng) & others & 3));
+    return static_cast<uint8_t>(target->flags | (i % 2 == 0 ? 0 : std::uniform_int_distribution<int>(0, 7)(rng) & others & 3));
   // A rule fires in every function whose flags include its assumptions: a third of the instances
   // carry extra nnan/ninf/nsz flags (reassoc is outside the prover's scope: docs/verification.md).
   // (Faithful instances only: a near miss that returns an inner value under nsz asks the checker for
